@@ -1,0 +1,202 @@
+import Foundation
+
+/// Reads and writes journal lines byte by byte, without Foundation's JSON.
+///
+/// Writing puts the keys in the order of the specification and leaves out
+/// absent optional keys. Reading accepts keys in any order, ignores keys it
+/// does not know (a later version may add some; the hash chain still covers
+/// them), accepts `null` for an absent optional key, and refuses duplicate
+/// keys, malformed JSON and invalid UTF-8 with the byte offset of the fault.
+///
+/// ```swift
+/// let line = EventLineCodec.encode(recorded)          // bytes without the "\n"
+/// let back = try EventLineCodec.decode(line)          // == recorded
+/// ```
+public enum EventLineCodec {
+    /// The line's bytes, without the trailing newline.
+    public static func encode(_ recorded: RecordedEvent) -> [UInt8] {
+        var writer = JSONWriter(capacity: 320)
+        append(recorded, to: &writer)
+        return writer.bytes
+    }
+
+    static func append(_ r: RecordedEvent, to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("seq", r.seq)
+        w.field("id", r.id)
+        w.field("type", r.event.typeName)
+        w.field("v", RecordedEvent.schemaVersion)
+        w.key("at"); w.timestamp(r.at)
+        w.field("actor", r.actor)
+        w.field("device", r.device)
+        w.field("command", r.command)
+        w.field("correlation", r.correlation)
+        w.key("data"); writeData(r.event, to: &w)
+        w.key("prev"); w.digest(r.prev)
+        w.endObject()
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(CodecError) -> RecordedEvent {
+        try bytes.withUnsafeBytes { raw in Result { () throws(CodecError) in try decode(raw) } }.get()
+    }
+
+    public static func decode(_ line: UnsafeRawBufferPointer) throws(CodecError) -> RecordedEvent {
+        var s = JSONScanner(line)
+        var seq: Int?, id: UUID?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
+        var device: String?, command: UUID?, correlation: UUID?, data: DataFields?, prev: SHA256Digest?
+        var seen: UInt16 = 0
+        func once(_ bit: UInt16, _ key: JSONScanner.Key) throws(CodecError) {
+            if seen & bit != 0 { throw CodecError(.malformedJSON, "key \"\(s.keyText(key))\" appears twice", offset: key.start) }
+            seen |= bit
+        }
+        try s.beginObject()
+        var first = true
+        while let key = try s.nextKey(first: &first) {
+            if s.keyMatches(key, "seq") { try once(1, key); seq = try s.readInt() }
+            else if s.keyMatches(key, "id") { try once(2, key); id = try s.readUUID("id") }
+            else if s.keyMatches(key, "type") {
+                try once(4, key)
+                let start = s.position
+                let name = try s.readString()
+                guard let known = EventType(rawValue: name) else {
+                    throw CodecError(.unknownType, "type \"\(name)\" is not an event type of this version", offset: start)
+                }
+                type = known
+            }
+            else if s.keyMatches(key, "v") { try once(8, key); version = try s.readInt() }
+            else if s.keyMatches(key, "at") { try once(16, key); at = try s.readTimestamp("at") }
+            else if s.keyMatches(key, "actor") {
+                try once(32, key)
+                let start = s.position
+                let text = try s.readString()
+                guard Limits.actorLength.contains(text.count) else {
+                    throw CodecError(.invalidField, "actor must be 1 to 100 characters", offset: start)
+                }
+                actor = text
+            }
+            else if s.keyMatches(key, "device") { try once(64, key); device = s.readNull() ? nil : try s.readString() }
+            else if s.keyMatches(key, "command") { try once(128, key); command = try s.readUUID("command") }
+            else if s.keyMatches(key, "correlation") {
+                try once(256, key)
+                correlation = s.readNull() ? nil : try s.readUUID("correlation")
+            }
+            else if s.keyMatches(key, "data") { try once(512, key); data = try DataFields(&s) }
+            else if s.keyMatches(key, "prev") {
+                try once(1024, key)
+                let start = s.position
+                let text = try s.readStringBytes()
+                guard !text.escaped, let digest = SHA256Digest.parse(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start)) else {
+                    throw CodecError(.invalidField, "prev is not 64 hex digits", offset: start)
+                }
+                prev = digest
+            }
+            else { try s.skipValue(depth: 1) }
+        }
+        try s.expectEnd()
+        func missing(_ name: String) -> CodecError { CodecError(.missingField, "the line has no \"\(name)\"", offset: 0) }
+        guard let seq else { throw missing("seq") }
+        guard let id else { throw missing("id") }
+        guard let type else { throw missing("type") }
+        guard let version else { throw missing("v") }
+        guard version == RecordedEvent.schemaVersion else {
+            throw CodecError(.unsupportedVersion, "v \(version) of \(type.rawValue) is not supported (this version reads v1)", offset: 0)
+        }
+        guard let at else { throw missing("at") }
+        guard let actor else { throw missing("actor") }
+        guard let command else { throw missing("command") }
+        guard var data else { throw missing("data") }
+        guard let prev else { throw missing("prev") }
+        guard seq >= 1 else { throw CodecError(.invalidField, "seq \(seq) must be 1 or more", offset: 0) }
+        return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
+                             command: CommandID(command), correlation: correlation.map(CorrelationID.init),
+                             event: try decodeData(type, &data), prev: prev)
+    }
+
+    static func writeData(_ event: Event, to w: inout JSONWriter) {
+        w.beginObject()
+        switch event {
+        case let .householdCreated(household, name, currency, timeZone):
+            w.field("household", household); w.field("name", name)
+            w.field("currency", currency); w.field("timeZone", timeZone)
+        case let .locationCreated(location, name, position, color):
+            w.field("location", location); w.field("name", name)
+            w.field("position", position); w.field("color", color)
+        case let .locationRenamed(location, name): w.field("location", location); w.field("name", name)
+        case let .locationRecolored(location, color): w.field("location", location); w.field("color", color)
+        case let .locationsReordered(order): w.field("order", order)
+        case let .locationDeleted(location): w.field("location", location)
+        case let .itemCreated(item, name, location, details):
+            w.field("item", item); w.field("name", name); w.field("location", location); w.details(details)
+        case let .itemRenamed(item, name): w.field("item", item); w.field("name", name)
+        case let .itemDetailsChanged(item, details): w.field("item", item); w.details(details)
+        case let .itemRelocated(item, location): w.field("item", item); w.field("location", location)
+        case let .itemAvailabilityChanged(item, available): w.field("item", item); w.field("available", available)
+        case let .itemDeleted(item): w.field("item", item)
+        case let .listCreated(list, name, priority):
+            w.field("list", list); w.field("name", name); w.field("priority", priority)
+        case let .listRenamed(list, name): w.field("list", list); w.field("name", name)
+        case let .listPriorityChanged(list, priority): w.field("list", list); w.field("priority", priority)
+        case let .listDeleted(list), let .listRestored(list), let .listPurged(list), let .boughtEntriesCleared(list):
+            w.field("list", list)
+        case let .itemAddedToList(list, item, quantity), let .listEntryQuantityChanged(list, item, quantity):
+            w.field("list", list); w.field("item", item); w.field("quantity", quantity)
+        case let .itemRemovedFromList(list, item): w.field("list", list); w.field("item", item)
+        case let .listReordered(list, order): w.field("list", list); w.field("order", order)
+        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+            w.field("purchase", purchase); w.field("item", item); w.field("list", list)
+            w.field("quantity", quantity); w.field("unitPrice", unitPrice); w.field("location", location)
+            w.field("purchasedAt", purchasedAt)
+        case let .purchaseReverted(purchase): w.field("purchase", purchase)
+        case let .tripStarted(trip, list): w.field("trip", trip); w.field("list", list)
+        case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): w.field("trip", trip)
+        }
+        w.endObject()
+    }
+
+    static func decodeData(_ type: EventType, _ d: inout DataFields) throws(CodecError) -> Event {
+        switch type {
+        case .householdCreated:
+            return .householdCreated(household: try d.id("household"), name: try d.string("name"),
+                                     currency: try d.string("currency"), timeZone: try d.string("timeZone"))
+        case .locationCreated:
+            return .locationCreated(location: try d.id("location"), name: try d.string("name"),
+                                    position: try d.int("position"), color: try d.color("color"))
+        case .locationRenamed: return .locationRenamed(location: try d.id("location"), name: try d.string("name"))
+        case .locationRecolored: return .locationRecolored(location: try d.id("location"), color: try d.color("color"))
+        case .locationsReordered: return .locationsReordered(order: try d.ids("order"))
+        case .locationDeleted: return .locationDeleted(location: try d.id("location"))
+        case .itemCreated:
+            return .itemCreated(item: try d.id("item"), name: try d.string("name"), location: try d.id("location"),
+                                details: try d.details())
+        case .itemRenamed: return .itemRenamed(item: try d.id("item"), name: try d.string("name"))
+        case .itemDetailsChanged: return .itemDetailsChanged(item: try d.id("item"), details: try d.details())
+        case .itemRelocated: return .itemRelocated(item: try d.id("item"), location: try d.id("location"))
+        case .itemAvailabilityChanged:
+            return .itemAvailabilityChanged(item: try d.id("item"), available: try d.bool("available"))
+        case .itemDeleted: return .itemDeleted(item: try d.id("item"))
+        case .listCreated:
+            return .listCreated(list: try d.id("list"), name: try d.string("name"), priority: try d.priority("priority"))
+        case .listRenamed: return .listRenamed(list: try d.id("list"), name: try d.string("name"))
+        case .listPriorityChanged: return .listPriorityChanged(list: try d.id("list"), priority: try d.priority("priority"))
+        case .listDeleted: return .listDeleted(list: try d.id("list"))
+        case .listRestored: return .listRestored(list: try d.id("list"))
+        case .listPurged: return .listPurged(list: try d.id("list"))
+        case .itemAddedToList:
+            return .itemAddedToList(list: try d.id("list"), item: try d.id("item"), quantity: try d.int("quantity"))
+        case .listEntryQuantityChanged:
+            return .listEntryQuantityChanged(list: try d.id("list"), item: try d.id("item"), quantity: try d.int("quantity"))
+        case .itemRemovedFromList: return .itemRemovedFromList(list: try d.id("list"), item: try d.id("item"))
+        case .listReordered: return .listReordered(list: try d.id("list"), order: try d.ids("order"))
+        case .itemPurchased:
+            return .itemPurchased(purchase: try d.id("purchase"), item: try d.id("item"), list: try d.optionalID("list"),
+                                  quantity: try d.int("quantity"), unitPrice: try d.optionalInt("unitPrice"),
+                                  location: try d.id("location"), purchasedAt: try d.optionalTimestamp("purchasedAt"))
+        case .purchaseReverted: return .purchaseReverted(purchase: try d.id("purchase"))
+        case .boughtEntriesCleared: return .boughtEntriesCleared(list: try d.id("list"))
+        case .tripStarted: return .tripStarted(trip: try d.id("trip"), list: try d.optionalID("list"))
+        case .tripPaused: return .tripPaused(trip: try d.id("trip"))
+        case .tripResumed: return .tripResumed(trip: try d.id("trip"))
+        case .tripEnded: return .tripEnded(trip: try d.id("trip"))
+        }
+    }
+}

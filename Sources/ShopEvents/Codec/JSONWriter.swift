@@ -1,0 +1,118 @@
+/// Appends compact JSON to a byte buffer: the journal's write path.
+///
+/// Strings are written as raw UTF-8 with only `"`, `\` and control characters
+/// escaped, so any Unicode round-trips byte for byte.
+struct JSONWriter {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    mutating func beginObject() { bytes.append(UInt8(ascii: "{")) }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
+
+    /// Writes `"name":`, with the comma before it unless it is the object's first key.
+    mutating func key(_ name: StaticString) {
+        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for i in 0..<utf8.count {
+                let c = utf8[i]
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                runStart = i + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch c {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                              JSONWriter.hex[Int(c >> 4)], JSONWriter.hex[Int(c & 0xF)]])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func int(_ value: Int) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let n = withUnsafeMutableBytes(of: &digits) { d -> Int in
+            var n = 0
+            while magnitude > 0 {
+                d[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                n += 1
+            }
+            return n
+        }
+        withUnsafeBytes(of: &digits) { d in
+            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(d[i]) }
+        }
+    }
+
+    /// Shortest text that reads back as the same Double; callers pass finite values.
+    mutating func double(_ value: Double) {
+        precondition(value.isFinite, "JSON has no infinity or NaN")
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    mutating func bool(_ value: Bool) { bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8)) }
+    mutating func null() { bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")]) }
+
+    mutating func id<Kind>(_ value: EntityID<Kind>) {
+        bytes.append(UInt8(ascii: "\""))
+        UUIDText.append(value.uuid, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func ids<Kind>(_ values: [EntityID<Kind>]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            id(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    mutating func timestamp(_ value: Timestamp) {
+        bytes.append(UInt8(ascii: "\""))
+        value.append(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func digest(_ value: SHA256Digest) {
+        bytes.append(UInt8(ascii: "\""))
+        value.appendHex(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func color(_ value: Color) {
+        beginObject()
+        key("red"); double(value.red)
+        key("green"); double(value.green)
+        key("blue"); double(value.blue)
+        key("opacity"); double(value.opacity)
+        endObject()
+    }
+}

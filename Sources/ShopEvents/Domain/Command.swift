@@ -1,0 +1,149 @@
+/// What a person or device asks the household to do.
+///
+/// Ids of things a command creates are always present here; the JSON
+/// command decoder fills omitted ones from an injected ``IDGenerator``.
+/// Optional fields have the defaults the specification gives: an item
+/// without a location goes to Unknown, a list entry without a quantity has 1,
+/// a purchase takes quantity, price and location from the item and its entry.
+///
+/// ```swift
+/// let add = Command.addItemToList(list: weekly, item: milk, quantity: 2)
+/// let events = try ShopDecider.decide(add, state)
+/// ```
+public enum Command: Hashable, Sendable {
+    case createHousehold(household: HouseholdID, name: String, currency: String, timeZone: String)
+
+    case createLocation(location: LocationID, name: String, color: Color?)
+    case renameLocation(location: LocationID, name: String)
+    case recolorLocation(location: LocationID, color: Color)
+    case reorderLocations(order: [LocationID])
+    case deleteLocation(location: LocationID)
+
+    case createItem(item: ItemID, name: String, location: LocationID?, details: ItemDetails)
+    case renameItem(item: ItemID, name: String)
+    case changeItemDetails(item: ItemID, details: ItemDetails)
+    case relocateItem(item: ItemID, location: LocationID)
+    case setItemAvailability(item: ItemID, available: Bool)
+    case deleteItem(item: ItemID)
+
+    case createList(list: ListID, name: String, priority: Priority?)
+    case renameList(list: ListID, name: String)
+    case setListPriority(list: ListID, priority: Priority)
+    case deleteList(list: ListID)
+    case restoreList(list: ListID)
+    case purgeList(list: ListID)
+    case addItemToList(list: ListID, item: ItemID, quantity: Int?)
+    case changeQuantity(list: ListID, item: ItemID, quantity: Int)
+    case removeItemFromList(list: ListID, item: ItemID)
+    case reorderList(list: ListID, order: [ItemID])
+
+    case purchaseItem(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int?, unitPrice: Int?,
+                      location: LocationID?, purchasedAt: Timestamp?)
+    case revertPurchase(purchase: PurchaseID)
+    case clearBought(list: ListID)
+
+    case startTrip(trip: TripID, list: ListID?)
+    case pauseTrip(trip: TripID)
+    case resumeTrip(trip: TripID)
+    case endTrip(trip: TripID)
+
+    /// The command's `type` spelling, e.g. `AddItemToList`.
+    public var typeName: String { kind.rawValue }
+
+    /// The command's type without its data.
+    public var kind: CommandType {
+        switch self {
+        case .createHousehold: return .createHousehold
+        case .createLocation: return .createLocation
+        case .renameLocation: return .renameLocation
+        case .recolorLocation: return .recolorLocation
+        case .reorderLocations: return .reorderLocations
+        case .deleteLocation: return .deleteLocation
+        case .createItem: return .createItem
+        case .renameItem: return .renameItem
+        case .changeItemDetails: return .changeItemDetails
+        case .relocateItem: return .relocateItem
+        case .setItemAvailability: return .setItemAvailability
+        case .deleteItem: return .deleteItem
+        case .createList: return .createList
+        case .renameList: return .renameList
+        case .setListPriority: return .setListPriority
+        case .deleteList: return .deleteList
+        case .restoreList: return .restoreList
+        case .purgeList: return .purgeList
+        case .addItemToList: return .addItemToList
+        case .changeQuantity: return .changeQuantity
+        case .removeItemFromList: return .removeItemFromList
+        case .reorderList: return .reorderList
+        case .purchaseItem: return .purchaseItem
+        case .revertPurchase: return .revertPurchase
+        case .clearBought: return .clearBought
+        case .startTrip: return .startTrip
+        case .pauseTrip: return .pauseTrip
+        case .resumeTrip: return .resumeTrip
+        case .endTrip: return .endTrip
+        }
+    }
+}
+
+/// The `type` of a command; the raw value is its JSON spelling.
+public enum CommandType: String, CaseIterable, Sendable {
+    case createHousehold = "CreateHousehold"
+    case createLocation = "CreateLocation"
+    case renameLocation = "RenameLocation"
+    case recolorLocation = "RecolorLocation"
+    case reorderLocations = "ReorderLocations"
+    case deleteLocation = "DeleteLocation"
+    case createItem = "CreateItem"
+    case renameItem = "RenameItem"
+    case changeItemDetails = "ChangeItemDetails"
+    case relocateItem = "RelocateItem"
+    case setItemAvailability = "SetItemAvailability"
+    case deleteItem = "DeleteItem"
+    case createList = "CreateList"
+    case renameList = "RenameList"
+    case setListPriority = "SetListPriority"
+    case deleteList = "DeleteList"
+    case restoreList = "RestoreList"
+    case purgeList = "PurgeList"
+    case addItemToList = "AddItemToList"
+    case changeQuantity = "ChangeQuantity"
+    case removeItemFromList = "RemoveItemFromList"
+    case reorderList = "ReorderList"
+    case purchaseItem = "PurchaseItem"
+    case revertPurchase = "RevertPurchase"
+    case clearBought = "ClearBought"
+    case startTrip = "StartTrip"
+    case pauseTrip = "PauseTrip"
+    case resumeTrip = "ResumeTrip"
+    case endTrip = "EndTrip"
+}
+
+/// A command with its envelope: who asks, when, and the retry and
+/// concurrency guards of the specification.
+///
+/// ```swift
+/// var request = CommandEnvelope(.renameItem(item: milk, name: "Oat milk"), actor: "ana")
+/// request.expectedSeq = journal.head.seq      // reject if someone wrote meanwhile
+/// try journal.execute(request)
+/// ```
+public struct CommandEnvelope: Hashable, Sendable {
+    public var command: Command
+    /// Retrying a command with the same id appends nothing and reports the
+    /// events of the first time. `nil`: the journal makes a fresh id.
+    public var id: CommandID?
+    /// Who asks; `nil`: the journal's default actor.
+    public var actor: String?
+    /// When; `nil`: the journal's clock. Must not be earlier than the journal's last `at`.
+    public var at: Timestamp?
+    /// Rejected with `conflict` unless the journal's last `seq` equals this.
+    public var expectedSeq: Int?
+    public var correlation: CorrelationID?
+    public var device: String?
+
+    public init(_ command: Command, id: CommandID? = nil, actor: String? = nil, at: Timestamp? = nil,
+                expectedSeq: Int? = nil, correlation: CorrelationID? = nil, device: String? = nil) {
+        self.command = command; self.id = id; self.actor = actor; self.at = at
+        self.expectedSeq = expectedSeq; self.correlation = correlation; self.device = device
+    }
+}

@@ -1,0 +1,156 @@
+/// Something that happened in a household: the `data` of one journal line.
+///
+/// Events are facts. They are made by ``ShopDecider/decide(_:_:)`` from a
+/// command and the current state, written once, and folded into state by
+/// ``ShopState/evolve(_:_:)`` and into views by projections.
+///
+/// ```swift
+/// let event = Event.itemRenamed(item: milk, name: "Whole milk")
+/// print(event.typeName)   // ItemRenamed
+/// ```
+public enum Event: Hashable, Sendable {
+    case householdCreated(household: HouseholdID, name: String, currency: String, timeZone: String)
+
+    case locationCreated(location: LocationID, name: String, position: Int, color: Color)
+    case locationRenamed(location: LocationID, name: String)
+    case locationRecolored(location: LocationID, color: Color)
+    /// Every live location but Unknown, first to visit first.
+    case locationsReordered(order: [LocationID])
+    case locationDeleted(location: LocationID)
+
+    case itemCreated(item: ItemID, name: String, location: LocationID, details: ItemDetails)
+    case itemRenamed(item: ItemID, name: String)
+    case itemDetailsChanged(item: ItemID, details: ItemDetails)
+    case itemRelocated(item: ItemID, location: LocationID)
+    case itemAvailabilityChanged(item: ItemID, available: Bool)
+    case itemDeleted(item: ItemID)
+
+    case listCreated(list: ListID, name: String, priority: Priority)
+    case listRenamed(list: ListID, name: String)
+    case listPriorityChanged(list: ListID, priority: Priority)
+    case listDeleted(list: ListID)
+    case listRestored(list: ListID)
+    case listPurged(list: ListID)
+    case itemAddedToList(list: ListID, item: ItemID, quantity: Int)
+    case listEntryQuantityChanged(list: ListID, item: ItemID, quantity: Int)
+    case itemRemovedFromList(list: ListID, item: ItemID)
+    case listReordered(list: ListID, order: [ItemID])
+
+    case itemPurchased(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int, unitPrice: Int?,
+                       location: LocationID, purchasedAt: Timestamp?)
+    case purchaseReverted(purchase: PurchaseID)
+    case boughtEntriesCleared(list: ListID)
+
+    case tripStarted(trip: TripID, list: ListID?)
+    case tripPaused(trip: TripID)
+    case tripResumed(trip: TripID)
+    case tripEnded(trip: TripID)
+
+    /// The journal's `type` key for this event.
+    public var typeName: String { kind.rawValue }
+
+    /// The event's type without its data.
+    public var kind: EventType {
+        switch self {
+        case .householdCreated: return .householdCreated
+        case .locationCreated: return .locationCreated
+        case .locationRenamed: return .locationRenamed
+        case .locationRecolored: return .locationRecolored
+        case .locationsReordered: return .locationsReordered
+        case .locationDeleted: return .locationDeleted
+        case .itemCreated: return .itemCreated
+        case .itemRenamed: return .itemRenamed
+        case .itemDetailsChanged: return .itemDetailsChanged
+        case .itemRelocated: return .itemRelocated
+        case .itemAvailabilityChanged: return .itemAvailabilityChanged
+        case .itemDeleted: return .itemDeleted
+        case .listCreated: return .listCreated
+        case .listRenamed: return .listRenamed
+        case .listPriorityChanged: return .listPriorityChanged
+        case .listDeleted: return .listDeleted
+        case .listRestored: return .listRestored
+        case .listPurged: return .listPurged
+        case .itemAddedToList: return .itemAddedToList
+        case .listEntryQuantityChanged: return .listEntryQuantityChanged
+        case .itemRemovedFromList: return .itemRemovedFromList
+        case .listReordered: return .listReordered
+        case .itemPurchased: return .itemPurchased
+        case .purchaseReverted: return .purchaseReverted
+        case .boughtEntriesCleared: return .boughtEntriesCleared
+        case .tripStarted: return .tripStarted
+        case .tripPaused: return .tripPaused
+        case .tripResumed: return .tripResumed
+        case .tripEnded: return .tripEnded
+        }
+    }
+}
+
+/// The `type` of a journal line; the raw value is its spelling in the journal.
+public enum EventType: String, CaseIterable, Sendable {
+    case householdCreated = "HouseholdCreated"
+    case locationCreated = "LocationCreated"
+    case locationRenamed = "LocationRenamed"
+    case locationRecolored = "LocationRecolored"
+    case locationsReordered = "LocationsReordered"
+    case locationDeleted = "LocationDeleted"
+    case itemCreated = "ItemCreated"
+    case itemRenamed = "ItemRenamed"
+    case itemDetailsChanged = "ItemDetailsChanged"
+    case itemRelocated = "ItemRelocated"
+    case itemAvailabilityChanged = "ItemAvailabilityChanged"
+    case itemDeleted = "ItemDeleted"
+    case listCreated = "ListCreated"
+    case listRenamed = "ListRenamed"
+    case listPriorityChanged = "ListPriorityChanged"
+    case listDeleted = "ListDeleted"
+    case listRestored = "ListRestored"
+    case listPurged = "ListPurged"
+    case itemAddedToList = "ItemAddedToList"
+    case listEntryQuantityChanged = "ListEntryQuantityChanged"
+    case itemRemovedFromList = "ItemRemovedFromList"
+    case listReordered = "ListReordered"
+    case itemPurchased = "ItemPurchased"
+    case purchaseReverted = "PurchaseReverted"
+    case boughtEntriesCleared = "BoughtEntriesCleared"
+    case tripStarted = "TripStarted"
+    case tripPaused = "TripPaused"
+    case tripResumed = "TripResumed"
+    case tripEnded = "TripEnded"
+}
+
+/// One journal line: an ``Event`` with its envelope.
+///
+/// ```swift
+/// for recorded in try JournalReader(path: "shop.ndjson") {
+///     print(recorded.seq, recorded.at, recorded.actor, recorded.event.typeName)
+/// }
+/// ```
+public struct RecordedEvent: Hashable, Sendable {
+    /// Position in the journal, 1-based and contiguous.
+    public var seq: Int
+    /// The event's own id, unique in the journal.
+    public var id: EventID
+    /// Recording time; never decreases along the journal.
+    public var at: Timestamp
+    /// Who issued the command.
+    public var actor: String
+    /// Which device or process wrote it.
+    public var device: String?
+    /// The command that produced this event; all its events share it.
+    public var command: CommandID
+    /// Ties several commands into one user action or import.
+    public var correlation: CorrelationID?
+    /// What happened.
+    public var event: Event
+    /// SHA-256 of the previous line's bytes; all zero for `seq` 1.
+    public var prev: SHA256Digest
+
+    /// Schema version of the `data` of every v1 event type.
+    public static let schemaVersion = 1
+
+    public init(seq: Int, id: EventID, at: Timestamp, actor: String, device: String? = nil,
+                command: CommandID, correlation: CorrelationID? = nil, event: Event, prev: SHA256Digest) {
+        self.seq = seq; self.id = id; self.at = at; self.actor = actor; self.device = device
+        self.command = command; self.correlation = correlation; self.event = event; self.prev = prev
+    }
+}

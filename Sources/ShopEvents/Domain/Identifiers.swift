@@ -1,0 +1,181 @@
+import Foundation
+
+/// The kind of thing an ``EntityID`` names. Only used as a type tag.
+public protocol EntityKind: Sendable {}
+
+/// A typed identifier: a UUID that knows what it names, so an item id can
+/// never be passed where a list id is expected.
+///
+/// ```swift
+/// let milk = ItemID()                                  // a fresh random id
+/// let same = ItemID("e976a9e1-0806-4504-99bf-116004c8ded9")  // any case in
+/// print(same!)                                          // upper case out
+/// ```
+///
+/// Ids sort by their upper-case text, which is the tie-breaker of every
+/// name-sorted view.
+public struct EntityID<Kind: EntityKind>: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The underlying UUID.
+    public let uuid: UUID
+
+    /// Wraps an existing UUID.
+    public init(_ uuid: UUID) { self.uuid = uuid }
+
+    /// A new random id. Code that must be deterministic takes ids from an
+    /// injected ``IDGenerator`` instead.
+    public init() { self.uuid = UUID() }
+
+    /// Parses a UUID written in any case; `nil` if the text is not a UUID.
+    public init?(_ text: String) {
+        guard let uuid = UUIDText.parse(Array(text.utf8)[...]) else { return nil }
+        self.uuid = uuid
+    }
+
+    /// The id in the journal's spelling: upper-case UUID text.
+    public var description: String { UUIDText.format(uuid) }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { UUIDText.less(lhs.uuid, rhs.uuid) }
+}
+
+public enum HouseholdKind: EntityKind {}
+public enum LocationKind: EntityKind {}
+public enum ItemKind: EntityKind {}
+public enum ListKind: EntityKind {}
+public enum PurchaseKind: EntityKind {}
+public enum TripKind: EntityKind {}
+public enum EventKind: EntityKind {}
+public enum CommandKind: EntityKind {}
+public enum CorrelationKind: EntityKind {}
+
+public typealias HouseholdID = EntityID<HouseholdKind>
+public typealias LocationID = EntityID<LocationKind>
+public typealias ItemID = EntityID<ItemKind>
+public typealias ListID = EntityID<ListKind>
+public typealias PurchaseID = EntityID<PurchaseKind>
+public typealias TripID = EntityID<TripKind>
+public typealias EventID = EntityID<EventKind>
+public typealias CommandID = EntityID<CommandKind>
+public typealias CorrelationID = EntityID<CorrelationKind>
+
+extension EntityID where Kind == LocationKind {
+    /// The fixed id of the Unknown Location, `00000000-0000-0000-0000-000000000000`.
+    /// Every household has it; two devices can never create two of them.
+    public static let unknown = LocationID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+}
+
+/// Where new ids come from. Inject a deterministic one in tests.
+///
+/// ```swift
+/// var generator = IDGenerator.sequential()   // 00000000-…-000000000001, …02, …
+/// let id: ItemID = generator.make()
+/// ```
+public struct IDGenerator: Sendable {
+    private let next: @Sendable () -> UUID
+
+    /// A generator backed by any function.
+    public init(_ next: @escaping @Sendable () -> UUID) { self.next = next }
+
+    /// Random version-4 UUIDs.
+    public static let random = IDGenerator { UUID() }
+
+    /// 1, 2, 3, … written as UUIDs; for tests and reproducible demos.
+    /// The counter lives in the generator, so copies share it.
+    public static func sequential(startingAt first: UInt64 = 1, prefix: UInt32 = 0) -> IDGenerator {
+        let counter = SequentialCounter(first)
+        return IDGenerator {
+            let n = counter.take()
+            var bytes = [UInt8](repeating: 0, count: 16)
+            for i in 0..<4 { bytes[i] = UInt8(truncatingIfNeeded: prefix >> (24 - 8 * UInt32(i))) }
+            for i in 0..<8 { bytes[8 + i] = UInt8(truncatingIfNeeded: n >> (56 - 8 * UInt64(i))) }
+            return UUIDText.uuid(bytes)
+        }
+    }
+
+    /// A new id of any kind.
+    public func make<Kind>() -> EntityID<Kind> { EntityID(next()) }
+
+    /// A new raw UUID.
+    public func makeUUID() -> UUID { next() }
+}
+
+private final class SequentialCounter: @unchecked Sendable {
+    private var value: UInt64
+    private let lock = NSLock()
+    init(_ first: UInt64) { value = first }
+    func take() -> UInt64 {
+        lock.lock(); defer { lock.unlock() }
+        let n = value
+        value &+= 1
+        return n
+    }
+}
+
+/// UUID text in the journal's spelling, without Foundation's allocations.
+enum UUIDText {
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    static func bytes(_ uuid: UUID) -> [UInt8] {
+        withUnsafeBytes(of: uuid.uuid) { Array($0) }
+    }
+
+    static func uuid(_ b: [UInt8]) -> UUID {
+        UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    static func less(_ a: UUID, _ b: UUID) -> Bool {
+        withUnsafeBytes(of: a.uuid) { pa in
+            withUnsafeBytes(of: b.uuid) { pb in
+                for i in 0..<16 where pa[i] != pb[i] { return pa[i] < pb[i] }
+                return false
+            }
+        }
+    }
+
+    /// Appends the 36 upper-case characters of `uuid` to `out`.
+    static func append(_ uuid: UUID, to out: inout [UInt8]) {
+        withUnsafeBytes(of: uuid.uuid) { p in
+            for i in 0..<16 {
+                if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
+                out.append(hexDigits[Int(p[i] >> 4)])
+                out.append(hexDigits[Int(p[i] & 0x0F)])
+            }
+        }
+    }
+
+    static func format(_ uuid: UUID) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        append(uuid, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @inline(__always) static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c &- UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c &- UInt8(ascii: "A") &+ 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c &- UInt8(ascii: "a") &+ 10
+        default: return nil
+        }
+    }
+
+    /// Parses `8-4-4-4-12` hex digits in any case.
+    static func parse<C: Collection>(_ text: C) -> UUID? where C.Element == UInt8, C.Index == Int {
+        guard text.count == 36 else { return nil }
+        var raw = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
+                   UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
+        let ok = withUnsafeMutableBytes(of: &raw) { out -> Bool in
+            var i = text.startIndex
+            for byte in 0..<16 {
+                if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
+                    guard text[i] == UInt8(ascii: "-") else { return false }
+                    i += 1
+                }
+                guard let hi = hexValue(text[i]), let lo = hexValue(text[i + 1]) else { return false }
+                out[byte] = hi << 4 | lo
+                i += 2
+            }
+            return true
+        }
+        return ok ? UUID(uuid: raw) : nil
+    }
+}

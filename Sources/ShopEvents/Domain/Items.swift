@@ -1,0 +1,91 @@
+// Items: the catalogue, each item kept at one location.
+
+extension ShopDecider {
+    static func decideCreateItem(_ item: ItemID, name: String, location: LocationID?, details: ItemDetails,
+                                 _ state: ShopState) throws(RuleViolation) -> [Event] {
+        try state.requireNew(item, field: "item")
+        let name = try state.availableItemName(name, for: item)
+        let location = location ?? .unknown
+        _ = try state.requireLiveLocation(location)
+        return [.itemCreated(item: item, name: name, location: location, details: try validDetails(details))]
+    }
+
+    static func decideRenameItem(_ item: ItemID, name: String, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveItem(item)
+        return [.itemRenamed(item: item, name: try state.availableItemName(name, for: item))]
+    }
+
+    static func decideChangeItemDetails(_ item: ItemID, details: ItemDetails,
+                                        _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveItem(item)
+        return [.itemDetailsChanged(item: item, details: try validDetails(details))]
+    }
+
+    static func decideRelocateItem(_ item: ItemID, location: LocationID,
+                                   _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveItem(item)
+        _ = try state.requireLiveLocation(location)
+        return [.itemRelocated(item: item, location: location)]
+    }
+
+    static func decideSetItemAvailability(_ item: ItemID, available: Bool,
+                                          _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveItem(item)
+        return [.itemAvailabilityChanged(item: item, available: available)]
+    }
+
+    /// Takes the item off every list it is on (in list id order), then deletes it.
+    static func decideDeleteItem(_ item: ItemID, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveItem(item)
+        let onLists = state.lists.values.filter { $0.entry(for: item) != nil }.map(\.id).sorted()
+        return onLists.map { Event.itemRemovedFromList(list: $0, item: item) } + [.itemDeleted(item: item)]
+    }
+
+    /// Trims category; drops empty optional texts; checks lengths and price.
+    static func validDetails(_ details: ItemDetails) throws(RuleViolation) -> ItemDetails {
+        var clean = details
+        clean.category = details.category?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if clean.category?.isEmpty == true { clean.category = nil }
+        if clean.notes?.isEmpty == true { clean.notes = nil }
+        if clean.photo?.isEmpty == true { clean.photo = nil }
+        for (field, text, limit) in [("category", clean.category, Limits.categoryLength),
+                                     ("notes", clean.notes, Limits.notesLength),
+                                     ("photo", clean.photo, Limits.photoLength)] {
+            if let text, text.count > limit {
+                throw RuleViolation(.invalidText, "\(field) has \(text.count) characters; at most \(limit) are allowed", field: field)
+            }
+        }
+        try ShopState.validPrice(clean.unitPrice)
+        return clean
+    }
+}
+
+extension ShopState {
+    /// The trimmed name if no other live item has it (ignoring case).
+    func availableItemName(_ raw: String, for id: ItemID) throws(RuleViolation) -> String {
+        let name = try Self.validName(raw)
+        if let other = itemNames[Self.nameKey(name)], other != id {
+            throw RuleViolation(.nameTaken, "name \(Self.quoted(name)) is already used by item \(other)", field: "name")
+        }
+        return name
+    }
+
+    mutating func applyItemCreated(_ id: ItemID, name: String, location: LocationID, details: ItemDetails) {
+        items[id] = Item(id: id, name: name, location: location, details: details)
+        itemNames[Self.nameKey(name)] = id
+        usedIDs.insert(id.uuid)
+    }
+
+    mutating func applyItemRenamed(_ id: ItemID, name: String) {
+        guard let old = items[id] else { return }
+        if itemNames[Self.nameKey(old.name)] == id { itemNames[Self.nameKey(old.name)] = nil }
+        items[id]?.name = name
+        if !old.isDeleted { itemNames[Self.nameKey(name)] = id }
+    }
+
+    mutating func applyItemDeleted(_ id: ItemID) {
+        guard let old = items[id] else { return }
+        items[id]?.isDeleted = true
+        if itemNames[Self.nameKey(old.name)] == id { itemNames[Self.nameKey(old.name)] = nil }
+    }
+}

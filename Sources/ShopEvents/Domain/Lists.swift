@@ -1,0 +1,151 @@
+// Lists: named lists with a priority, their entries, soft deletion, restore and purge.
+
+extension ShopDecider {
+    static func decideCreateList(_ list: ListID, name: String, priority: Priority?,
+                                 _ state: ShopState) throws(RuleViolation) -> [Event] {
+        try state.requireNew(list, field: "list")
+        let name = try state.availableListName(name, for: list)
+        return [.listCreated(list: list, name: name, priority: priority ?? .normal)]
+    }
+
+    static func decideRenameList(_ list: ListID, name: String, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveList(list)
+        return [.listRenamed(list: list, name: try state.availableListName(name, for: list))]
+    }
+
+    static func decideSetListPriority(_ list: ListID, priority: Priority,
+                                      _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveList(list)
+        return [.listPriorityChanged(list: list, priority: priority)]
+    }
+
+    static func decideDeleteList(_ list: ListID, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveList(list)
+        return [.listDeleted(list: list)]
+    }
+
+    /// Brings a soft-deleted list back, unless a live list has taken its name meanwhile.
+    static func decideRestoreList(_ list: ListID, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        let existing = try state.requireSoftDeletedList(list)
+        _ = try state.availableListName(existing.name, for: list)
+        return [.listRestored(list: list)]
+    }
+
+    static func decidePurgeList(_ list: ListID, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireSoftDeletedList(list)
+        return [.listPurged(list: list)]
+    }
+
+    /// An item on the list and not bought is rejected; a bought one gets a fresh
+    /// unbought entry that replaces the bought one. New entries go last.
+    static func decideAddItemToList(_ list: ListID, item: ItemID, quantity: Int?,
+                                    _ state: ShopState) throws(RuleViolation) -> [Event] {
+        let shoppingList = try state.requireLiveList(list)
+        let found = try state.requireLiveItem(item)
+        let quantity = try ShopState.validQuantity(quantity ?? 1)
+        if let entry = shoppingList.entry(for: item), !entry.isBought {
+            throw RuleViolation(.alreadyOnList, "item \(item) (\(ShopState.quoted(found.name))) is already on list \(list) (\(ShopState.quoted(shoppingList.name))) and not bought; change its quantity instead", field: "item")
+        }
+        return [.itemAddedToList(list: list, item: item, quantity: quantity)]
+    }
+
+    static func decideChangeQuantity(_ list: ListID, item: ItemID, quantity: Int,
+                                     _ state: ShopState) throws(RuleViolation) -> [Event] {
+        let shoppingList = try state.requireLiveList(list)
+        let quantity = try ShopState.validQuantity(quantity)
+        let entry = try state.requireEntry(item, on: shoppingList)
+        if entry.isBought {
+            throw RuleViolation(.alreadyBought, "item \(item) on list \(list) is already bought; add it again for a fresh entry", field: "item")
+        }
+        return [.listEntryQuantityChanged(list: list, item: item, quantity: quantity)]
+    }
+
+    /// Takes an entry off the list without buying it, bought or not.
+    static func decideRemoveItemFromList(_ list: ListID, item: ItemID,
+                                         _ state: ShopState) throws(RuleViolation) -> [Event] {
+        let shoppingList = try state.requireLiveList(list)
+        _ = try state.requireEntry(item, on: shoppingList)
+        return [.itemRemovedFromList(list: list, item: item)]
+    }
+
+    /// The order must name every item on the list, bought or not, exactly once.
+    static func decideReorderList(_ list: ListID, order: [ItemID], _ state: ShopState) throws(RuleViolation) -> [Event] {
+        let shoppingList = try state.requireLiveList(list)
+        try ShopState.requireExactly(order, members: Set(shoppingList.entries.map(\.item)), what: "item on the list")
+        return [.listReordered(list: list, order: order)]
+    }
+
+    static func decideClearBought(_ list: ListID, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        let shoppingList = try state.requireLiveList(list)
+        guard shoppingList.entries.contains(where: \.isBought) else {
+            throw RuleViolation(.nothingToClear, "list \(list) (\(ShopState.quoted(shoppingList.name))) has no bought entries to clear", field: "list")
+        }
+        return [.boughtEntriesCleared(list: list)]
+    }
+}
+
+extension ShopState {
+    /// The trimmed name if no other live list has it (ignoring case).
+    func availableListName(_ raw: String, for id: ListID) throws(RuleViolation) -> String {
+        let name = try Self.validName(raw)
+        if let other = listNames[Self.nameKey(name)], other != id {
+            throw RuleViolation(.nameTaken, "name \(Self.quoted(name)) is already used by list \(other)", field: "name")
+        }
+        return name
+    }
+
+    func requireSoftDeletedList(_ id: ListID) throws(RuleViolation) -> ShoppingList {
+        let list = try requireList(id)
+        guard list.isDeleted else {
+            throw RuleViolation(.listNotDeleted, "list \(id) (\(Self.quoted(list.name))) is not deleted; only a soft-deleted list can be restored or purged", field: "list")
+        }
+        return list
+    }
+
+    func requireEntry(_ item: ItemID, on list: ShoppingList) throws(RuleViolation) -> ListEntry {
+        guard let entry = list.entry(for: item) else {
+            throw RuleViolation(.notOnList, "item \(item) is not on list \(list.id) (\(Self.quoted(list.name)))", field: "item")
+        }
+        return entry
+    }
+
+    mutating func applyListCreated(_ id: ListID, name: String, priority: Priority, at: Timestamp, actor: String) {
+        lists[id] = ShoppingList(id: id, name: name, priority: priority, createdAt: at, createdBy: actor)
+        listNames[Self.nameKey(name)] = id
+        usedIDs.insert(id.uuid)
+    }
+
+    mutating func applyListRenamed(_ id: ListID, name: String) {
+        guard let old = lists[id] else { return }
+        if listNames[Self.nameKey(old.name)] == id { listNames[Self.nameKey(old.name)] = nil }
+        lists[id]?.name = name
+        if !old.isDeleted { listNames[Self.nameKey(name)] = id }
+    }
+
+    mutating func applyListDeleted(_ id: ListID, at: Timestamp, actor: String) {
+        guard let old = lists[id] else { return }
+        lists[id]?.deletedAt = at
+        lists[id]?.deletedBy = actor
+        if listNames[Self.nameKey(old.name)] == id { listNames[Self.nameKey(old.name)] = nil }
+    }
+
+    mutating func applyListRestored(_ id: ListID) {
+        guard let old = lists[id] else { return }
+        lists[id]?.deletedAt = nil
+        lists[id]?.deletedBy = nil
+        listNames[Self.nameKey(old.name)] = id
+    }
+
+    mutating func applyItemAddedToList(_ id: ListID, item: ItemID, quantity: Int, seq: Int) {
+        lists[id]?.entries.removeAll { $0.item == item }
+        lists[id]?.entries.append(ListEntry(item: item, quantity: quantity, addedSeq: seq))
+    }
+
+    mutating func applyListReordered(_ id: ListID, order: [ItemID]) {
+        guard let list = lists[id] else { return }
+        let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        lists[id]?.entries = list.entries.enumerated()
+            .sorted { (rank[$0.element.item] ?? order.count + $0.offset) < (rank[$1.element.item] ?? order.count + $1.offset) }
+            .map(\.element)
+    }
+}

@@ -1,0 +1,87 @@
+// Locations: the places in the store, their visiting order, and the Unknown
+// Location that always comes last and can never be deleted or reordered.
+
+extension ShopDecider {
+    static func decideCreateLocation(_ location: LocationID, name: String, color: Color?,
+                                     _ state: ShopState) throws(RuleViolation) -> [Event] {
+        try state.requireNew(location, field: "location")
+        let name = try state.availableLocationName(name, for: location)
+        let color = color ?? .grey
+        try requireValid(color)
+        let last = state.locations.values.filter { !$0.isDeleted && $0.id != .unknown }.map(\.position).max() ?? 0
+        return [.locationCreated(location: location, name: name, position: last + 1, color: color)]
+    }
+
+    static func decideRenameLocation(_ location: LocationID, name: String,
+                                     _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveLocation(location)
+        let name = try state.availableLocationName(name, for: location)
+        return [.locationRenamed(location: location, name: name)]
+    }
+
+    static func decideRecolorLocation(_ location: LocationID, color: Color,
+                                      _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveLocation(location)
+        try requireValid(color)
+        return [.locationRecolored(location: location, color: color)]
+    }
+
+    static func decideReorderLocations(_ order: [LocationID], _ state: ShopState) throws(RuleViolation) -> [Event] {
+        if order.contains(.unknown) {
+            throw RuleViolation(.unknownLocationFixed, "order names the Unknown Location, which always comes last and is never reordered", field: "order")
+        }
+        let members = Set(state.locations.values.filter { !$0.isDeleted && $0.id != .unknown }.map(\.id))
+        try ShopState.requireExactly(order, members: members, what: "location")
+        return [.locationsReordered(order: order)]
+    }
+
+    /// Relocates the location's items to Unknown first (in id order), then deletes it.
+    static func decideDeleteLocation(_ location: LocationID, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        if location == .unknown {
+            throw RuleViolation(.unknownLocationFixed, "location \(location) is the Unknown Location, which can never be deleted", field: "location")
+        }
+        _ = try state.requireLiveLocation(location)
+        let moved = state.items.values.filter { !$0.isDeleted && $0.location == location }.map(\.id).sorted()
+        return moved.map { Event.itemRelocated(item: $0, location: .unknown) } + [.locationDeleted(location: location)]
+    }
+
+    static func requireValid(_ color: Color) throws(RuleViolation) {
+        guard color.isValid else {
+            throw RuleViolation(.invalidColor, "color (\(color.red), \(color.green), \(color.blue), \(color.opacity)) must have every component between 0 and 1", field: "color")
+        }
+    }
+}
+
+extension ShopState {
+    /// The trimmed name if no other live location has it (ignoring case).
+    func availableLocationName(_ raw: String, for id: LocationID) throws(RuleViolation) -> String {
+        let name = try Self.validName(raw)
+        if let other = locationNames[Self.nameKey(name)], other != id {
+            throw RuleViolation(.nameTaken, "name \(Self.quoted(name)) is already used by location \(other)", field: "name")
+        }
+        return name
+    }
+
+    mutating func applyLocationCreated(_ id: LocationID, name: String, position: Int, color: Color) {
+        locations[id] = Location(id: id, name: name, position: position, color: color)
+        locationNames[Self.nameKey(name)] = id
+        usedIDs.insert(id.uuid)
+    }
+
+    mutating func applyLocationRenamed(_ id: LocationID, name: String) {
+        guard let old = locations[id] else { return }
+        if locationNames[Self.nameKey(old.name)] == id { locationNames[Self.nameKey(old.name)] = nil }
+        locations[id]?.name = name
+        if !old.isDeleted { locationNames[Self.nameKey(name)] = id }
+    }
+
+    mutating func applyLocationsReordered(_ order: [LocationID]) {
+        for (index, id) in order.enumerated() { locations[id]?.position = index + 1 }
+    }
+
+    mutating func applyLocationDeleted(_ id: LocationID) {
+        guard let old = locations[id] else { return }
+        locations[id]?.isDeleted = true
+        if locationNames[Self.nameKey(old.name)] == id { locationNames[Self.nameKey(old.name)] = nil }
+    }
+}

@@ -1,0 +1,64 @@
+// Purchases: buying an item on or off a list, and reverting a purchase.
+
+extension ShopDecider {
+    /// On a list, the item must be on it and not bought; quantity defaults to
+    /// the entry's, price to the item's, location to the item's. Off a list,
+    /// quantity defaults to 1.
+    static func decidePurchaseItem(_ purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int?,
+                                   unitPrice: Int?, location: LocationID?, purchasedAt: Timestamp?,
+                                   _ state: ShopState) throws(RuleViolation) -> [Event] {
+        try state.requireNew(purchase, field: "purchase")
+        let bought = try state.requireLiveItem(item)
+        var defaultQuantity = 1
+        if let list {
+            let shoppingList = try state.requireLiveList(list)
+            let entry = try state.requireEntry(item, on: shoppingList)
+            if entry.isBought {
+                throw RuleViolation(.alreadyBought, "item \(item) (\(ShopState.quoted(bought.name))) on list \(list) is already bought", field: "item")
+            }
+            defaultQuantity = entry.quantity
+        }
+        let quantity = try ShopState.validQuantity(quantity ?? defaultQuantity)
+        try ShopState.validPrice(unitPrice)
+        let place = location ?? bought.location
+        _ = try state.requireLiveLocation(place)
+        return [.itemPurchased(purchase: purchase, item: item, list: list, quantity: quantity,
+                               unitPrice: unitPrice ?? bought.details.unitPrice, location: place,
+                               purchasedAt: purchasedAt)]
+    }
+
+    static func decideRevertPurchase(_ purchase: PurchaseID, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        guard let found = state.purchases[purchase] else {
+            throw RuleViolation(.unknownPurchase, "purchase \(purchase) does not exist", field: "purchase")
+        }
+        if found.isReverted {
+            throw RuleViolation(.alreadyReverted, "purchase \(purchase) was already reverted", field: "purchase")
+        }
+        return [.purchaseReverted(purchase: purchase)]
+    }
+}
+
+extension ShopState {
+    mutating func applyItemPurchased(_ purchase: Purchase) {
+        purchases[purchase.id] = purchase
+        usedIDs.insert(purchase.id.uuid)
+        if let list = purchase.list {
+            lists[list]?.updateEntry(for: purchase.item) {
+                $0.purchase = purchase.id
+                $0.boughtSeq = purchase.seq
+            }
+        }
+    }
+
+    /// The purchase drops out of statistics; its entry, if still bought by it, is to buy again.
+    mutating func applyPurchaseReverted(_ id: PurchaseID) {
+        guard let purchase = purchases[id] else { return }
+        purchases[id]?.isReverted = true
+        if let list = purchase.list, lists[list]?.entry(for: purchase.item)?.purchase == id {
+            lists[list]?.updateEntry(for: purchase.item) {
+                $0.purchase = nil
+                $0.boughtSeq = nil
+            }
+        }
+    }
+}

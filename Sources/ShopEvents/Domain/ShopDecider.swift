@@ -1,0 +1,152 @@
+import Foundation
+
+/// The pure decision function: a command and the current state in, the
+/// events it makes out — or a ``RuleViolation``. No clock, no id generator,
+/// no I/O: everything it needs is in its arguments.
+///
+/// The rules of each area live beside its events: `Household.swift`,
+/// `Locations.swift`, `Items.swift`, `Lists.swift`, `Purchases.swift`, `Trips.swift`.
+///
+/// ```swift
+/// var state = ShopState.initial
+/// let events = try ShopDecider.decide(
+///     .createHousehold(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "Europe/Berlin"),
+///     state)
+/// // [.householdCreated(…)]
+/// ```
+public enum ShopDecider {
+    public static func decide(_ command: Command, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        if case .createHousehold = command {} else if state.household == nil {
+            throw RuleViolation(.noHousehold, "the journal has no household yet: the first command must be CreateHousehold")
+        }
+        switch command {
+        case let .createHousehold(household, name, currency, timeZone):
+            return try decideCreateHousehold(household, name: name, currency: currency, timeZone: timeZone, state)
+        case let .createLocation(location, name, color):
+            return try decideCreateLocation(location, name: name, color: color, state)
+        case let .renameLocation(location, name): return try decideRenameLocation(location, name: name, state)
+        case let .recolorLocation(location, color): return try decideRecolorLocation(location, color: color, state)
+        case let .reorderLocations(order): return try decideReorderLocations(order, state)
+        case let .deleteLocation(location): return try decideDeleteLocation(location, state)
+        case let .createItem(item, name, location, details):
+            return try decideCreateItem(item, name: name, location: location, details: details, state)
+        case let .renameItem(item, name): return try decideRenameItem(item, name: name, state)
+        case let .changeItemDetails(item, details): return try decideChangeItemDetails(item, details: details, state)
+        case let .relocateItem(item, location): return try decideRelocateItem(item, location: location, state)
+        case let .setItemAvailability(item, available):
+            return try decideSetItemAvailability(item, available: available, state)
+        case let .deleteItem(item): return try decideDeleteItem(item, state)
+        case let .createList(list, name, priority):
+            return try decideCreateList(list, name: name, priority: priority, state)
+        case let .renameList(list, name): return try decideRenameList(list, name: name, state)
+        case let .setListPriority(list, priority): return try decideSetListPriority(list, priority: priority, state)
+        case let .deleteList(list): return try decideDeleteList(list, state)
+        case let .restoreList(list): return try decideRestoreList(list, state)
+        case let .purgeList(list): return try decidePurgeList(list, state)
+        case let .addItemToList(list, item, quantity):
+            return try decideAddItemToList(list, item: item, quantity: quantity, state)
+        case let .changeQuantity(list, item, quantity):
+            return try decideChangeQuantity(list, item: item, quantity: quantity, state)
+        case let .removeItemFromList(list, item): return try decideRemoveItemFromList(list, item: item, state)
+        case let .reorderList(list, order): return try decideReorderList(list, order: order, state)
+        case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+            return try decidePurchaseItem(purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
+                                          location: location, purchasedAt: purchasedAt, state)
+        case let .revertPurchase(purchase): return try decideRevertPurchase(purchase, state)
+        case let .clearBought(list): return try decideClearBought(list, state)
+        case let .startTrip(trip, list): return try decideStartTrip(trip, list: list, state)
+        case let .pauseTrip(trip): return try decidePauseTrip(trip, state)
+        case let .resumeTrip(trip): return try decideResumeTrip(trip, state)
+        case let .endTrip(trip): return try decideEndTrip(trip, state)
+        }
+    }
+}
+
+// Checks shared by every area.
+extension ShopState {
+    func requireNew<Kind>(_ id: EntityID<Kind>, field: String) throws(RuleViolation) {
+        if usedIDs.contains(id.uuid) {
+            throw RuleViolation(.idInUse, "\(field) \(id) is already used in this journal; ids are never reused", field: field)
+        }
+    }
+
+    /// The trimmed name, or a violation if it is empty or longer than 200 characters.
+    static func validName(_ raw: String, field: String = "name") throws(RuleViolation) -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Limits.nameLength.contains(name.count) else {
+            throw RuleViolation(.invalidName, "\(field) \(quoted(raw)) must be 1 to 200 characters after trimming white space (it has \(name.count))", field: field)
+        }
+        return name
+    }
+
+    static func validQuantity(_ quantity: Int, field: String = "quantity") throws(RuleViolation) -> Int {
+        guard Limits.quantity.contains(quantity) else {
+            throw RuleViolation(.invalidQuantity, "\(field) \(quantity) is out of range 1…9999", field: field)
+        }
+        return quantity
+    }
+
+    static func validPrice(_ price: Int?, field: String = "unitPrice") throws(RuleViolation) {
+        if let price, !Limits.price.contains(price) {
+            throw RuleViolation(.invalidPrice, "\(field) \(price) is out of range 0…100000000 (minor units)", field: field)
+        }
+    }
+
+    func requireLiveLocation(_ id: LocationID, field: String = "location") throws(RuleViolation) -> Location {
+        guard let location = locations[id] else {
+            throw RuleViolation(.unknownLocation, "\(field) \(id) does not exist", field: field)
+        }
+        guard !location.isDeleted else {
+            throw RuleViolation(.locationDeleted, "\(field) \(id) (\(Self.quoted(location.name))) was deleted", field: field)
+        }
+        return location
+    }
+
+    func requireLiveItem(_ id: ItemID, field: String = "item") throws(RuleViolation) -> Item {
+        guard let item = items[id] else {
+            throw RuleViolation(.unknownItem, "\(field) \(id) does not exist", field: field)
+        }
+        guard !item.isDeleted else {
+            throw RuleViolation(.itemDeleted, "\(field) \(id) (\(Self.quoted(item.name))) was deleted", field: field)
+        }
+        return item
+    }
+
+    /// A list that exists, live or soft-deleted.
+    func requireList(_ id: ListID, field: String = "list") throws(RuleViolation) -> ShoppingList {
+        guard let list = lists[id] else {
+            throw RuleViolation(.unknownList, "\(field) \(id) does not exist (or was purged)", field: field)
+        }
+        return list
+    }
+
+    /// A list that exists and is not soft-deleted.
+    func requireLiveList(_ id: ListID, field: String = "list") throws(RuleViolation) -> ShoppingList {
+        let list = try requireList(id, field: field)
+        guard !list.isDeleted else {
+            throw RuleViolation(.listDeleted, "\(field) \(id) (\(Self.quoted(list.name))) is deleted: restore it first; a deleted list accepts only RestoreList and PurgeList", field: field)
+        }
+        return list
+    }
+
+    /// `ids` must be exactly `members`, each once.
+    static func requireExactly<Kind>(_ ids: [EntityID<Kind>], members: Set<EntityID<Kind>>,
+                                     what: String) throws(RuleViolation) {
+        let given = Set(ids)
+        if given.count != ids.count {
+            throw RuleViolation(.orderMismatch, "order names an id twice; it must name every \(what) exactly once", field: "order")
+        }
+        let missing = members.subtracting(given).sorted()
+        let extra = given.subtracting(members).sorted()
+        if !missing.isEmpty || !extra.isEmpty {
+            var parts: [String] = []
+            if !missing.isEmpty { parts.append("missing \(missing.map(\.description).joined(separator: ", "))") }
+            if !extra.isEmpty { parts.append("not a current \(what): \(extra.map(\.description).joined(separator: ", "))") }
+            throw RuleViolation(.orderMismatch, "order must name exactly the current \(what)s: \(parts.joined(separator: "; "))", field: "order")
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+
+/// The household's current state: what the deciders check commands against.
+///
+/// It is a fold over events: ``ShopState/initial`` then ``ShopState/evolve(_:_:)``
+/// for every event. Deleted things stay (flagged) because purchases and
+/// audits still name them, and because ids are never reused.
+///
+/// ```swift
+/// var state = ShopState.initial
+/// for recorded in events { state = ShopState.evolve(state, recorded) }
+/// print(state.liveItems.count)
+/// ```
+public struct ShopState: Hashable, Sendable {
+    public internal(set) var household: Household?
+    public internal(set) var locations: [LocationID: Location] = [:]
+    public internal(set) var items: [ItemID: Item] = [:]
+    /// Live and soft-deleted lists; a purged list is gone.
+    public internal(set) var lists: [ListID: ShoppingList] = [:]
+    public internal(set) var purchases: [PurchaseID: Purchase] = [:]
+    public internal(set) var trips: [TripID: Trip] = [:]
+    /// The trip started and not yet ended, paused or not.
+    public internal(set) var openTrip: TripID?
+
+    /// Every id any event has created: never to be created again.
+    var usedIDs: Set<UUID> = []
+    /// Lower-cased names of live things, for the uniqueness rules.
+    var locationNames: [String: LocationID] = [:]
+    var itemNames: [String: ItemID] = [:]
+    var listNames: [String: ListID] = [:]
+
+    /// The state before the first event.
+    public static let initial = ShopState()
+
+    /// The pure fold: the state after `event`.
+    public static func evolve(_ state: ShopState, _ event: RecordedEvent) -> ShopState {
+        var next = state
+        next.apply(event)
+        return next
+    }
+
+    /// Live locations in visiting order, Unknown last.
+    public var visitingOrder: [LocationID] {
+        let ordered = locations.values
+            .filter { !$0.isDeleted && $0.id != .unknown }
+            .sorted { ($0.position, $0.id) < ($1.position, $1.id) }
+            .map(\.id)
+        return locations[.unknown] == nil ? ordered : ordered + [.unknown]
+    }
+
+    public var liveItems: [Item] { items.values.filter { !$0.isDeleted } }
+
+    /// Whether `uuid` was ever created by an event of this journal.
+    public func isUsed(_ uuid: UUID) -> Bool { usedIDs.contains(uuid) }
+
+    static func nameKey(_ name: String) -> String { name.lowercased() }
+
+    /// Folds one event in place. Events are facts: this never fails, and an
+    /// event whose references are missing changes only what it can.
+    public mutating func apply(_ recorded: RecordedEvent) {
+        let at = recorded.at
+        switch recorded.event {
+        case let .householdCreated(household, name, currency, timeZone):
+            applyHouseholdCreated(household, name: name, currency: currency, timeZone: timeZone)
+        case let .locationCreated(location, name, position, color):
+            applyLocationCreated(location, name: name, position: position, color: color)
+        case let .locationRenamed(location, name): applyLocationRenamed(location, name: name)
+        case let .locationRecolored(location, color): locations[location]?.color = color
+        case let .locationsReordered(order): applyLocationsReordered(order)
+        case let .locationDeleted(location): applyLocationDeleted(location)
+        case let .itemCreated(item, name, location, details):
+            applyItemCreated(item, name: name, location: location, details: details)
+        case let .itemRenamed(item, name): applyItemRenamed(item, name: name)
+        case let .itemDetailsChanged(item, details): items[item]?.details = details
+        case let .itemRelocated(item, location): items[item]?.location = location
+        case let .itemAvailabilityChanged(item, available): items[item]?.isAvailable = available
+        case let .itemDeleted(item): applyItemDeleted(item)
+        case let .listCreated(list, name, priority):
+            applyListCreated(list, name: name, priority: priority, at: at, actor: recorded.actor)
+        case let .listRenamed(list, name): applyListRenamed(list, name: name)
+        case let .listPriorityChanged(list, priority): lists[list]?.priority = priority
+        case let .listDeleted(list): applyListDeleted(list, at: at, actor: recorded.actor)
+        case let .listRestored(list): applyListRestored(list)
+        case let .listPurged(list): lists[list] = nil
+        case let .itemAddedToList(list, item, quantity):
+            applyItemAddedToList(list, item: item, quantity: quantity, seq: recorded.seq)
+        case let .listEntryQuantityChanged(list, item, quantity):
+            lists[list]?.updateEntry(for: item) { $0.quantity = quantity }
+        case let .itemRemovedFromList(list, item): lists[list]?.entries.removeAll { $0.item == item }
+        case let .listReordered(list, order): applyListReordered(list, order: order)
+        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+            applyItemPurchased(Purchase(id: purchase, item: item, list: list, quantity: quantity,
+                                        unitPrice: unitPrice, location: location, recordedAt: at,
+                                        purchasedAt: purchasedAt, actor: recorded.actor, seq: recorded.seq))
+        case let .purchaseReverted(purchase): applyPurchaseReverted(purchase)
+        case let .boughtEntriesCleared(list): lists[list]?.entries.removeAll { $0.isBought }
+        case let .tripStarted(trip, list): applyTripStarted(trip, list: list, at: at)
+        case let .tripPaused(trip): trips[trip]?.pause(at: at)
+        case let .tripResumed(trip): trips[trip]?.resume(at: at)
+        case let .tripEnded(trip): applyTripEnded(trip, at: at)
+        }
+    }
+}
+
+/// The household the journal belongs to.
+public struct Household: Hashable, Sendable {
+    public var id: HouseholdID
+    public var name: String
+    /// ISO 4217 code of the currency prices are in, e.g. `EUR`.
+    public var currency: String
+    /// IANA time zone that calendar days and months are counted in.
+    public var timeZone: String
+}
+
+/// A place in the store; the visiting order sorts by ``position``.
+public struct Location: Hashable, Sendable {
+    public var id: LocationID
+    public var name: String
+    public var position: Int
+    public var color: Color
+    public var isDeleted = false
+}
+
+/// A thing the household buys, kept at one location.
+public struct Item: Hashable, Sendable {
+    public var id: ItemID
+    public var name: String
+    public var location: LocationID
+    public var details: ItemDetails
+    /// `false` while the store is out of it.
+    public var isAvailable = true
+    public var isDeleted = false
+}
+
+/// A named shopping list with entries in manual order.
+public struct ShoppingList: Hashable, Sendable {
+    public var id: ListID
+    public var name: String
+    public var priority: Priority
+    public var createdAt: Timestamp
+    public var createdBy: String
+    /// When and by whom the list was soft-deleted; `nil` while it is live.
+    public var deletedAt: Timestamp?
+    public var deletedBy: String?
+    /// One entry per item on the list, bought or not, in manual order.
+    public var entries: [ListEntry] = []
+
+    public var isDeleted: Bool { deletedAt != nil }
+
+    public func entry(for item: ItemID) -> ListEntry? { entries.first { $0.item == item } }
+
+    mutating func updateEntry(for item: ItemID, _ change: (inout ListEntry) -> Void) {
+        if let index = entries.firstIndex(where: { $0.item == item }) { change(&entries[index]) }
+    }
+}
+
+/// An item on a list: to buy, or bought by a purchase.
+public struct ListEntry: Hashable, Sendable {
+    public var item: ItemID
+    public var quantity: Int
+    /// The `seq` of the event that put this entry on the list.
+    public var addedSeq: Int
+    /// The purchase that bought it; `nil` while it is still to buy.
+    public var purchase: PurchaseID?
+    /// The `seq` of that purchase, so views can show the most recently bought last.
+    public var boughtSeq: Int?
+
+    public var isBought: Bool { purchase != nil }
+}
+
+/// One recorded purchase.
+public struct Purchase: Hashable, Sendable {
+    public var id: PurchaseID
+    public var item: ItemID
+    public var list: ListID?
+    public var quantity: Int
+    public var unitPrice: Int?
+    /// Where it was bought.
+    public var location: LocationID
+    /// When the event was recorded.
+    public var recordedAt: Timestamp
+    /// When it was bought, if not ``recordedAt`` (imported history).
+    public var purchasedAt: Timestamp?
+    public var actor: String
+    public var seq: Int
+    public var isReverted = false
+
+    /// `purchasedAt` if given, else the recording time.
+    public var effectiveTime: Timestamp { purchasedAt ?? recordedAt }
+}
+
+/// A shopping trip with a timer; its duration leaves out paused time.
+public struct Trip: Hashable, Sendable {
+    public enum Phase: Hashable, Sendable {
+        case running(since: Timestamp)
+        case paused
+        case ended(at: Timestamp)
+    }
+
+    public var id: TripID
+    public var list: ListID?
+    public var startedAt: Timestamp
+    public var phase: Phase
+    /// Running time before the current running stretch (or in all, once ended).
+    public var activeMilliseconds: Int64 = 0
+
+    mutating func pause(at: Timestamp) {
+        guard case let .running(since) = phase else { return }
+        activeMilliseconds += at.millisecondsSince1970 - since.millisecondsSince1970
+        phase = .paused
+    }
+
+    mutating func resume(at: Timestamp) {
+        guard case .paused = phase else { return }
+        phase = .running(since: at)
+    }
+
+    mutating func end(at: Timestamp) {
+        if case let .running(since) = phase {
+            activeMilliseconds += at.millisecondsSince1970 - since.millisecondsSince1970
+        }
+        phase = .ended(at: at)
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+
+/// A recording time with millisecond precision, written in the journal as
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, exactly three fraction digits).
+///
+/// ```swift
+/// let at = Timestamp("2026-11-22T09:30:00.000Z")!
+/// print(at)                                   // 2026-11-22T09:30:00.000Z
+/// print(at.adding(milliseconds: 1_500))       // 2026-11-22T09:30:01.500Z
+/// ```
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    public var millisecondsSince1970: Int64
+
+    /// The earliest and latest times the journal format can write (years 0000…9999).
+    public static let earliest = Timestamp(millisecondsSince1970: -62_167_219_200_000)
+    public static let latest = Timestamp(millisecondsSince1970: 253_402_300_799_999)
+
+    public init(millisecondsSince1970: Int64) { self.millisecondsSince1970 = millisecondsSince1970 }
+
+    /// Converts a Foundation date, rounding down to the millisecond.
+    public init(_ date: Date) {
+        millisecondsSince1970 = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// Parses the journal format exactly; `nil` for anything else.
+    public init?(_ text: String) {
+        guard let t = Timestamp.parse(Array(text.utf8)[...]) else { return nil }
+        self = t
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(millisecondsSince1970) / 1000) }
+
+    public func adding(milliseconds: Int64) -> Timestamp {
+        Timestamp(millisecondsSince1970: millisecondsSince1970 + milliseconds)
+    }
+
+    public var description: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        append(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.millisecondsSince1970 < rhs.millisecondsSince1970
+    }
+
+    // Days from civil and back: Howard Hinnant's algorithms, exact for the
+    // proleptic Gregorian calendar.
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays z0: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Appends the 24 bytes of the journal format.
+    func append(to out: inout [UInt8]) {
+        let ms = millisecondsSince1970
+        var days = ms / 86_400_000
+        var rest = ms % 86_400_000
+        if rest < 0 { rest += 86_400_000; days -= 1 }
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var v = value
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(v / divisor))
+                v %= divisor
+                divisor /= 10
+            }
+        }
+        digits(y, 4); out.append(UInt8(ascii: "-"))
+        digits(m, 2); out.append(UInt8(ascii: "-"))
+        digits(d, 2); out.append(UInt8(ascii: "T"))
+        digits(rest / 3_600_000, 2); out.append(UInt8(ascii: ":"))
+        digits(rest / 60_000 % 60, 2); out.append(UInt8(ascii: ":"))
+        digits(rest / 1000 % 60, 2); out.append(UInt8(ascii: "."))
+        digits(rest % 1000, 3); out.append(UInt8(ascii: "Z"))
+    }
+
+    /// Parses exactly `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    static func parse<C: Collection>(_ t: C) -> Timestamp? where C.Element == UInt8, C.Index == Int {
+        guard t.count == 24 else { return nil }
+        let s = t.startIndex
+        func num(_ from: Int, _ count: Int) -> Int64? {
+            var v: Int64 = 0
+            for i in from..<(from + count) {
+                let c = t[s + i]
+                guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+                v = v * 10 + Int64(c - UInt8(ascii: "0"))
+            }
+            return v
+        }
+        guard t[s + 4] == UInt8(ascii: "-"), t[s + 7] == UInt8(ascii: "-"), t[s + 10] == UInt8(ascii: "T"),
+              t[s + 13] == UInt8(ascii: ":"), t[s + 16] == UInt8(ascii: ":"), t[s + 19] == UInt8(ascii: "."),
+              t[s + 23] == UInt8(ascii: "Z"),
+              let year = num(0, 4), let month = num(5, 2), let day = num(8, 2),
+              let hour = num(11, 2), let minute = num(14, 2), let second = num(17, 2), let milli = num(20, 3),
+              (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let ms = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli
+        return Timestamp(millisecondsSince1970: ms)
+    }
+}
+
+/// Where the current time comes from. Inject a fixed or stepping clock in tests.
+///
+/// ```swift
+/// let clock = Clock.stepping(from: Timestamp("2026-01-01T08:00:00.000Z")!, by: 1000)
+/// ```
+public struct Clock: Sendable {
+    private let read: @Sendable () -> Timestamp
+    public init(_ read: @escaping @Sendable () -> Timestamp) { self.read = read }
+    public func now() -> Timestamp { read() }
+
+    /// The system clock.
+    public static let system = Clock { Timestamp(Date()) }
+
+    /// Starts at `start` and moves on by `step` milliseconds on every reading.
+    public static func stepping(from start: Timestamp, by step: Int64) -> Clock {
+        let counter = SteppingCounter()
+        return Clock { start.adding(milliseconds: step * counter.take()) }
+    }
+}
+
+private final class SteppingCounter: @unchecked Sendable {
+    private var value: Int64 = 0
+    private let lock = NSLock()
+    func take() -> Int64 {
+        lock.lock(); defer { lock.unlock() }
+        value += 1
+        return value - 1
+    }
+}
+
+/// An RGBA color with components in 0…1, as ShoppingList17 stores them.
+///
+/// ```swift
+/// let dairy = Color(red: 0.2, green: 0.4, blue: 1, opacity: 1)
+/// ```
+public struct Color: Hashable, Sendable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var opacity: Double
+
+    public init(red: Double, green: Double, blue: Double, opacity: Double) {
+        self.red = red; self.green = green; self.blue = blue; self.opacity = opacity
+    }
+
+    /// The grey of the Unknown Location and of locations created without a color.
+    public static let grey = Color(red: 0.5, green: 0.5, blue: 0.5, opacity: 1)
+
+    var isValid: Bool {
+        [red, green, blue, opacity].allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }
+    }
+}
+
+/// A list's priority; views sort high before normal before low.
+public enum Priority: String, Hashable, Sendable, CaseIterable {
+    case low, normal, high
+
+    /// 2 for high, 1 for normal, 0 for low.
+    public var rank: Int {
+        switch self {
+        case .low: return 0
+        case .normal: return 1
+        case .high: return 2
+        }
+    }
+}
+
+/// The optional details of an item. ``Event/itemDetailsChanged(item:details:)``
+/// carries the complete new set: a `nil` field is cleared.
+///
+/// ```swift
+/// let details = ItemDetails(category: "Dairy", unitPrice: 129)
+/// ```
+public struct ItemDetails: Hashable, Sendable {
+    public var category: String?
+    public var notes: String?
+    /// Price per unit in minor units of the household currency (249 = 2.49).
+    public var unitPrice: Int?
+    /// A reference to a photo: a file name or URL, never the bytes.
+    public var photo: String?
+
+    public init(category: String? = nil, notes: String? = nil, unitPrice: Int? = nil, photo: String? = nil) {
+        self.category = category; self.notes = notes; self.unitPrice = unitPrice; self.photo = photo
+    }
+
+    public static let none = ItemDetails()
+}
+
+/// The limits of section 3 of the specification, in one place.
+public enum Limits {
+    public static let nameLength = 1...200
+    public static let actorLength = 1...100
+    public static let quantity = 1...9999
+    public static let price = 0...100_000_000
+    /// Longest category text (characters) after trimming; an empty category is absent.
+    public static let categoryLength = 200
+    /// Longest notes text (characters).
+    public static let notesLength = 10_000
+    /// Longest photo reference (characters).
+    public static let photoLength = 2_000
+    /// The position the Unknown Location reports; it always sorts last.
+    public static let unknownLocationPosition = 2_147_483_647
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Why the journal could not be opened, read or written.
+///
+/// ```swift
+/// do { _ = try Journal.open(path: "shop.ndjson") }
+/// catch let error as JournalError where error.reason == .corruptLine {
+///     print("line \(error.line!), byte \(error.offset!): \(error.message)")
+/// }
+/// ```
+public struct JournalError: ShopError, Hashable {
+    public enum Reason: String, Sendable, CaseIterable {
+        /// Another process holds the writer's lock.
+        case locked = "journal_locked"
+        /// A line is not a valid event, breaks the `seq`, `prev`, `at` or command rules.
+        case corruptLine = "corrupt_line"
+        /// The file does not exist (readers do not create it).
+        case notFound = "journal_not_found"
+        /// A system call failed: open, read, write, fsync, truncate.
+        case io = "io_error"
+        /// The journal was closed, or a failed write left it unusable until reopened.
+        case closed = "journal_closed"
+    }
+
+    public var reason: Reason
+    public var message: String
+    /// 1-based line number of a corrupt line.
+    public var line: Int?
+    /// Byte offset from the start of the file where the fault is.
+    public var offset: Int?
+
+    public init(_ reason: Reason, _ message: String, line: Int? = nil, offset: Int? = nil) {
+        self.reason = reason; self.message = message; self.line = line; self.offset = offset
+    }
+
+    public var code: String { reason.rawValue }
+
+    static func io(_ operation: String, _ path: String, errno code: Int32 = errno) -> JournalError {
+        JournalError(.io, "\(operation) \(path) failed: \(String(cString: strerror(code))) (errno \(code))")
+    }
+
+    static func corrupt(line: Int, offset: Int, _ why: String) -> JournalError {
+        JournalError(.corruptLine, "line \(line) (byte offset \(offset)): \(why); the journal was not changed — inspect it with `shop-replay verify`", line: line, offset: offset)
+    }
+}

@@ -1,0 +1,186 @@
+/// A SHA-256 digest: what links each journal line to the one before it.
+///
+/// ```swift
+/// let digest = SHA256.hash(Array("abc".utf8))
+/// print(digest)   // ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+/// ```
+public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
+    /// The eight 32-bit words of the digest, most significant first.
+    public var words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
+    /// 64 `0`s: the `prev` of the first line.
+    public static let zero = SHA256Digest(words: (0, 0, 0, 0, 0, 0, 0, 0))
+
+    public init(words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)) { self.words = words }
+
+    /// Parses 64 hex digits (lower case as written; upper case is accepted).
+    public init?(hex: String) {
+        guard let digest = SHA256Digest.parse(Array(hex.utf8)[...]) else { return nil }
+        self = digest
+    }
+
+    /// Lower-case hex, as the journal writes it.
+    public var description: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        appendHex(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public var hex: String { description }
+
+    var array: [UInt32] { [words.0, words.1, words.2, words.3, words.4, words.5, words.6, words.7] }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    func appendHex(to out: inout [UInt8]) {
+        for word in array {
+            var shift: UInt32 = 28
+            for _ in 0..<8 {
+                out.append(SHA256Digest.hexDigits[Int((word >> shift) & 0xF)])
+                shift &-= 4
+            }
+        }
+    }
+
+    static func parse<C: Collection>(_ text: C) -> SHA256Digest? where C.Element == UInt8, C.Index == Int {
+        guard text.count == 64 else { return nil }
+        var w = [UInt32](repeating: 0, count: 8)
+        var i = text.startIndex
+        for n in 0..<8 {
+            var word: UInt32 = 0
+            for _ in 0..<8 {
+                guard let v = UUIDText.hexValue(text[i]) else { return nil }
+                word = word << 4 | UInt32(v)
+                i += 1
+            }
+            w[n] = word
+        }
+        return SHA256Digest(words: (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]))
+    }
+
+    public static func == (a: SHA256Digest, b: SHA256Digest) -> Bool { a.array == b.array }
+    public func hash(into hasher: inout Hasher) { hasher.combine(array) }
+}
+
+/// SHA-256 of FIPS 180-4, written here because the product has no dependencies.
+/// Tested against the standard's example vectors.
+///
+/// ```swift
+/// var hasher = SHA256()
+/// hasher.update(Array("ab".utf8))
+/// hasher.update(Array("c".utf8))
+/// let digest = hasher.finalize()
+/// ```
+public struct SHA256: Sendable {
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+        (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
+    private var pending: [UInt8] = []
+    private var length: UInt64 = 0
+
+    public init() { pending.reserveCapacity(64) }
+
+    /// The digest of `bytes` in one call.
+    public static func hash<C: Collection>(_ bytes: C) -> SHA256Digest where C.Element == UInt8 {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    /// The digest of the bytes in a raw buffer, without copying them.
+    public static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
+        var hasher = SHA256()
+        hasher.update(buffer)
+        return hasher.finalize()
+    }
+
+    public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        if let done = bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) {
+            return done
+        }
+        let copy = Array(bytes)
+        copy.withUnsafeBytes { update($0) }
+    }
+
+    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        length &+= UInt64(buffer.count)
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, buffer.count)
+            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
+            offset = take
+            if pending.count == 64 {
+                pending.withUnsafeBytes { compress($0.baseAddress!) }
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        while buffer.count - offset >= 64 {
+            compress(base + offset)
+            offset += 64
+        }
+        if offset < buffer.count {
+            pending.append(contentsOf: UnsafeRawBufferPointer(start: base + offset, count: buffer.count - offset))
+        }
+    }
+
+    public mutating func finalize() -> SHA256Digest {
+        let bitLength = length &* 8
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        tail.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                compress(raw.baseAddress! + offset)
+                offset += 64
+            }
+        }
+        pending.removeAll()
+        return SHA256Digest(words: state)
+    }
+
+    private static let k: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+
+    @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 &- n)) }
+
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 {
+                let p = block + i * 4
+                w[i] = UInt32(p.load(as: UInt8.self)) << 24 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
+                    | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt32(p.load(fromByteOffset: 3, as: UInt8.self))
+            }
+            for i in 16..<64 {
+                let s0 = SHA256.rotr(w[i - 15], 7) ^ SHA256.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = SHA256.rotr(w[i - 2], 17) ^ SHA256.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = state
+            SHA256.k.withUnsafeBufferPointer { k in
+                for i in 0..<64 {
+                    let s1 = SHA256.rotr(e, 6) ^ SHA256.rotr(e, 11) ^ SHA256.rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
+                    let s0 = SHA256.rotr(a, 2) ^ SHA256.rotr(a, 13) ^ SHA256.rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    h = g; g = f; f = e; e = d &+ t1
+                    d = c; c = b; b = a; a = t1 &+ t2
+                }
+            }
+            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                     state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+        }
+    }
+}
