@@ -14,8 +14,10 @@ let package = Package(
         .target(name: "ShopEvents"),
         .target(name: "ShopProjections", dependencies: ["ShopEvents"]),
         .executableTarget(name: "ShopReplay", dependencies: ["ShopEvents", "ShopProjections"]),
-        .testTarget(name: "ShopEventsTests", dependencies: ["ShopEvents"]),
-        .testTarget(name: "ShopProjectionsTests", dependencies: ["ShopEvents", "ShopProjections"]),
+        // Random histories and scratch files shared by the test targets; not a product.
+        .target(name: "ShopTestSupport", dependencies: ["ShopEvents"], path: "Tests/ShopTestSupport"),
+        .testTarget(name: "ShopEventsTests", dependencies: ["ShopEvents", "ShopTestSupport"]),
+        .testTarget(name: "ShopProjectionsTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import ShopEvents
+import ShopTestSupport
+
+@Suite struct TimestampTests {
+    @Test func formatsAndParsesTheJournalForm() {
+        let at = Timestamp("2024-02-29T23:59:59.999Z")
+        #expect(at?.millisecondsSince1970 == 1_709_251_199_999)
+        #expect(at?.description == "2024-02-29T23:59:59.999Z")
+        #expect(Timestamp(millisecondsSince1970: 0).description == "1970-01-01T00:00:00.000Z")
+        #expect(Timestamp(millisecondsSince1970: -1).description == "1969-12-31T23:59:59.999Z")
+        #expect(Timestamp.earliest.description == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamp.latest.description == "9999-12-31T23:59:59.999Z")
+    }
+
+    @Test(arguments: ["2023-02-29T00:00:00.000Z", "2024-13-01T00:00:00.000Z", "2024-01-01T24:00:00.000Z",
+                      "2024-01-01T00:60:00.000Z", "2024-01-01T00:00:00.00Z", "2024-01-01T00:00:00.000",
+                      "2024-01-01 00:00:00.000Z", "2024-01-01T00:00:00.000+01:00", "", "not a time"])
+    func refusesAnythingElse(text: String) {
+        #expect(Timestamp(text) == nil)
+    }
+
+    @Test func randomTimesRoundTrip() {
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<20_000 {
+            let ms = Int64.random(in: Timestamp.earliest.millisecondsSince1970...Timestamp.latest.millisecondsSince1970, using: &rng)
+            let t = Timestamp(millisecondsSince1970: ms)
+            #expect(Timestamp(t.description) == t)
+        }
+    }
+
+    @Test func agreesWithFoundation() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var rng = SplitMix64(seed: 8)
+        for _ in 0..<500 {
+            let ms = Int64.random(in: 0...4_102_444_800_000, using: &rng)
+            let t = Timestamp(millisecondsSince1970: ms)
+            #expect(formatter.string(from: t.date) == t.description)
+        }
+    }
+}
+
+@Suite struct IdentifierTests {
+    @Test func uuidsReadInAnyCaseAndWriteInUpperCase() {
+        let id = ItemID("e976a9e1-0806-4504-99bf-116004c8ded9")
+        #expect(id?.description == "E976A9E1-0806-4504-99BF-116004C8DED9")
+        #expect(ItemID("E976A9E1-0806-4504-99BF-116004C8DED9") == id)
+        #expect(ItemID("E976A9E1080645 04-99BF-116004C8DED9") == nil)
+        #expect(ItemID("E976A9E1-0806-4504-99BF-116004C8DED") == nil)
+        #expect(LocationID.unknown.description == "00000000-0000-0000-0000-000000000000")
+    }
+
+    @Test func sequentialGeneratorIsDeterministic() {
+        let ids = IDGenerator.sequential()
+        let first: ItemID = ids.make()
+        let second: ItemID = ids.make()
+        #expect(first.description == "00000000-0000-0000-0000-000000000001")
+        #expect(second.description == "00000000-0000-0000-0000-000000000002")
+        #expect(first < second)
+    }
+}

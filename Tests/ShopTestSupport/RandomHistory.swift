@@ -1,0 +1,158 @@
+import Foundation
+import ShopEvents
+
+/// A small, fast, seedable generator so every random test can be replayed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random text that stresses the codec: quotes, backslashes, control
+/// characters, accents (precomposed and combining), CJK, emoji, U+2028.
+public enum RandomText {
+    static let pieces: [String] = [
+        "a", "B", "z", " ", "0", "\"", "\\", "/", "\n", "\t", "\u{0001}", "\u{001F}", "\u{007F}",
+        "é", "e\u{0301}", "ß", "Æ", "ø", "日本", "中", "🛒", "👩‍👩‍👧", "🇩🇪", "\u{2028}", "\u{FEFF}", "\u{10FFFF}",
+    ]
+
+    public static func string(_ rng: inout SplitMix64, maxPieces: Int = 12) -> String {
+        let n = Int.random(in: 0...maxPieces, using: &rng)
+        return (0..<n).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    }
+}
+
+/// Builds random commands from the current state: mostly valid ones, with
+/// enough collisions and stale references that every rejection rule fires.
+public struct RandomCommands {
+    public var rng: SplitMix64
+    public let ids: IDGenerator
+    static let words = ["Milk", "Bread", "Eggs", "Apples", "Coffee", "Rice", "Soap", "Tea", "Dairy", "Bakery",
+                        "Produce", "Frozen", "Weekly", "Party", "milk", " Milk ", "Käse", "🍎 Äpfel", "Drinks"]
+
+    public init(seed: UInt64, ids: IDGenerator = .sequential(prefix: 0xABCD)) {
+        rng = SplitMix64(seed: seed)
+        self.ids = ids
+    }
+
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
+
+    mutating func name() -> String {
+        chance(80) ? Self.words.randomElement(using: &rng)! + (chance(60) ? " \(Int.random(in: 1...40, using: &rng))" : "")
+            : RandomText.string(&rng)
+    }
+
+    mutating func pick<T>(_ values: [T]) -> T? { values.isEmpty ? nil : values.randomElement(using: &rng) }
+
+    mutating func color() -> Color {
+        Color(red: Double.random(in: 0...1, using: &rng), green: chance(50) ? 0.5 : 1, blue: 0.1, opacity: chance(90) ? 1 : 1.5)
+    }
+
+    public mutating func next(for state: ShopState) -> Command {
+        guard let household = state.household else {
+            return .createHousehold(household: ids.make(), name: "Home", currency: "EUR", timeZone: "Europe/Berlin")
+        }
+        let locations = state.locations.values.map(\.id).sorted()
+        let liveLocations = state.locations.values.filter { !$0.isDeleted }.map(\.id).sorted()
+        let items = state.items.values.map(\.id).sorted()
+        let liveItems = state.items.values.filter { !$0.isDeleted }.map(\.id).sorted()
+        let lists = state.lists.values.map(\.id).sorted()
+        let liveLists = state.lists.values.filter { !$0.isDeleted }.map(\.id).sorted()
+        let purchases = state.purchases.values.sorted { $0.seq < $1.seq }.map(\.id)
+        let trips = state.trips.keys.sorted()
+        let anyLocation = (chance(90) ? pick(liveLocations) : pick(locations)) ?? .unknown
+        let anyItem = (chance(90) ? pick(liveItems) : pick(items)) ?? ids.make()
+        let anyList = (chance(90) ? pick(liveLists) : pick(lists)) ?? ids.make()
+        let roll = Int.random(in: 0..<100, using: &rng)
+        switch roll {
+        case 0: return .createHousehold(household: household.id, name: "Again", currency: "EUR", timeZone: "UTC")
+        case 1..<6: return .createLocation(location: chance(97) ? ids.make() : (pick(locations) ?? ids.make()),
+                                           name: name(), color: chance(50) ? nil : color())
+        case 6..<8: return .renameLocation(location: anyLocation, name: name())
+        case 8: return .recolorLocation(location: anyLocation, color: color())
+        case 9..<11:
+            var order = state.visitingOrder.filter { $0 != .unknown }
+            order.shuffle(using: &rng)
+            if chance(10), !order.isEmpty { order.removeLast() }
+            return .reorderLocations(order: order)
+        case 11: return .deleteLocation(location: anyLocation)
+        case 12..<22:
+            let price = chance(70) ? Int.random(in: 0...2_000, using: &rng) : (chance(50) ? nil : 100_000_001)
+            return .createItem(item: chance(98) ? ids.make() : (pick(items) ?? ids.make()), name: name(),
+                               location: chance(80) ? anyLocation : nil,
+                               details: ItemDetails(category: chance(30) ? name() : nil,
+                                                    notes: chance(20) ? RandomText.string(&rng) : nil,
+                                                    unitPrice: price, photo: chance(10) ? "photo.jpg" : nil))
+        case 22..<24: return .renameItem(item: anyItem, name: name())
+        case 24..<26: return .changeItemDetails(item: anyItem, details: ItemDetails(unitPrice: Int.random(in: -1...999, using: &rng)))
+        case 26..<28: return .relocateItem(item: anyItem, location: anyLocation)
+        case 28..<30: return .setItemAvailability(item: anyItem, available: chance(50))
+        case 30..<32: return .deleteItem(item: anyItem)
+        case 32..<36: return .createList(list: ids.make(), name: name(), priority: pick(Priority.allCases))
+        case 36: return .renameList(list: anyList, name: name())
+        case 37: return .setListPriority(list: anyList, priority: pick(Priority.allCases)!)
+        case 38..<40: return .deleteList(list: anyList)
+        case 40..<42: return .restoreList(list: pick(lists) ?? anyList)
+        case 42: return .purgeList(list: pick(lists) ?? anyList)
+        case 43..<58:
+            return .addItemToList(list: anyList, item: anyItem, quantity: chance(95) ? Int.random(in: 1...12, using: &rng) : 10_000)
+        case 58..<61:
+            return .changeQuantity(list: anyList, item: entryItem(state, anyList) ?? anyItem, quantity: Int.random(in: 0...20, using: &rng))
+        case 61..<63: return .removeItemFromList(list: anyList, item: entryItem(state, anyList) ?? anyItem)
+        case 63..<65:
+            var order = state.lists[anyList]?.entries.map(\.item) ?? []
+            order.shuffle(using: &rng)
+            if chance(10) { order.append(anyItem) }
+            return .reorderList(list: anyList, order: order)
+        case 65..<82:
+            let onList = chance(75)
+            let item = onList ? (entryItem(state, anyList, unboughtOnly: true) ?? anyItem) : anyItem
+            return .purchaseItem(purchase: ids.make(), item: item, list: onList ? anyList : nil,
+                                 quantity: chance(50) ? nil : Int.random(in: 1...5, using: &rng),
+                                 unitPrice: chance(70) ? nil : Int.random(in: 0...5_000, using: &rng),
+                                 location: chance(80) ? nil : anyLocation,
+                                 purchasedAt: chance(10) ? Timestamp(millisecondsSince1970: 1_600_000_000_000) : nil)
+        case 82..<86: return .revertPurchase(purchase: pick(purchases) ?? ids.make())
+        case 86..<89: return .clearBought(list: anyList)
+        case 89..<92: return .startTrip(trip: ids.make(), list: chance(50) ? anyList : nil)
+        case 92..<94: return .pauseTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
+        case 94..<96: return .resumeTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
+        default: return .endTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
+        }
+    }
+
+    mutating func entryItem(_ state: ShopState, _ list: ListID, unboughtOnly: Bool = false) -> ItemID? {
+        pick(state.lists[list]?.entries.filter { !unboughtOnly || !$0.isBought }.map(\.item) ?? [])
+    }
+}
+
+/// Scratch folders under the system's temporary directory, removed by the caller.
+public enum Scratch {
+    public static func directory(_ name: String = #function) -> URL {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("shopevents-\(safe)-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    public static func bytes(_ path: String) -> [UInt8] {
+        (try? Array(Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) {
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
+}
+
+/// A fixed start and one second per reading: deterministic journals.
+public enum TestClock {
+    public static let start = Timestamp("2026-03-01T09:00:00.000Z")!
+    public static func stepping() -> Clock { .stepping(from: start, by: 1000) }
+}
