@@ -134,7 +134,7 @@ public final class Journal {
         var retries: [(index: Int, record: CommandRecord, command: CommandID)] = []
         results.reserveCapacity(requests.count)
         for request in requests {
-            let commandID = request.id ?? options.ids.make()
+            let commandID = request.id ?? freshCommandID()
             if let record = chain.commands[commandID] {
                 retries.append((results.count, record, commandID))
                 results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
@@ -168,6 +168,14 @@ public final class Journal {
             results[retry.index] = .success(CommandOutcome(command: retry.command, events: events, isRetry: true))
         }
         return results
+    }
+
+    /// A command id the journal has not seen: an injected generator may repeat
+    /// ids after a reopen, and a repeated id would be taken for a retry.
+    private func freshCommandID() -> CommandID {
+        var id: CommandID = options.ids.make()
+        while chain.commands[id] != nil { id = options.ids.make() }
+        return id
     }
 
     /// The envelope rules (`expectedSeq`, `at`, actor), then the domain's decider.
@@ -249,9 +257,7 @@ public final class Journal {
         guard lseek(fd, 0, SEEK_SET) == 0 else { throw JournalError.io("seek", path) }
         let lines = JournalLines(fd: fd, path: path)
         var chain = JournalChain()
-        while let line = try lines.next() {
-            try chain.accept(line.bytes, number: line.number, offset: line.offset)
-        }
+        try chain.accept(all: lines)
         var size = lines.consumedOffset
         if let tail = lines.trailing {
             let number = chain.head.seq + 1

@@ -57,7 +57,7 @@ struct JournalChain {
             throw JournalError.corrupt(line: number, offset: offset, "seq is \(recorded.seq) where \(head.seq + 1) was expected (lines missing, repeated or out of order)")
         }
         guard recorded.prev == head.hash else {
-            throw JournalError.corrupt(line: number, offset: offset, "prev \(recorded.prev) is not the SHA-256 of line \(number - 1) (\(head.hash)): a line before it was changed, removed or inserted")
+            throw JournalError.corrupt(line: number, offset: offset, "prev \(recorded.prev) is not the SHA-256 of line \(number - 1) (\(head.hash)): line \(number - 1) or this line's prev was changed")
         }
         if let lastAt, recorded.at < lastAt {
             throw JournalError.corrupt(line: number, offset: offset, "at \(recorded.at) is earlier than the line before (\(lastAt))")
@@ -78,6 +78,33 @@ struct JournalChain {
         lastAt = recorded.at
         state.apply(recorded)
         return recorded
+    }
+
+    /// Checks every line `lines` gives. When a line's `prev` does not match the
+    /// line before, the line after it decides which of the two was changed:
+    /// if its `prev` matches this line, this line is intact and the one before
+    /// was edited, so that one is named.
+    mutating func accept(all lines: JournalLines) throws(JournalError) {
+        var previousOffset = 0
+        while let line = try lines.next() {
+            do {
+                try accept(line.bytes, number: line.number, offset: line.offset)
+            } catch where error.reason == .corruptLine && line.number > 1 && prevMismatch(line.bytes) {
+                let suspect = Array(line.bytes)
+                let number = line.number
+                if let next = try? lines.next(), let following = try? EventLineCodec.decode(next.bytes),
+                   following.prev == SHA256.hash(suspect) {
+                    throw JournalError.corrupt(line: number - 1, offset: previousOffset, "the line was changed: its SHA-256 is not the prev recorded by line \(number), whose own bytes are intact (line \(number + 1) confirms them)")
+                }
+                throw error
+            }
+            previousOffset = line.offset
+        }
+    }
+
+    private func prevMismatch(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let recorded = try? EventLineCodec.decode(line) else { return false }
+        return recorded.seq == head.seq + 1 && recorded.prev != head.hash
     }
 
     /// Records an event this process has just written (already encoded to `line`).
