@@ -29,7 +29,7 @@ extension ShopState {
         let unknown = Location(id: .unknown, name: "Unknown Location", position: Limits.unknownLocationPosition,
                                color: .grey)
         locations[.unknown] = unknown
-        locationNames[Self.nameKey(unknown.name)] = .unknown
+        locationNames.claim(unknown.name, by: .unknown)
         usedIDs.insert(LocationID.unknown.uuid)
     }
 }

@@ -4,7 +4,7 @@ extension ShopDecider {
     static func decideCreateItem(_ item: ItemID, name: String, location: LocationID?, details: ItemDetails,
                                  _ state: ShopState) throws(RuleViolation) -> [Event] {
         try state.requireNew(item, field: "item")
-        let name = try state.availableItemName(name, for: item)
+        let name = try state.itemNames.available(name, for: item)
         let location = location ?? .unknown
         _ = try state.requireLiveLocation(location)
         return [.itemCreated(item: item, name: name, location: location, details: try validDetails(details))]
@@ -12,7 +12,7 @@ extension ShopDecider {
 
     static func decideRenameItem(_ item: ItemID, name: String, _ state: ShopState) throws(RuleViolation) -> [Event] {
         _ = try state.requireLiveItem(item)
-        return [.itemRenamed(item: item, name: try state.availableItemName(name, for: item))]
+        return [.itemRenamed(item: item, name: try state.itemNames.available(name, for: item))]
     }
 
     static func decideChangeItemDetails(_ item: ItemID, details: ItemDetails,
@@ -61,31 +61,21 @@ extension ShopDecider {
 }
 
 extension ShopState {
-    /// The trimmed name if no other live item has it (ignoring case).
-    func availableItemName(_ raw: String, for id: ItemID) throws(RuleViolation) -> String {
-        let name = try Self.validName(raw)
-        if let other = itemNames[Self.nameKey(name)], other != id {
-            throw RuleViolation(.nameTaken, "name \(Self.quoted(name)) is already used by item \(other)", field: "name")
-        }
-        return name
-    }
-
     mutating func applyItemCreated(_ id: ItemID, name: String, location: LocationID, details: ItemDetails) {
         items[id] = Item(id: id, name: name, location: location, details: details)
-        itemNames[Self.nameKey(name)] = id
+        itemNames.claim(name, by: id)
         usedIDs.insert(id.uuid)
     }
 
     mutating func applyItemRenamed(_ id: ItemID, name: String) {
         guard let old = items[id] else { return }
-        if itemNames[Self.nameKey(old.name)] == id { itemNames[Self.nameKey(old.name)] = nil }
         items[id]?.name = name
-        if !old.isDeleted { itemNames[Self.nameKey(name)] = id }
+        itemNames.rename(id, from: old.name, to: name, isLive: !old.isDeleted)
     }
 
     mutating func applyItemDeleted(_ id: ItemID) {
         guard let old = items[id] else { return }
         items[id]?.isDeleted = true
-        if itemNames[Self.nameKey(old.name)] == id { itemNames[Self.nameKey(old.name)] = nil }
+        itemNames.release(old.name, by: id)
     }
 }

@@ -4,13 +4,13 @@ extension ShopDecider {
     static func decideCreateList(_ list: ListID, name: String, priority: Priority?,
                                  _ state: ShopState) throws(RuleViolation) -> [Event] {
         try state.requireNew(list, field: "list")
-        let name = try state.availableListName(name, for: list)
+        let name = try state.listNames.available(name, for: list)
         return [.listCreated(list: list, name: name, priority: priority ?? .normal)]
     }
 
     static func decideRenameList(_ list: ListID, name: String, _ state: ShopState) throws(RuleViolation) -> [Event] {
         _ = try state.requireLiveList(list)
-        return [.listRenamed(list: list, name: try state.availableListName(name, for: list))]
+        return [.listRenamed(list: list, name: try state.listNames.available(name, for: list))]
     }
 
     static func decideSetListPriority(_ list: ListID, priority: Priority,
@@ -27,7 +27,7 @@ extension ShopDecider {
     /// Brings a soft-deleted list back, unless a live list has taken its name meanwhile.
     static func decideRestoreList(_ list: ListID, _ state: ShopState) throws(RuleViolation) -> [Event] {
         let existing = try state.requireSoftDeletedList(list)
-        _ = try state.availableListName(existing.name, for: list)
+        _ = try state.listNames.available(existing.name, for: list)
         return [.listRestored(list: list)]
     }
 
@@ -85,15 +85,6 @@ extension ShopDecider {
 }
 
 extension ShopState {
-    /// The trimmed name if no other live list has it (ignoring case).
-    func availableListName(_ raw: String, for id: ListID) throws(RuleViolation) -> String {
-        let name = try Self.validName(raw)
-        if let other = listNames[Self.nameKey(name)], other != id {
-            throw RuleViolation(.nameTaken, "name \(Self.quoted(name)) is already used by list \(other)", field: "name")
-        }
-        return name
-    }
-
     func requireSoftDeletedList(_ id: ListID) throws(RuleViolation) -> ShoppingList {
         let list = try requireList(id)
         guard list.isDeleted else {
@@ -111,29 +102,28 @@ extension ShopState {
 
     mutating func applyListCreated(_ id: ListID, name: String, priority: Priority, at: Timestamp, actor: String) {
         lists[id] = ShoppingList(id: id, name: name, priority: priority, createdAt: at, createdBy: actor)
-        listNames[Self.nameKey(name)] = id
+        listNames.claim(name, by: id)
         usedIDs.insert(id.uuid)
     }
 
     mutating func applyListRenamed(_ id: ListID, name: String) {
         guard let old = lists[id] else { return }
-        if listNames[Self.nameKey(old.name)] == id { listNames[Self.nameKey(old.name)] = nil }
         lists[id]?.name = name
-        if !old.isDeleted { listNames[Self.nameKey(name)] = id }
+        listNames.rename(id, from: old.name, to: name, isLive: !old.isDeleted)
     }
 
     mutating func applyListDeleted(_ id: ListID, at: Timestamp, actor: String) {
         guard let old = lists[id] else { return }
         lists[id]?.deletedAt = at
         lists[id]?.deletedBy = actor
-        if listNames[Self.nameKey(old.name)] == id { listNames[Self.nameKey(old.name)] = nil }
+        listNames.release(old.name, by: id)
     }
 
     mutating func applyListRestored(_ id: ListID) {
         guard let old = lists[id] else { return }
         lists[id]?.deletedAt = nil
         lists[id]?.deletedBy = nil
-        listNames[Self.nameKey(old.name)] = id
+        listNames.claim(old.name, by: id)
     }
 
     mutating func applyItemAddedToList(_ id: ListID, item: ItemID, quantity: Int, seq: Int) {

@@ -5,7 +5,7 @@ extension ShopDecider {
     static func decideCreateLocation(_ location: LocationID, name: String, color: Color?,
                                      _ state: ShopState) throws(RuleViolation) -> [Event] {
         try state.requireNew(location, field: "location")
-        let name = try state.availableLocationName(name, for: location)
+        let name = try state.locationNames.available(name, for: location)
         let color = color ?? .grey
         try requireValid(color)
         let last = state.locations.values.filter { !$0.isDeleted && $0.id != .unknown }.map(\.position).max() ?? 0
@@ -15,7 +15,7 @@ extension ShopDecider {
     static func decideRenameLocation(_ location: LocationID, name: String,
                                      _ state: ShopState) throws(RuleViolation) -> [Event] {
         _ = try state.requireLiveLocation(location)
-        let name = try state.availableLocationName(name, for: location)
+        let name = try state.locationNames.available(name, for: location)
         return [.locationRenamed(location: location, name: name)]
     }
 
@@ -53,26 +53,16 @@ extension ShopDecider {
 }
 
 extension ShopState {
-    /// The trimmed name if no other live location has it (ignoring case).
-    func availableLocationName(_ raw: String, for id: LocationID) throws(RuleViolation) -> String {
-        let name = try Self.validName(raw)
-        if let other = locationNames[Self.nameKey(name)], other != id {
-            throw RuleViolation(.nameTaken, "name \(Self.quoted(name)) is already used by location \(other)", field: "name")
-        }
-        return name
-    }
-
     mutating func applyLocationCreated(_ id: LocationID, name: String, position: Int, color: Color) {
         locations[id] = Location(id: id, name: name, position: position, color: color)
-        locationNames[Self.nameKey(name)] = id
+        locationNames.claim(name, by: id)
         usedIDs.insert(id.uuid)
     }
 
     mutating func applyLocationRenamed(_ id: LocationID, name: String) {
         guard let old = locations[id] else { return }
-        if locationNames[Self.nameKey(old.name)] == id { locationNames[Self.nameKey(old.name)] = nil }
         locations[id]?.name = name
-        if !old.isDeleted { locationNames[Self.nameKey(name)] = id }
+        locationNames.rename(id, from: old.name, to: name, isLive: !old.isDeleted)
     }
 
     mutating func applyLocationsReordered(_ order: [LocationID]) {
@@ -82,6 +72,6 @@ extension ShopState {
     mutating func applyLocationDeleted(_ id: LocationID) {
         guard let old = locations[id] else { return }
         locations[id]?.isDeleted = true
-        if locationNames[Self.nameKey(old.name)] == id { locationNames[Self.nameKey(old.name)] = nil }
+        locationNames.release(old.name, by: id)
     }
 }

@@ -25,9 +25,9 @@ public struct ShopState: Hashable, Sendable {
     /// Every id any event has created: never to be created again.
     var usedIDs: Set<UUID> = []
     /// Lower-cased names of live things, for the uniqueness rules.
-    var locationNames: [String: LocationID] = [:]
-    var itemNames: [String: ItemID] = [:]
-    var listNames: [String: ListID] = [:]
+    var locationNames = NameIndex<LocationKind>("location")
+    var itemNames = NameIndex<ItemKind>("item")
+    var listNames = NameIndex<ListKind>("list")
 
     /// The state before the first event.
     public static let initial = ShopState()
@@ -52,8 +52,6 @@ public struct ShopState: Hashable, Sendable {
 
     /// Whether `uuid` was ever created by an event of this journal.
     public func isUsed(_ uuid: UUID) -> Bool { usedIDs.contains(uuid) }
-
-    static func nameKey(_ name: String) -> String { name.lowercased() }
 
     /// Folds one event in place. Events are facts: this never fails, and an
     /// event whose references are missing changes only what it can.
