@@ -25,11 +25,9 @@ extension ShopDecider {
 extension ShopState {
     mutating func applyHouseholdCreated(_ id: HouseholdID, name: String, currency: String, timeZone: String) {
         household = Household(id: id, name: name, currency: currency, timeZone: timeZone)
-        usedIDs.insert(id.uuid)
         let unknown = Location(id: .unknown, name: "Unknown Location", position: Limits.unknownLocationPosition,
                                color: .grey)
         locations[.unknown] = unknown
         locationNames.claim(unknown.name, by: .unknown)
-        usedIDs.insert(LocationID.unknown.uuid)
     }
 }

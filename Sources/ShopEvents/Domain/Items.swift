@@ -64,7 +64,6 @@ extension ShopState {
     mutating func applyItemCreated(_ id: ItemID, name: String, location: LocationID, details: ItemDetails) {
         items[id] = Item(id: id, name: name, location: location, details: details)
         itemNames.claim(name, by: id)
-        usedIDs.insert(id.uuid)
     }
 
     mutating func applyItemRenamed(_ id: ItemID, name: String) {

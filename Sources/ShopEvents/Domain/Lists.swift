@@ -103,7 +103,6 @@ extension ShopState {
     mutating func applyListCreated(_ id: ListID, name: String, priority: Priority, at: Timestamp, actor: String) {
         lists[id] = ShoppingList(id: id, name: name, priority: priority, createdAt: at, createdBy: actor)
         listNames.claim(name, by: id)
-        usedIDs.insert(id.uuid)
     }
 
     mutating func applyListRenamed(_ id: ListID, name: String) {

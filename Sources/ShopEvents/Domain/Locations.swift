@@ -56,7 +56,6 @@ extension ShopState {
     mutating func applyLocationCreated(_ id: LocationID, name: String, position: Int, color: Color) {
         locations[id] = Location(id: id, name: name, position: position, color: color)
         locationNames.claim(name, by: id)
-        usedIDs.insert(id.uuid)
     }
 
     mutating func applyLocationRenamed(_ id: LocationID, name: String) {

@@ -41,7 +41,6 @@ extension ShopDecider {
 extension ShopState {
     mutating func applyItemPurchased(_ purchase: Purchase) {
         purchases[purchase.id] = purchase
-        usedIDs.insert(purchase.id.uuid)
         if let list = purchase.list {
             lists[list]?.updateEntry(for: purchase.item) {
                 $0.purchase = purchase.id

@@ -65,7 +65,7 @@ public enum ShopDecider {
 // Checks shared by every area.
 extension ShopState {
     func requireNew<Kind>(_ id: EntityID<Kind>, field: String) throws(RuleViolation) {
-        if usedIDs.contains(id.uuid) {
+        if isUsed(id.uuid) {
             throw RuleViolation(.idInUse, "\(field) \(id) is already used in this journal; ids are never reused", field: field)
         }
     }

@@ -22,8 +22,8 @@ public struct ShopState: Hashable, Sendable {
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
 
-    /// Every id any event has created: never to be created again.
-    var usedIDs: Set<UUID> = []
+    /// Lists purged for good: gone from ``lists``, their ids still used.
+    public internal(set) var purgedLists: Set<ListID> = []
     /// Lower-cased names of live things, for the uniqueness rules.
     var locationNames = NameIndex<LocationKind>("location")
     var itemNames = NameIndex<ItemKind>("item")
@@ -50,8 +50,13 @@ public struct ShopState: Hashable, Sendable {
 
     public var liveItems: [Item] { items.values.filter { !$0.isDeleted } }
 
-    /// Whether `uuid` was ever created by an event of this journal.
-    public func isUsed(_ uuid: UUID) -> Bool { usedIDs.contains(uuid) }
+    /// Whether `uuid` was ever created by an event of this journal, as the id
+    /// of anything: ids are never reused, even after a delete or purge.
+    public func isUsed(_ uuid: UUID) -> Bool {
+        household?.id.uuid == uuid || locations[LocationID(uuid)] != nil || items[ItemID(uuid)] != nil
+            || lists[ListID(uuid)] != nil || purgedLists.contains(ListID(uuid))
+            || purchases[PurchaseID(uuid)] != nil || trips[TripID(uuid)] != nil
+    }
 
     /// Folds one event in place. Events are facts: this never fails, and an
     /// event whose references are missing changes only what it can.
@@ -79,7 +84,9 @@ public struct ShopState: Hashable, Sendable {
         case let .listPriorityChanged(list, priority): lists[list]?.priority = priority
         case let .listDeleted(list): applyListDeleted(list, at: at, actor: recorded.actor)
         case let .listRestored(list): applyListRestored(list)
-        case let .listPurged(list): lists[list] = nil
+        case let .listPurged(list):
+            lists[list] = nil
+            purgedLists.insert(list)
         case let .itemAddedToList(list, item, quantity):
             applyItemAddedToList(list, item: item, quantity: quantity, seq: recorded.seq)
         case let .listEntryQuantityChanged(list, item, quantity):

@@ -43,7 +43,6 @@ extension ShopState {
 
     mutating func applyTripStarted(_ id: TripID, list: ListID?, at: Timestamp) {
         trips[id] = Trip(id: id, list: list, startedAt: at, phase: .running(since: at))
-        usedIDs.insert(id.uuid)
         openTrip = id
     }
 

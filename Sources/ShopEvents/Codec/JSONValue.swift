@@ -1,0 +1,172 @@
+import Foundation
+
+/// A JSON document with its object keys in order: what view output and
+/// ShoppingList17 archives are made of. Parsed by the same strict byte-level
+/// reader as journal lines; written compactly or indented.
+///
+/// ```swift
+/// let value: JSONValue = .object([("view", "lists"), ("asOf", 42)])
+/// print(value.text())                       // {"view":"lists","asOf":42}
+/// let back = try JSONValue.parse(Array(value.text().utf8))
+/// ```
+public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Keys in the order they were written.
+    case object([(String, JSONValue)])
+
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(nilLiteral: ()) { self = .null }
+
+    /// `.string(text)`, or `.null` for `nil`.
+    public static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+    public static func optional(_ number: Int?) -> JSONValue { number.map(JSONValue.int) ?? .null }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)): return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case let .bool(b): hasher.combine(b)
+        case let .int(i): hasher.combine(i)
+        case let .double(d): hasher.combine(d)
+        case let .string(s): hasher.combine(s)
+        case let .array(a): hasher.combine(a)
+        case let .object(o): for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+        }
+    }
+
+    /// The value of `key` in an object, `nil` otherwise.
+    public subscript(key: String) -> JSONValue? {
+        guard case let .object(pairs) = self else { return nil }
+        return pairs.first { $0.0 == key }?.1
+    }
+
+    public var stringValue: String? { if case let .string(s) = self { s } else { nil } }
+    public var intValue: Int? { if case let .int(i) = self { i } else { nil } }
+    public var boolValue: Bool? { if case let .bool(b) = self { b } else { nil } }
+    public var arrayValue: [JSONValue]? { if case let .array(a) = self { a } else { nil } }
+    /// A number as a Double, whether written as an integer or not.
+    public var doubleValue: Double? {
+        switch self {
+        case let .double(d): return d
+        case let .int(i): return Double(i)
+        default: return nil
+        }
+    }
+
+    // MARK: Parsing
+
+    /// Parses one JSON text; errors carry the byte offset.
+    public static func parse(_ bytes: [UInt8]) throws(CodecError) -> JSONValue {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(CodecError) in
+                var scanner = JSONScanner(raw)
+                let value = try parseValue(&scanner, depth: 0)
+                try scanner.expectEnd()
+                return value
+            }
+        }.get()
+    }
+
+    static func parseValue(_ s: inout JSONScanner, depth: Int) throws(CodecError) -> JSONValue {
+        guard depth < JSONScanner.maxDepth else { throw s.fail("nesting is deeper than \(JSONScanner.maxDepth) levels") }
+        s.skipWhitespace()
+        guard let c = s.peek() else { throw s.fail("expected a value but the text ended") }
+        switch c {
+        case UInt8(ascii: "\""): return .string(try s.readString())
+        case UInt8(ascii: "{"):
+            try s.beginObject()
+            var pairs: [(String, JSONValue)] = []
+            var first = true
+            while let key = try s.nextKey(first: &first) {
+                pairs.append((try s.decodeString(key), try parseValue(&s, depth: depth + 1)))
+            }
+            return .object(pairs)
+        case UInt8(ascii: "["):
+            s.position += 1
+            var elements: [JSONValue] = []
+            var first = true
+            while try s.nextElement(first: &first) { elements.append(try parseValue(&s, depth: depth + 1)) }
+            return .array(elements)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool(try s.readBool())
+        case UInt8(ascii: "n"):
+            guard s.readNull() else { throw s.fail("expected a value\(s.found())") }
+            return .null
+        default:
+            let start = s.position
+            try s.skipNumber()
+            let isInteger = !UnsafeBufferPointer(start: s.base + start, count: s.position - start)
+                .contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+            s.position = start
+            if isInteger, let integer = try? s.readInt() { return .int(integer) }
+            s.position = start
+            return .double(try s.readDouble())
+        }
+    }
+
+    // MARK: Writing
+
+    /// Compact JSON, or indented by two spaces with `pretty`.
+    public func text(pretty: Bool = false) -> String {
+        var writer = JSONWriter()
+        write(to: &writer, indent: pretty ? 0 : nil)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    func write(to w: inout JSONWriter, indent: Int?) {
+        func newline(_ level: Int) {
+            guard indent != nil else { return }
+            w.bytes.append(0x0A)
+            w.bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+        }
+        let level = indent ?? 0
+        switch self {
+        case .null: w.null()
+        case let .bool(b): w.bool(b)
+        case let .int(i): w.int(i)
+        case let .double(d): d.isFinite ? w.double(d) : w.null()
+        case let .string(s): w.string(s)
+        case let .array(elements):
+            w.bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { w.bytes.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                element.write(to: &w, indent: indent.map { _ in level + 1 })
+            }
+            if !elements.isEmpty { newline(level) }
+            w.bytes.append(UInt8(ascii: "]"))
+        case let .object(pairs):
+            w.bytes.append(UInt8(ascii: "{"))
+            for (index, (key, value)) in pairs.enumerated() {
+                if index > 0 { w.bytes.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                w.string(key)
+                w.bytes.append(UInt8(ascii: ":"))
+                if indent != nil { w.bytes.append(UInt8(ascii: " ")) }
+                value.write(to: &w, indent: indent.map { _ in level + 1 })
+            }
+            if !pairs.isEmpty { newline(level) }
+            w.bytes.append(UInt8(ascii: "}"))
+        }
+    }
+}
