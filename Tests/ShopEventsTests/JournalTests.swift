@@ -274,6 +274,7 @@ func rejectionCode(_ body: () throws -> Void) -> String? {
         while try reader.next() != nil { count += 1 }
         #expect(count == 12)
         #expect(reader.incompleteTail == 10)
+        #expect(try reader.head() == JournalHead(seq: 12, hash: SHA256.hash(fixture.lines().last!)))
         #expect(throws: JournalError(.notFound, "there is no journal at /nonexistent/shop.ndjson")) {
             try JournalReader(path: "/nonexistent/shop.ndjson")
         }

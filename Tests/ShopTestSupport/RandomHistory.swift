@@ -146,8 +146,13 @@ public enum Scratch {
         (try? Array(Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
     }
 
+    /// Replaces the file's bytes in place (same inode), as damage on disk would.
     public static func write(_ bytes: [UInt8], to path: String) {
-        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        precondition(fd >= 0, "cannot open \(path): errno \(errno)")
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        precondition(written == bytes.count, "short write to \(path)")
     }
 }
 

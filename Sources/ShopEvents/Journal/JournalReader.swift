@@ -18,21 +18,54 @@ public final class JournalReader {
     private let fd: Int32
     private let lines: JournalLines
     private let firstSeq: Int
-    /// The head of the lines read so far.
-    public private(set) var head = JournalHead.empty
-    private var lastAt = Timestamp.earliest
+    private let verifyChain: Bool
+    private var seq: Int
+    private var hash: SHA256Digest?
+    private var lastAt: Timestamp
+    private var lastLine: (offset: Int, length: Int)?
+    private var offset: Int
 
     /// Opens `path` for reading; events before `seq` are checked but not returned.
-    public init(path: String, from seq: Int = 1) throws(JournalError) {
+    /// Without `verifyChain`, `prev` is not checked and lines are not hashed
+    /// (`seq` and `at` still are): the fast path for views.
+    public init(path: String, from seq: Int = 1, verifyChain: Bool = true) throws(JournalError) {
+        self.path = path
+        fd = try Self.openForReading(path)
+        firstSeq = seq
+        self.verifyChain = verifyChain
+        self.seq = 0
+        hash = .zero
+        lastAt = .earliest
+        offset = 0
+        lines = JournalLines(fd: fd, path: path)
+    }
+
+    /// Goes on reading where an earlier reader stopped.
+    public init(path: String, resumingAt position: JournalPosition, verifyChain: Bool = true) throws(JournalError) {
+        self.path = path
+        fd = try Self.openForReading(path)
+        firstSeq = position.seq + 1
+        self.verifyChain = verifyChain
+        seq = position.seq
+        lastAt = position.lastAt ?? .earliest
+        offset = position.offset
+        lastLine = position.seq == 0 ? nil : (position.lastLineOffset, position.offset - 1 - position.lastLineOffset)
+        hash = position.seq == 0 ? .zero : nil
+        guard lseek(fd, off_t(position.offset), SEEK_SET) == off_t(position.offset) else {
+            Posix.close(fd)
+            throw JournalError.io("seek", path)
+        }
+        lines = JournalLines(fd: fd, path: path, startOffset: position.offset, firstLineNumber: position.seq + 1)
+        if verifyChain { hash = try lastLineHash() }
+    }
+
+    private static func openForReading(_ path: String) throws(JournalError) -> Int32 {
         let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw JournalError(.notFound, "there is no journal at \(path)") }
             throw JournalError.io("open", path)
         }
-        self.path = path
-        self.fd = fd
-        self.firstSeq = seq
-        lines = JournalLines(fd: fd, path: path)
+        return fd
     }
 
     deinit { Posix.close(fd) }
@@ -44,20 +77,48 @@ public final class JournalReader {
             do { recorded = try EventLineCodec.decode(line.bytes) } catch {
                 throw JournalError.corrupt(line: line.number, offset: line.offset + error.offset, "\(error.code): \(error.detail)")
             }
-            guard recorded.seq == head.seq + 1 else {
-                throw JournalError.corrupt(line: line.number, offset: line.offset, "seq is \(recorded.seq) where \(head.seq + 1) was expected")
+            guard recorded.seq == seq + 1 else {
+                throw JournalError.corrupt(line: line.number, offset: line.offset, "seq is \(recorded.seq) where \(seq + 1) was expected")
             }
-            guard recorded.prev == head.hash else {
-                throw JournalError.corrupt(line: line.number, offset: line.offset, "prev is not the SHA-256 of line \(line.number - 1)")
+            if verifyChain {
+                guard recorded.prev == hash else {
+                    throw JournalError.corrupt(line: line.number, offset: line.offset, "prev is not the SHA-256 of line \(line.number - 1)")
+                }
+                hash = SHA256.hash(line.bytes)
+            } else {
+                hash = nil
             }
             guard recorded.at >= lastAt else {
                 throw JournalError.corrupt(line: line.number, offset: line.offset, "at \(recorded.at) is earlier than the line before")
             }
-            head = JournalHead(seq: recorded.seq, hash: SHA256.hash(line.bytes))
+            seq = recorded.seq
             lastAt = recorded.at
+            lastLine = (line.offset, line.bytes.count)
+            offset = line.offset + line.bytes.count + 1
             if recorded.seq >= firstSeq { return recorded }
         }
         return nil
+    }
+
+    /// Where the reader stands: after the last event it read.
+    public var position: JournalPosition {
+        JournalPosition(seq: seq, offset: offset, lastLineOffset: lastLine?.offset ?? 0, lastAt: seq == 0 ? nil : lastAt)
+    }
+
+    /// The audit head of what was read (hashes the last line if the chain was not verified).
+    public func head() throws(JournalError) -> JournalHead {
+        JournalHead(seq: seq, hash: try lastLineHash())
+    }
+
+    private func lastLineHash() throws(JournalError) -> SHA256Digest {
+        if let hash { return hash }
+        guard let lastLine else { return .zero }
+        var bytes = [UInt8](repeating: 0, count: lastLine.length)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, lastLine.length, off_t(lastLine.offset)) }
+        guard n == lastLine.length else { throw JournalError.io("read", path) }
+        let digest = SHA256.hash(bytes)
+        hash = digest
+        return digest
     }
 
     /// Bytes after the last complete line: a line being written, or a torn tail.
@@ -70,4 +131,30 @@ public final class JournalReader {
         while let recorded = try reader.next() { events.append(recorded) }
         return events
     }
+}
+
+/// A place in a journal between two lines: after event `seq`, at byte `offset`.
+/// Keep it to resume reading later without reading the start again.
+///
+/// ```swift
+/// let reader = try JournalReader(path: path)
+/// while let _ = try reader.next() {}
+/// let later = try JournalReader(path: path, resumingAt: reader.position)   // only new events
+/// ```
+public struct JournalPosition: Hashable, Sendable {
+    /// The last event read; 0 before the first.
+    public var seq: Int
+    /// Byte offset just after that event's line.
+    public var offset: Int
+    /// Where that line starts.
+    public var lastLineOffset: Int
+    /// Its `at`.
+    public var lastAt: Timestamp?
+
+    public init(seq: Int, offset: Int, lastLineOffset: Int, lastAt: Timestamp?) {
+        self.seq = seq; self.offset = offset; self.lastLineOffset = lastLineOffset; self.lastAt = lastAt
+    }
+
+    /// Before the first line.
+    public static let start = JournalPosition(seq: 0, offset: 0, lastLineOffset: 0, lastAt: nil)
 }

@@ -1,0 +1,109 @@
+// The state in the snapshot encoding. Name indexes are derived, so they are
+// rebuilt rather than stored. Things are written in id order, so the same
+// state always gives the same bytes.
+
+extension ShopState {
+    package func encode(to w: inout BinaryWriter) {
+        w.optional(household) { w, h in
+            w.id(h.id); w.string(h.name); w.string(h.currency); w.string(h.timeZone)
+        }
+        w.array(locations.values.sorted { $0.id < $1.id }) { w, l in
+            w.id(l.id); w.string(l.name); w.int(l.position); w.color(l.color); w.bool(l.isDeleted)
+        }
+        w.array(items.values.sorted { $0.id < $1.id }) { w, i in
+            w.id(i.id); w.string(i.name); w.id(i.location)
+            w.optional(i.details.category) { $0.string($1) }
+            w.optional(i.details.notes) { $0.string($1) }
+            w.optional(i.details.unitPrice) { $0.int($1) }
+            w.optional(i.details.photo) { $0.string($1) }
+            w.bool(i.isAvailable); w.bool(i.isDeleted)
+        }
+        w.array(lists.values.sorted { $0.id < $1.id }) { w, l in
+            w.id(l.id); w.string(l.name); w.string(l.priority.rawValue); w.timestamp(l.createdAt); w.string(l.createdBy)
+            w.optional(l.deletedAt) { $0.timestamp($1) }
+            w.optional(l.deletedBy) { $0.string($1) }
+            w.array(l.entries) { w, e in
+                w.id(e.item); w.int(e.quantity); w.int(e.addedSeq)
+                w.optional(e.purchase) { $0.id($1) }
+                w.optional(e.boughtSeq) { $0.int($1) }
+            }
+        }
+        w.array(purgedLists.sorted()) { $0.id($1) }
+        w.array(purchases.values.sorted { $0.seq < $1.seq }) { w, p in
+            w.id(p.id); w.id(p.item); w.optional(p.list) { $0.id($1) }; w.int(p.quantity)
+            w.optional(p.unitPrice) { $0.int($1) }; w.id(p.location); w.timestamp(p.recordedAt)
+            w.optional(p.purchasedAt) { $0.timestamp($1) }; w.string(p.actor); w.int(p.seq); w.bool(p.isReverted)
+        }
+        w.array(trips.values.sorted { $0.id < $1.id }) { w, t in
+            w.id(t.id); w.optional(t.list) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
+            switch t.phase {
+            case let .running(since): w.int(0); w.timestamp(since)
+            case .paused: w.int(1)
+            case let .ended(at): w.int(2); w.timestamp(at)
+            }
+        }
+        w.optional(openTrip) { $0.id($1) }
+    }
+
+    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+        self.init()
+        household = try r.optional { r throws(BinaryDecodingError) in
+            Household(id: try r.id(), name: try r.string(), currency: try r.string(), timeZone: try r.string())
+        }
+        for l in try r.array({ r throws(BinaryDecodingError) in
+            Location(id: try r.id(), name: try r.string(), position: try r.int(), color: try r.color(), isDeleted: try r.bool())
+        }) {
+            locations[l.id] = l
+            if !l.isDeleted { locationNames.claim(l.name, by: l.id) }
+        }
+        for i in try r.array({ r throws(BinaryDecodingError) in
+            let (id, name, location): (ItemID, String, LocationID) = (try r.id(), try r.string(), try r.id())
+            let details = ItemDetails(category: try r.optional { r throws(BinaryDecodingError) in try r.string() },
+                                      notes: try r.optional { r throws(BinaryDecodingError) in try r.string() },
+                                      unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
+                                      photo: try r.optional { r throws(BinaryDecodingError) in try r.string() })
+            return Item(id: id, name: name, location: location, details: details, isAvailable: try r.bool(), isDeleted: try r.bool())
+        }) {
+            items[i.id] = i
+            if !i.isDeleted { itemNames.claim(i.name, by: i.id) }
+        }
+        for l in try r.array({ r throws(BinaryDecodingError) in
+            let (id, name): (ListID, String) = (try r.id(), try r.string())
+            let priorityText = try r.string()
+            guard let priority = Priority(rawValue: priorityText) else { throw BinaryDecodingError("priority \(priorityText)") }
+            var list = ShoppingList(id: id, name: name, priority: priority, createdAt: try r.timestamp(), createdBy: try r.string())
+            list.deletedAt = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
+            list.deletedBy = try r.optional { r throws(BinaryDecodingError) in try r.string() }
+            list.entries = try r.array { r throws(BinaryDecodingError) in
+                ListEntry(item: try r.id(), quantity: try r.int(), addedSeq: try r.int(),
+                          purchase: try r.optional { r throws(BinaryDecodingError) in try r.id() },
+                          boughtSeq: try r.optional { r throws(BinaryDecodingError) in try r.int() })
+            }
+            return list
+        }) {
+            lists[l.id] = l
+            if !l.isDeleted { listNames.claim(l.name, by: l.id) }
+        }
+        purgedLists = Set(try r.array { r throws(BinaryDecodingError) in try r.id() })
+        for p in try r.array({ r throws(BinaryDecodingError) in
+            Purchase(id: try r.id(), item: try r.id(), list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
+                     quantity: try r.int(), unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
+                     location: try r.id(), recordedAt: try r.timestamp(),
+                     purchasedAt: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() },
+                     actor: try r.string(), seq: try r.int(), isReverted: try r.bool())
+        }) { purchases[p.id] = p }
+        for t in try r.array({ r throws(BinaryDecodingError) in
+            let (id, list, startedAt, active): (TripID, ListID?, Timestamp, Int) =
+                (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.timestamp(), try r.int())
+            let phase: Trip.Phase
+            switch try r.int() {
+            case 0: phase = .running(since: try r.timestamp())
+            case 1: phase = .paused
+            case 2: phase = .ended(at: try r.timestamp())
+            case let other: throw BinaryDecodingError("trip phase \(other)")
+            }
+            return Trip(id: id, list: list, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active))
+        }) { trips[t.id] = t }
+        openTrip = try r.optional { r throws(BinaryDecodingError) in try r.id() }
+    }
+}
