@@ -1,0 +1,45 @@
+import Foundation
+import ShopEvents
+
+/// Calendar days and months in the household's time zone.
+///
+/// ```swift
+/// let berlin = HouseholdCalendar(timeZone: "Europe/Berlin")
+/// berlin.day(Timestamp("2026-06-01T23:30:00.000Z")!)   // "2026-06-02"
+/// ```
+public struct HouseholdCalendar: Hashable, Sendable {
+    public let timeZone: TimeZone
+
+    /// A time zone by IANA name; UTC if the name is unknown.
+    public init(timeZone identifier: String) {
+        timeZone = TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
+    }
+
+    public static let utc = HouseholdCalendar(timeZone: "UTC")
+
+    /// Days since 1970-01-01 in the household's time zone.
+    func localDay(_ time: Timestamp) -> Int64 {
+        let offset = Int64(timeZone.secondsFromGMT(for: time.date)) * 1000
+        let local = time.millisecondsSince1970 + offset
+        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+    }
+
+    /// `YYYY-MM-DD` of the day `time` falls on, in the household's time zone.
+    public func day(_ time: Timestamp) -> String {
+        let (y, m, d) = Self.civil(localDay(time))
+        return "\(Self.pad(y, 4))-\(Self.pad(m, 2))-\(Self.pad(d, 2))"
+    }
+
+    /// `YYYY-MM` of the month `time` falls in.
+    public func month(_ time: Timestamp) -> String { String(day(time).prefix(7)) }
+
+    static func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    static func civil(_ days: Int64) -> (Int64, Int64, Int64) {
+        let date = Timestamp.civil(fromDays: days)
+        return (date.year, date.month, date.day)
+    }
+}

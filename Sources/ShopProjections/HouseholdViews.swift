@@ -1,0 +1,56 @@
+import ShopEvents
+
+/// Everything every view of the household needs, folded from the journal:
+/// the household's state (locations, items, lists, trips) and its purchase
+/// history. The views themselves (``ShoppingListView``, ``ListsView``, …)
+/// are rendered from it on demand.
+///
+/// ```swift
+/// let engine = ViewEngine(journalPath: "shop.ndjson")
+/// let views = try engine.refresh()
+/// let list = ShoppingListView.byLocation(views, list: weekly)
+/// ```
+public struct HouseholdViews: Projection, Hashable, Sendable {
+    public private(set) var state = ShopState.initial
+    public private(set) var history = PurchaseHistory()
+    /// The `seq` of the last event folded in; 0 before any.
+    public private(set) var asOf = 0
+    /// Its `at`.
+    public private(set) var asOfTime: Timestamp?
+
+    public init() {}
+
+    public mutating func apply(_ recorded: RecordedEvent) {
+        history.apply(recorded, before: state)
+        state.apply(recorded)
+        asOf = recorded.seq
+        asOfTime = recorded.at
+    }
+
+    /// Days and months in the household's time zone.
+    public var calendar: HouseholdCalendar { history.calendar }
+
+    /// The name of an item, location or list, deleted ones included.
+    public func name(of item: ItemID) -> String { state.items[item]?.name ?? item.description }
+    public func name(of location: LocationID) -> String { state.locations[location]?.name ?? location.description }
+
+    package func encode(to w: inout BinaryWriter) {
+        state.encode(to: &w)
+        history.encode(to: &w)
+        w.int(asOf)
+        w.optional(asOfTime) { $0.timestamp($1) }
+    }
+
+    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+        state = try ShopState(from: &r)
+        history = try PurchaseHistory(from: &r)
+        asOf = try r.int()
+        asOfTime = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
+    }
+}
+
+/// Sorting by name as every view does: ignoring case, ties by id.
+func byName<Kind>(_ a: (name: String, id: EntityID<Kind>), _ b: (name: String, id: EntityID<Kind>)) -> Bool {
+    let (x, y) = (a.name.lowercased(), b.name.lowercased())
+    return x != y ? x < y : a.id < b.id
+}

@@ -1,0 +1,58 @@
+import Foundation
+import ShopEvents
+
+/// Feeds a projection from a journal: catches up from where it stands,
+/// picks up new events as a writer appends them, and stops at any `seq` or time.
+///
+/// ```swift
+/// let replayer = Replayer<HouseholdViews>(path: "shop.ndjson")
+/// try replayer.catchUp(to: .seq(500))     // the household as of event 500
+/// try replayer.catchUp()                  // … and now up to date
+/// ```
+///
+/// It reads without the writer's lock and never sees a half-written line.
+public final class Replayer<P: Projection> {
+    public let path: String
+    public private(set) var value: P
+    /// After the last event applied.
+    public private(set) var position: JournalPosition
+    /// Check each line's `prev` (and hash every line) while reading.
+    public let verifyChain: Bool
+
+    public init(path: String, value: P = P(), position: JournalPosition = .start, verifyChain: Bool = true) {
+        self.path = path
+        self.value = value
+        self.position = position
+        self.verifyChain = verifyChain
+    }
+
+    /// Applies the events after ``position`` up to `stop`; returns how many.
+    @discardableResult
+    public func catchUp(to stop: ReplayStop = .end) throws(JournalError) -> Int {
+        if case let .seq(last) = stop, last <= position.seq { return 0 }
+        let reader = try JournalReader(path: path, resumingAt: position, verifyChain: verifyChain)
+        var applied = 0
+        var before = reader.position
+        while let recorded = try reader.next() {
+            if stop.excludes(recorded) {
+                position = before
+                return applied
+            }
+            value.apply(recorded)
+            applied += 1
+            before = reader.position
+            if case let .seq(last) = stop, recorded.seq >= last { break }
+        }
+        position = reader.position
+        return applied
+    }
+
+    /// Keeps catching up every `interval` seconds while `keepGoing` says so,
+    /// calling `changed` after each catch-up that applied events.
+    public func follow(every interval: Double = 0.25, while keepGoing: () -> Bool, changed: (P) -> Void) throws(JournalError) {
+        while keepGoing() {
+            if try catchUp() > 0 { changed(value) }
+            Thread.sleep(forTimeInterval: interval)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import ShopEvents
+
+/// The snapshot file: the views and the journal position they cover.
+///
+/// Layout: `SHOPVIEW`, format version (UInt32), the position (`seq`, byte
+/// offset, offset of the last line, its `at`), the SHA-256 of the journal's
+/// line at `seq`, the views, and last a SHA-256 of everything before it, so
+/// a truncated or damaged file is recognised as such.
+public enum ViewSnapshot {
+    static let magic = Array("SHOPVIEW".utf8)
+    static let version: UInt32 = 1
+
+    public static func path(forJournal journal: String) -> String { journal + ".snapshot" }
+
+    /// Why a snapshot cannot be used.
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static func save(_ views: HouseholdViews, position: JournalPosition, journal: String) throws(JournalError) {
+        guard case let .line(hash) = try line(journal: journal, position: position) else {
+            throw JournalError(.io, "cannot snapshot \(journal): it no longer has event \(position.seq) where it was read")
+        }
+        var w = BinaryWriter()
+        w.bytes.append(contentsOf: magic)
+        w.uint32(version)
+        w.int(position.seq); w.int(position.offset); w.int(position.lastLineOffset)
+        w.optional(position.lastAt) { $0.timestamp($1) }
+        w.digest(hash)
+        views.encode(to: &w)
+        w.digest(SHA256.hash(w.bytes))
+        let path = path(forJournal: journal)
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw JournalError(.io, "cannot write the snapshot \(temporary): errno \(errno)") }
+        let written = w.bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == w.bytes.count, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw JournalError(.io, "cannot write the snapshot \(path): errno \(errno)")
+        }
+    }
+
+    static func load(journal: String) -> Result<(HouseholdViews, JournalPosition), Problem> {
+        let path = path(forJournal: journal)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(Problem(description: "it cannot be read"))
+        }
+        let bytes = Array(data)
+        guard bytes.count >= magic.count + 4 + 32, Array(bytes[0..<magic.count]) == magic else {
+            return .failure(Problem(description: "it is not a ShopEvents snapshot"))
+        }
+        let body = bytes[0..<(bytes.count - 32)]
+        var trailer = BinaryReader(Array(bytes[(bytes.count - 32)...]))
+        guard let checksum = try? trailer.digest(), checksum == SHA256.hash(body) else {
+            return .failure(Problem(description: "it is damaged or truncated (its checksum does not match)"))
+        }
+        var r = BinaryReader(Array(body), at: magic.count)
+        do {
+            let format = try r.uint32()
+            guard format == version else { return .failure(Problem(description: "it has format \(format), not \(version)")) }
+            let position = JournalPosition(seq: try r.int(), offset: try r.int(), lastLineOffset: try r.int(),
+                                           lastAt: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() })
+            let hash = try r.digest()
+            let views = try HouseholdViews(from: &r)
+            guard r.isAtEnd else { return .failure(Problem(description: "it has bytes after the views")) }
+            guard views.asOf == position.seq else { return .failure(Problem(description: "its views and position disagree")) }
+            switch try? line(journal: journal, position: position) {
+            case let .line(found) where found == hash:
+                return .success((views, position))
+            case .missing:
+                return .failure(Problem(description: "it covers seq \(position.seq) but the journal is shorter (stale)"))
+            case .line, .other:
+                return .failure(Problem(description: "the journal's line \(position.seq) is not the one it covers (another or a changed journal)"))
+            case nil:
+                return .failure(Problem(description: "the journal cannot be read at seq \(position.seq)"))
+            }
+        } catch {
+            return .failure(Problem(description: "it cannot be decoded: \(error.description)"))
+        }
+    }
+
+    /// What the journal holds where `position` says event `seq` ends.
+    enum LineCheck: Equatable {
+        /// The journal is too short.
+        case missing
+        /// A line is there, but not event `seq`.
+        case other
+        /// Event `seq`, with the SHA-256 of its line.
+        case line(SHA256Digest)
+    }
+
+    static func line(journal: String, position: JournalPosition) throws(JournalError) -> LineCheck {
+        guard position.seq > 0 else { return .line(.zero) }
+        let length = position.offset - position.lastLineOffset
+        guard length > 1, position.lastLineOffset >= 0 else { return .other }
+        let fd = open(journal, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw JournalError(.notFound, "cannot open \(journal)") }
+        defer { close(fd) }
+        var line = [UInt8](repeating: 0, count: length)
+        let n = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, off_t(position.lastLineOffset)) }
+        guard n == length else { return .missing }
+        guard line.last == 0x0A else { return .other }
+        line.removeLast()
+        guard let recorded = try? EventLineCodec.decode(line), recorded.seq == position.seq else { return .other }
+        return .line(SHA256.hash(line))
+    }
+}

@@ -1,0 +1,98 @@
+import ShopEvents
+
+/// Every live item by name: where it is kept, which live lists it is on
+/// (unbought), and when it was last bought.
+///
+/// ```swift
+/// for row in ItemsByNameView(views).items { print(row.name, row.locationName, row.lastPurchased as Any) }
+/// ```
+public struct ItemsByNameView: Hashable, Sendable {
+    public struct Row: Hashable, Sendable {
+        public var id: ItemID
+        public var name: String
+        public var location: LocationID
+        public var locationName: String
+        /// Live lists the item is on and not bought, by list id.
+        public var onLists: [ListID]
+        /// The latest `purchasedAt`/`at` of its non-reverted purchases.
+        public var lastPurchased: Timestamp?
+    }
+
+    public var asOf: Int
+    public var items: [Row]
+
+    public init(_ views: HouseholdViews) {
+        asOf = views.asOf
+        var onLists: [ItemID: [ListID]] = [:]
+        for list in views.state.lists.values where !list.isDeleted {
+            for entry in list.entries where !entry.isBought { onLists[entry.item, default: []].append(list.id) }
+        }
+        items = views.state.items.values.filter { !$0.isDeleted }
+            .sorted { byName(($0.name, $0.id), ($1.name, $1.id)) }
+            .map { item in
+                Row(id: item.id, name: item.name, location: item.location, locationName: views.name(of: item.location),
+                    onLists: (onLists[item.id] ?? []).sorted(), lastPurchased: views.history.lastPurchase(of: item.id))
+            }
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("view", "all-items-by-name"), ("asOf", .int(asOf)),
+            ("items", .array(items.map { row in
+                .object([("id", .string(row.id.description)), ("name", .string(row.name)),
+                         ("location", .string(row.location.description)), ("locationName", .string(row.locationName)),
+                         ("onLists", .array(row.onLists.map { .string($0.description) })),
+                         ("lastPurchased", .optional(row.lastPurchased?.description))])
+            })),
+        ])
+    }
+}
+
+/// Live items grouped by the calendar day (household time zone) of their
+/// last purchase, newest day first, by name within a day; then a last
+/// section of items never purchased.
+///
+/// ```swift
+/// for section in ItemsByPurchaseDateView(views).sections { print(section.day ?? "never", section.items.count) }
+/// ```
+public struct ItemsByPurchaseDateView: Hashable, Sendable {
+    public struct Item: Hashable, Sendable {
+        public var id: ItemID
+        public var name: String
+    }
+
+    public struct Section: Hashable, Sendable {
+        /// `YYYY-MM-DD`; `nil` for the items never purchased.
+        public var day: String?
+        public var items: [Item]
+    }
+
+    public var asOf: Int
+    public var sections: [Section]
+
+    public init(_ views: HouseholdViews) {
+        asOf = views.asOf
+        var days: [String: [Item]] = [:]
+        var never: [Item] = []
+        for item in views.state.items.values where !item.isDeleted {
+            let row = Item(id: item.id, name: item.name)
+            if let last = views.history.lastPurchase(of: item.id) {
+                days[views.calendar.day(last), default: []].append(row)
+            } else {
+                never.append(row)
+            }
+        }
+        let sorted: ([Item]) -> [Item] = { $0.sorted { byName(($0.name, $0.id), ($1.name, $1.id)) } }
+        sections = days.keys.sorted(by: >).map { Section(day: $0, items: sorted(days[$0]!)) }
+        if !never.isEmpty { sections.append(Section(day: nil, items: sorted(never))) }
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("view", "all-items-by-purchase-date"), ("asOf", .int(asOf)),
+            ("sections", .array(sections.map { section in
+                .object([("day", .optional(section.day)), ("items", .array(section.items.map { .string($0.id.description) }))])
+            })),
+        ])
+    }
+}

@@ -1,0 +1,185 @@
+import ShopEvents
+
+/// A list's id and name, as views show it.
+public struct ListRef: Hashable, Sendable {
+    public var id: ListID
+    public var name: String
+    var json: JSONValue { .object([("id", .string(id.description)), ("name", .string(name))]) }
+}
+
+/// The shopping list as a shopper walks the store: the unbought entries of
+/// one list, in one section per location (visiting order, Unknown last), or
+/// in one section by name; with what is left to buy and what it should cost.
+///
+/// ```swift
+/// let view = ShoppingListView(views, list: weekly, grouping: .byLocation)!
+/// for section in view.sections { print(section.title, section.entries.map(\.name)) }
+/// print(view.estimatedTotal, view.unpriced)
+/// ```
+public struct ShoppingListView: Hashable, Sendable {
+    public enum Grouping: String, Hashable, Sendable {
+        case byLocation = "shopping-list-by-location"
+        case byName = "shopping-list-by-name"
+    }
+
+    public struct Entry: Hashable, Sendable {
+        public var item: ItemID
+        public var name: String
+        public var quantity: Int
+        public var available: Bool
+        public var unitPrice: Int?
+    }
+
+    public struct Section: Hashable, Sendable {
+        public var title: String
+        /// `nil` for the single section of the by-name view.
+        public var location: LocationID?
+        public var entries: [Entry]
+    }
+
+    public var grouping: Grouping
+    public var asOf: Int
+    public var list: ListRef
+    public var sections: [Section]
+    /// Unbought entries.
+    public var remaining: Int
+    /// Bought entries still on the list.
+    public var bought: Int
+    /// Σ quantity × unitPrice over the remaining entries that have a price.
+    public var estimatedTotal: Int
+    /// Remaining entries without a price.
+    public var unpriced: Int
+
+    init(grouping: Grouping, asOf: Int, list: ListRef, sections: [Section], remaining: Int, bought: Int,
+         estimatedTotal: Int, unpriced: Int) {
+        self.grouping = grouping; self.asOf = asOf; self.list = list; self.sections = sections
+        self.remaining = remaining; self.bought = bought; self.estimatedTotal = estimatedTotal; self.unpriced = unpriced
+    }
+
+    /// `nil` if there is no such list (never created, or purged).
+    public init?(_ views: HouseholdViews, list id: ListID, grouping: Grouping) {
+        guard let list = views.state.lists[id] else { return nil }
+        self.grouping = grouping
+        asOf = views.asOf
+        self.list = ListRef(id: id, name: list.name)
+        var byLocation: [LocationID: [Entry]] = [:]
+        var all: [Entry] = []
+        for entry in list.entries where !entry.isBought {
+            guard let item = views.state.items[entry.item] else { continue }
+            let row = Entry(item: item.id, name: item.name, quantity: entry.quantity, available: item.isAvailable,
+                            unitPrice: item.details.unitPrice)
+            all.append(row)
+            byLocation[item.location, default: []].append(row)
+        }
+        let sorted: ([Entry]) -> [Entry] = { $0.sorted { byName(($0.name, $0.item), ($1.name, $1.item)) } }
+        switch grouping {
+        case .byName:
+            sections = all.isEmpty ? [] : [Section(title: list.name, location: nil, entries: sorted(all))]
+        case .byLocation:
+            let order = views.state.visitingOrder
+            let stray = byLocation.keys.filter { !order.contains($0) }.flatMap { byLocation[$0]! }
+            if !stray.isEmpty { byLocation[.unknown, default: []] += stray }
+            sections = order.compactMap { location in
+                guard let entries = byLocation[location], !entries.isEmpty else { return nil }
+                return Section(title: views.name(of: location), location: location, entries: sorted(entries))
+            }
+        }
+        remaining = all.count
+        bought = list.entries.count - all.count
+        estimatedTotal = all.reduce(0) { total, entry in total + (entry.unitPrice.map { $0 * entry.quantity } ?? 0) }
+        unpriced = all.filter { $0.unitPrice == nil }.count
+    }
+
+    /// The JSON shape of section 6 of the specification.
+    public var json: JSONValue {
+        .object([
+            ("view", .string(grouping.rawValue)), ("asOf", .int(asOf)), ("list", list.json),
+            ("sections", .array(sections.map { section in
+                .object([
+                    ("title", .string(section.title)), ("location", .optional(section.location?.description)),
+                    ("entries", .array(section.entries.map { entry in
+                        .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
+                                 ("quantity", .int(entry.quantity)), ("available", .bool(entry.available)),
+                                 ("unitPrice", .optional(entry.unitPrice))])
+                    })),
+                ])
+            })),
+            ("remaining", .int(remaining)), ("bought", .int(bought)),
+            ("estimatedTotal", .int(estimatedTotal)), ("unpriced", .int(unpriced)),
+        ])
+    }
+
+    /// The list as plain text for a message, by location.
+    ///
+    /// ```text
+    /// Weekly — 3 to buy
+    ///
+    /// Dairy
+    /// - Milk ×2
+    /// - Butter (out of stock)
+    /// Bakery
+    /// - Bread
+    /// ```
+    public static func shareText(_ views: HouseholdViews, list: ListID) -> String? {
+        guard let view = ShoppingListView(views, list: list, grouping: .byLocation) else { return nil }
+        var lines = ["\(view.list.name) — \(view.remaining) to buy"]
+        if !view.sections.isEmpty { lines.append("") }
+        for section in view.sections {
+            lines.append(section.title)
+            for entry in section.entries {
+                lines.append("- \(entry.name)\(entry.quantity > 1 ? " ×\(entry.quantity)" : "")\(entry.available ? "" : " (out of stock)")")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// One list as its own screen: unbought entries in manual order, then the
+/// bought ones, most recently bought last; "bought N of M".
+///
+/// ```swift
+/// let detail = ListDetailView(views, list: weekly)!
+/// print("bought \(detail.bought) of \(detail.total)")
+/// ```
+public struct ListDetailView: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var item: ItemID
+        public var name: String
+        public var quantity: Int
+        public var bought: Bool
+    }
+
+    public var asOf: Int
+    public var list: ListRef
+    public var entries: [Entry]
+    public var bought: Int
+    public var total: Int
+
+    init(asOf: Int, list: ListRef, entries: [Entry], bought: Int, total: Int) {
+        self.asOf = asOf; self.list = list; self.entries = entries; self.bought = bought; self.total = total
+    }
+
+    public init?(_ views: HouseholdViews, list id: ListID) {
+        guard let list = views.state.lists[id] else { return nil }
+        asOf = views.asOf
+        self.list = ListRef(id: id, name: list.name)
+        let row = { (entry: ListEntry) in
+            Entry(item: entry.item, name: views.name(of: entry.item), quantity: entry.quantity, bought: entry.isBought)
+        }
+        let boughtEntries = list.entries.filter(\.isBought).sorted { ($0.boughtSeq ?? 0) < ($1.boughtSeq ?? 0) }
+        entries = list.entries.filter { !$0.isBought }.map(row) + boughtEntries.map(row)
+        bought = boughtEntries.count
+        total = list.entries.count
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("view", "list-detail"), ("asOf", .int(asOf)), ("list", list.json),
+            ("entries", .array(entries.map { entry in
+                .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
+                         ("quantity", .int(entry.quantity)), ("bought", .bool(entry.bought))])
+            })),
+            ("bought", .int(bought)), ("total", .int(total)),
+        ])
+    }
+}

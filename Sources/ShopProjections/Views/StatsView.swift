@@ -1,0 +1,97 @@
+import ShopEvents
+
+/// Spending and habits: per item, per calendar month (household time zone),
+/// per actor and per place of purchase, and the ended shopping trips.
+/// Reverted purchases never count; purchases of items deleted since still
+/// do, under the item's last name.
+///
+/// ```swift
+/// let stats = StatsView(views)
+/// for month in stats.months { print(month.month, month.tally.spend) }
+/// print(stats.trips.count, stats.trips.meanSeconds as Any)
+/// ```
+public struct StatsView: Hashable, Sendable {
+    public struct ItemRow: Hashable, Sendable {
+        public var item: ItemID
+        public var name: String
+        public var tally: Tally
+        public var first: Timestamp
+        public var last: Timestamp
+        /// (last − first) / (purchases − 1), in days; `nil` with fewer than two purchases.
+        public var meanIntervalDays: Double?
+    }
+
+    public struct MonthRow: Hashable, Sendable {
+        /// `YYYY-MM`.
+        public var month: String
+        public var tally: Tally
+    }
+
+    public struct ActorRow: Hashable, Sendable {
+        public var actor: String
+        public var tally: Tally
+    }
+
+    public struct LocationRow: Hashable, Sendable {
+        public var location: LocationID
+        public var name: String
+        public var tally: Tally
+    }
+
+    public struct Trips: Hashable, Sendable {
+        /// Ended trips.
+        public var count: Int
+        public var totalSeconds: Double
+        public var meanSeconds: Double?
+    }
+
+    public var asOf: Int
+    public var items: [ItemRow]
+    public var months: [MonthRow]
+    public var actors: [ActorRow]
+    public var locations: [LocationRow]
+    public var trips: Trips
+
+    public init(_ views: HouseholdViews) {
+        asOf = views.asOf
+        let history = views.history
+        items = history.items.compactMap { id, value in
+            guard value.tally.purchases > 0, let first = value.first, let last = value.last else { return nil }
+            let mean = value.tally.purchases > 1
+                ? Double(last.millisecondsSince1970 - first.millisecondsSince1970) / 86_400_000 / Double(value.tally.purchases - 1)
+                : nil
+            return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: mean)
+        }.sorted { byName(($0.name, $0.item), ($1.name, $1.item)) }
+        months = history.months.filter { $0.value.purchases > 0 }.map { MonthRow(month: $0.key, tally: $0.value) }
+            .sorted { $0.month < $1.month }
+        actors = history.actors.filter { $0.value.purchases > 0 }.map { ActorRow(actor: $0.key, tally: $0.value) }
+            .sorted { $0.actor < $1.actor }
+        locations = history.locations.filter { $0.value.purchases > 0 }
+            .map { LocationRow(location: $0.key, name: views.name(of: $0.key), tally: $0.value) }
+            .sorted { byName(($0.name, $0.location), ($1.name, $1.location)) }
+        let ended = views.state.trips.values.filter { if case .ended = $0.phase { true } else { false } }
+        let total = Double(ended.reduce(Int64(0)) { $0 + $1.activeMilliseconds }) / 1000
+        trips = Trips(count: ended.count, totalSeconds: total, meanSeconds: ended.isEmpty ? nil : total / Double(ended.count))
+    }
+
+    public var json: JSONValue {
+        func tally(_ t: Tally) -> [(String, JSONValue)] { [("purchases", .int(t.purchases)), ("spend", .int(t.spend))] }
+        return .object([
+            ("view", "stats"), ("asOf", .int(asOf)),
+            ("items", .array(items.map { row in
+                .object([("item", .string(row.item.description)), ("name", .string(row.name)),
+                         ("purchases", .int(row.tally.purchases)), ("quantity", .int(row.tally.quantity)),
+                         ("spend", .int(row.tally.spend)), ("first", .string(row.first.description)),
+                         ("last", .string(row.last.description)),
+                         ("meanIntervalDays", row.meanIntervalDays.map(JSONValue.double) ?? .null)])
+            })),
+            ("months", .array(months.map { .object([("month", .string($0.month))] + tally($0.tally)) })),
+            ("actors", .array(actors.map { .object([("actor", .string($0.actor))] + tally($0.tally)) })),
+            ("locations", .array(locations.map {
+                .object([("location", .string($0.location.description)), ("name", .string($0.name))] + tally($0.tally))
+            })),
+            ("trips", .object([("count", .int(trips.count)), ("totalSeconds", .double(trips.totalSeconds)),
+                               ("meanSeconds", trips.meanSeconds.map(JSONValue.double) ?? .null)])),
+        ])
+    }
+}
