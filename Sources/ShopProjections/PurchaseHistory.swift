@@ -91,10 +91,17 @@ public struct PurchaseHistory: Hashable, Sendable {
         }
     }
 
+    /// Adds (`sign` 1) or takes away (-1) a purchase. A total that drops to no
+    /// purchases is removed, so the same purchases always give the same totals.
     private mutating func count(_ record: PurchaseRecord, sign: Int) {
-        months[calendar.month(record.purchasedAt), default: Tally()].add(record, sign: sign)
-        actors[record.actor, default: Tally()].add(record, sign: sign)
-        locations[record.location, default: Tally()].add(record, sign: sign)
+        func add<Key: Hashable>(_ totals: inout [Key: Tally], _ key: Key) {
+            var tally = totals[key, default: Tally()]
+            tally.add(record, sign: sign)
+            totals[key] = tally.purchases == 0 ? nil : tally
+        }
+        add(&months, calendar.month(record.purchasedAt))
+        add(&actors, record.actor)
+        add(&locations, record.location)
         var tally = items[record.item, default: ItemTally()]
         tally.tally.add(record, sign: sign)
         if sign > 0 {
@@ -109,7 +116,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             tally.first = first
             tally.last = last
         }
-        items[record.item] = tally
+        items[record.item] = tally.tally.purchases == 0 ? nil : tally
     }
 
     /// When the item was last bought (not counting reverted purchases).

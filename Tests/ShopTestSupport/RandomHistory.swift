@@ -161,3 +161,16 @@ public enum TestClock {
     public static let start = Timestamp("2026-03-01T09:00:00.000Z")!
     public static func stepping() -> Clock { .stepping(from: start, by: 1000) }
 }
+
+/// The ShoppingList17 fixture of `../shared`, which CI has and a user's clone does not.
+public enum Fixtures {
+    /// `<package>/../shared/fixtures/sl17-sample-archive.json`, found from this source file.
+    public static let sl17Path: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/fixtures/sl17-sample-archive.json").path
+
+    /// The archive's bytes, or `nil` (tests that need it skip with a message) when it is absent.
+    public static let sl17: [UInt8]? = FileManager.default.contents(atPath: sl17Path).map(Array.init)
+
+    public static let sl17Missing = "skipped: the ShoppingList17 fixture is not at ../shared/fixtures/sl17-sample-archive.json (CI has it; a clone of the project alone does not)"
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+import ShopEvents
+@testable import ShopProjections
+import ShopTestSupport
+
+/// Every view rendered, for every list there is: what "the views are equal" means.
+func renderAll(_ views: HouseholdViews) -> JSONValue {
+    var out: [JSONValue] = [ListsView(views).json, DeletedListsView(views).json, LocationsView(views).json,
+                            ItemsByNameView(views).json, ItemsByPurchaseDateView(views).json, AuditView(views).json,
+                            StatsView(views).json]
+    for list in views.state.lists.keys.sorted() {
+        out.append(ShoppingListView(views, list: list, grouping: .byLocation)!.json)
+        out.append(ShoppingListView(views, list: list, grouping: .byName)!.json)
+        out.append(ListDetailView(views, list: list)!.json)
+        out.append(.string(ShoppingListView.shareText(views, list: list)!))
+    }
+    return .array(out)
+}
+
+/// A random history written to a journal through the deciders: mostly valid
+/// commands, the rejected ones simply not written.
+struct RandomJournal {
+    let folder = Scratch.directory()
+    var path: String { folder.appendingPathComponent("shop.ndjson").path }
+
+    func write(seed: UInt64, commands: Int, batches: Int = 1, each: (Journal) throws -> Void = { _ in }) throws {
+        let journal = try Journal.open(path: path, options: .init(clock: .stepping(from: TestClock.start, by: 3_600_000),
+                                                                  ids: .sequential(prefix: 0xE0), actor: "ana"))
+        defer { journal.close() }
+        var generator = RandomCommands(seed: seed)
+        var rng = SplitMix64(seed: seed)
+        let perBatch = max(1, commands / batches)
+        for _ in 0..<batches {
+            for _ in 0..<perBatch {
+                let actor = ["ana", "ben", "cleo"].randomElement(using: &rng)!
+                _ = try? journal.execute(CommandEnvelope(generator.next(for: journal.state), actor: actor))
+            }
+            try each(journal)
+        }
+    }
+
+    func cut(at seq: Int, to other: String) throws {
+        let lines = Scratch.bytes(path).split(separator: 0x0A, omittingEmptySubsequences: true).prefix(seq)
+        Scratch.write(Array(lines.joined(separator: [0x0A])) + (seq > 0 ? [0x0A] : []), to: other)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+@Suite struct ReplayPropertyTests {
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func incrementalEqualsRebuiltAtEveryPrefix(seed: UInt64) throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: seed, commands: 220)
+        let events = try JournalReader.readAll(path: journal.path)
+        #expect(events.count > 100)
+        var incremental = HouseholdViews()
+        for (index, recorded) in events.enumerated() {
+            incremental.apply(recorded)
+            if index % 7 == 0 || index == events.count - 1 {
+                var rebuilt = HouseholdViews()
+                for earlier in events[...index] { rebuilt.apply(earlier) }
+                #expect(rebuilt == incremental)
+                #expect(renderAll(rebuilt) == renderAll(incremental))
+                var w = BinaryWriter()
+                incremental.encode(to: &w)
+                var r = BinaryReader(w.bytes)
+                #expect(try HouseholdViews(from: &r) == incremental, "a snapshot round-trips the views")
+            }
+        }
+    }
+
+    @Test(arguments: [31, 32] as [UInt64])
+    func followingAWriterEqualsRebuilding(seed: UInt64) throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        let follower = Replayer<HouseholdViews>(path: journal.path, verifyChain: true)
+        try journal.write(seed: seed, commands: 200, batches: 10) { _ in
+            try follower.catchUp()
+            let rebuilt = try ViewEngine.views(journal: journal.path, useSnapshot: false).0
+            #expect(follower.value == rebuilt)
+        }
+        #expect(follower.value.asOf > 50)
+    }
+
+    @Test(arguments: [41, 42] as [UInt64])
+    func asOfSeqEqualsTheJournalCutThere(seed: UInt64) throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: seed, commands: 150)
+        let count = try JournalReader.readAll(path: journal.path).count
+        let cut = journal.folder.appendingPathComponent("cut.ndjson").path
+        for seq in stride(from: 0, through: count, by: max(1, count / 12)) {
+            try journal.cut(at: seq, to: cut)
+            let asOf = try ViewEngine.views(journal: journal.path, asOf: .seq(seq), useSnapshot: false).0
+            let whole = try ViewEngine.views(journal: cut, useSnapshot: false).0
+            #expect(asOf == whole)
+            #expect(renderAll(asOf) == renderAll(whole))
+        }
+    }
+
+    @Test func asOfTimeStopsAfterTheLastEventAtOrBeforeIt() throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: 5, commands: 60)
+        let events = try JournalReader.readAll(path: journal.path)
+        let middle = events[events.count / 2]
+        let views = try ViewEngine.views(journal: journal.path, asOf: .time(middle.at), useSnapshot: false).0
+        #expect(views.asOf == events.last { $0.at <= middle.at }!.seq)
+    }
+}
+
+@Suite struct SnapshotTests {
+    func rebuilt(_ path: String) throws -> HouseholdViews {
+        try ViewEngine.views(journal: path, useSnapshot: false).0
+    }
+
+    @Test func aValidSnapshotPlusTheTailEqualsAFullRebuild() throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: 51, commands: 150)
+        let engine = ViewEngine(journalPath: journal.path)
+        try engine.refresh()
+        try engine.saveSnapshot()
+        let snapshotSeq = engine.views.asOf
+        // more events after the snapshot
+        try journal.write(seed: 52, commands: 60)
+        let fresh = ViewEngine(journalPath: journal.path)
+        let views = try fresh.refresh()
+        #expect(fresh.snapshotSeq == snapshotSeq)
+        #expect(fresh.warnings == [])
+        #expect(views == (try rebuilt(journal.path)))
+        #expect(renderAll(views) == renderAll(try rebuilt(journal.path)))
+        // an as-of before the snapshot does not use it
+        let early = ViewEngine(journalPath: journal.path)
+        #expect(try early.refresh(to: .seq(10)).asOf == 10)
+        #expect(early.snapshotSeq == nil)
+    }
+
+    func expectIgnored(_ journal: RandomJournal, _ why: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let engine = ViewEngine(journalPath: journal.path)
+        let views = try engine.refresh()
+        #expect(engine.snapshotSeq == nil, sourceLocation: sourceLocation)
+        #expect(engine.warnings.count == 1, sourceLocation: sourceLocation)
+        #expect(engine.warnings.first?.contains(why) == true, "\(engine.warnings)", sourceLocation: sourceLocation)
+        #expect(views == (try rebuilt(journal.path)), sourceLocation: sourceLocation)
+    }
+
+    func snapshotted(seed: UInt64) throws -> RandomJournal {
+        let journal = RandomJournal()
+        try journal.write(seed: seed, commands: 120)
+        let engine = ViewEngine(journalPath: journal.path)
+        try engine.refresh()
+        try engine.saveSnapshot()
+        return journal
+    }
+
+    @Test func aSnapshotOfALongerJournalIsStale() throws {
+        let journal = try snapshotted(seed: 61)
+        defer { journal.remove() }
+        let count = try JournalReader.readAll(path: journal.path).count
+        try journal.cut(at: count - 5, to: journal.path)
+        try expectIgnored(journal, "shorter (stale)")
+    }
+
+    @Test func aSnapshotOfAnotherJournalIsForeign() throws {
+        let journal = try snapshotted(seed: 62)
+        defer { journal.remove() }
+        let other = RandomJournal()
+        defer { other.remove() }
+        try other.write(seed: 63, commands: 200)
+        try FileManager.default.copyItem(atPath: ViewSnapshot.path(forJournal: journal.path),
+                                         toPath: ViewSnapshot.path(forJournal: other.path))
+        try expectIgnored(other, "is not the one it covers")
+    }
+
+    @Test func aTruncatedOrGarbageSnapshotIsIgnored() throws {
+        let journal = try snapshotted(seed: 64)
+        defer { journal.remove() }
+        let path = ViewSnapshot.path(forJournal: journal.path)
+        let good = Scratch.bytes(path)
+        Scratch.write(Array(good.prefix(good.count / 2)), to: path)
+        try expectIgnored(journal, "damaged or truncated")
+        Scratch.write(Array("not a snapshot at all".utf8), to: path)
+        try expectIgnored(journal, "not a ShopEvents snapshot")
+        var flipped = good
+        flipped[good.count / 3] ^= 0x10
+        Scratch.write(flipped, to: path)
+        try expectIgnored(journal, "damaged or truncated")
+        Scratch.write([], to: path)
+        try expectIgnored(journal, "not a ShopEvents snapshot")
+    }
+
+    @Test func deletingTheSnapshotChangesNothing() throws {
+        let journal = try snapshotted(seed: 65)
+        defer { journal.remove() }
+        let with = try ViewEngine.views(journal: journal.path).0
+        try FileManager.default.removeItem(atPath: ViewSnapshot.path(forJournal: journal.path))
+        #expect(try ViewEngine.views(journal: journal.path).0 == with)
+    }
+}
