@@ -60,6 +60,8 @@ public struct RuleViolation: ShopError, Hashable {
         case tripEnded = "trip_ended"
         case conflict = "conflict"
         case timeOutOfOrder = "time_out_of_order"
+        /// An event in a journal that the rules would not have made from the state before it.
+        case inconsistentEvent = "inconsistent_event"
     }
 
     public var reason: Reason

@@ -43,6 +43,8 @@ struct JournalChain {
     private(set) var commands: [CommandID: CommandRecord] = [:]
     private var lastCommand: CommandID?
     private var eventIDs: Set<EventID> = []
+    /// Also check that every event is legal given those before it (`verify`).
+    var checkRules = false
 
     /// Checks one line and folds it; throws `corrupt_line` naming the line and offset.
     @discardableResult
@@ -74,6 +76,11 @@ struct JournalChain {
             commands[recorded.command] = CommandRecord(firstSeq: recorded.seq, count: 1, offset: offset)
             lastCommand = recorded.command
         }
+        if checkRules {
+            do { try ShopDecider.check(recorded.event, state) } catch {
+                throw JournalError.corrupt(line: number, offset: offset, "\(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
+            }
+        }
         head = JournalHead(seq: recorded.seq, hash: SHA256.hash(line))
         lastAt = recorded.at
         state.apply(recorded)
@@ -84,10 +91,11 @@ struct JournalChain {
     /// line before, the line after it decides which of the two was changed:
     /// if its `prev` matches this line, this line is intact and the one before
     /// was edited, so that one is named.
-    mutating func accept(all lines: JournalLines) throws(JournalError) {
+    mutating func accept(all lines: JournalLines,
+                         afterEach: (JournalHead, Int) throws(JournalError) -> Void = { _, _ in }) throws(JournalError) {
         var previousOffset = 0
         while let line = try lines.next() {
-            do {
+            do throws(JournalError) {
                 try accept(line.bytes, number: line.number, offset: line.offset)
             } catch where error.reason == .corruptLine && line.number > 1 && prevMismatch(line.bytes) {
                 let suspect = Array(line.bytes)
@@ -98,6 +106,7 @@ struct JournalChain {
                 }
                 throw error
             }
+            try afterEach(head, line.offset)
             previousOffset = line.offset
         }
     }

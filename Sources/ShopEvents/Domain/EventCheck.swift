@@ -1,0 +1,61 @@
+// Whether a recorded event is legal given the events before it: the event must
+// be exactly what the rules make from the command that asks for it. This
+// reuses every rule of the deciders instead of writing them twice.
+
+extension ShopDecider {
+    /// Throws unless `event` could have been decided from `state`.
+    ///
+    /// ```swift
+    /// try ShopDecider.check(.itemRenamed(item: milk, name: "Oat milk"), state)   // ok, or a RuleViolation
+    /// ```
+    public static func check(_ event: Event, _ state: ShopState) throws(RuleViolation) {
+        let command: Command
+        switch event {
+        case let .householdCreated(household, name, currency, timeZone):
+            command = .createHousehold(household: household, name: name, currency: currency, timeZone: timeZone)
+        case let .locationCreated(location, name, _, color):
+            command = .createLocation(location: location, name: name, color: color)
+        case let .locationRenamed(location, name): command = .renameLocation(location: location, name: name)
+        case let .locationRecolored(location, color): command = .recolorLocation(location: location, color: color)
+        case let .locationsReordered(order): command = .reorderLocations(order: order)
+        case let .locationDeleted(location): command = .deleteLocation(location: location)
+        case let .itemCreated(item, name, location, details):
+            command = .createItem(item: item, name: name, location: location, details: details)
+        case let .itemRenamed(item, name): command = .renameItem(item: item, name: name)
+        case let .itemDetailsChanged(item, details): command = .changeItemDetails(item: item, details: details)
+        case let .itemRelocated(item, location): command = .relocateItem(item: item, location: location)
+        case let .itemAvailabilityChanged(item, available): command = .setItemAvailability(item: item, available: available)
+        case let .itemDeleted(item): command = .deleteItem(item: item)
+        case let .listCreated(list, name, priority): command = .createList(list: list, name: name, priority: priority)
+        case let .listRenamed(list, name): command = .renameList(list: list, name: name)
+        case let .listPriorityChanged(list, priority): command = .setListPriority(list: list, priority: priority)
+        case let .listDeleted(list): command = .deleteList(list: list)
+        case let .listRestored(list): command = .restoreList(list: list)
+        case let .listPurged(list): command = .purgeList(list: list)
+        case let .itemAddedToList(list, item, quantity): command = .addItemToList(list: list, item: item, quantity: quantity)
+        case let .listEntryQuantityChanged(list, item, quantity):
+            command = .changeQuantity(list: list, item: item, quantity: quantity)
+        case let .itemRemovedFromList(list, item):
+            // DeleteItem also takes an item off soft-deleted lists.
+            if state.lists[list]?.isDeleted == true {
+                _ = try state.requireEntry(item, on: try state.requireList(list))
+                return
+            }
+            command = .removeItemFromList(list: list, item: item)
+        case let .listReordered(list, order): command = .reorderList(list: list, order: order)
+        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+            command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
+                                    location: location, purchasedAt: purchasedAt)
+        case let .purchaseReverted(purchase): command = .revertPurchase(purchase: purchase)
+        case let .boughtEntriesCleared(list): command = .clearBought(list: list)
+        case let .tripStarted(trip, list): command = .startTrip(trip: trip, list: list)
+        case let .tripPaused(trip): command = .pauseTrip(trip: trip)
+        case let .tripResumed(trip): command = .resumeTrip(trip: trip)
+        case let .tripEnded(trip): command = .endTrip(trip: trip)
+        }
+        let decided = try decide(command, state)
+        guard decided == [event] else {
+            throw RuleViolation(.inconsistentEvent, "the rules make \(decided.map(\.typeName).joined(separator: ", ")) \(decided.count == 1 ? "with other data " : "")from this state, not this \(event.typeName)")
+        }
+    }
+}
