@@ -1,36 +1,113 @@
 import Foundation
 import ShopEvents
 
-// A first look at the product until the full tool lands: `shop-replay demo`
-// writes a short household history and prints it back.
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.first == "demo" else {
-    FileHandle.standardError.write(Data("usage: shop-replay demo [--journal PATH]\n".utf8))
-    exit(2)
+/// One subcommand of `shop-replay`: it owns its options, its help text and
+/// its run. Parsing (`init`) is separate from doing (`run`).
+protocol ToolCommand: Sendable {
+    static var name: String { get }
+    /// One line for `shop-replay --help`.
+    static var summary: String { get }
+    /// Usage and options for `shop-replay NAME --help`.
+    static var help: String { get }
+    init(_ arguments: inout Arguments) throws
+    /// Returns the exit code: 0 success, 1 verification failed or a command was rejected.
+    func run() throws -> Int32
 }
-let path = arguments.count >= 3 && arguments[1] == "--journal" ? arguments[2] : "shop-demo.ndjson"
-try? FileManager.default.removeItem(atPath: path)
-do {
-    let journal = try Journal.open(path: path, options: .init(ids: .sequential(prefix: 0xD0), actor: "ana"))
-    let dairy = LocationID(), bakery = LocationID(), milk = ItemID(), bread = ItemID(), weekly = ListID()
-    try journal.execute(.createHousehold(household: HouseholdID(), name: "The Demo Family", currency: "EUR", timeZone: "Europe/Berlin"))
-    try journal.execute(.createLocation(location: bakery, name: "Bakery", color: nil))
-    try journal.execute(.createLocation(location: dairy, name: "Dairy", color: nil))
-    try journal.execute(.createItem(item: milk, name: "Milk", location: dairy, details: ItemDetails(unitPrice: 119)))
-    try journal.execute(.createItem(item: bread, name: "Bread", location: bakery, details: ItemDetails(unitPrice: 249)))
-    try journal.execute(.createList(list: weekly, name: "Weekly", priority: .high))
-    try journal.execute(.addItemToList(list: weekly, item: milk, quantity: 2))
-    try journal.execute(.addItemToList(list: weekly, item: bread, quantity: nil))
-    try journal.execute(CommandEnvelope(.purchaseItem(purchase: PurchaseID(), item: milk, list: weekly, quantity: nil,
-                                                      unitPrice: nil, location: nil, purchasedAt: nil), actor: "ben"))
-    try journal.execute(.deleteLocation(location: bakery))
-    let head = journal.head
-    journal.close()
-    for recorded in try JournalReader.readAll(path: path) {
-        print(String(format: "%3d  %@  %-5@ %@", recorded.seq, recorded.at.description, recorded.actor, recorded.event.typeName))
+
+extension ToolCommand {
+    /// Parses the arguments and runs: the one entry point `Tool` calls.
+    static func parseAndRun(_ arguments: inout Arguments) throws -> Int32 {
+        let parsed = try Self(&arguments)
+        try arguments.finish()
+        return try parsed.run()
     }
-    print("\nwrote \(path); audit head \(head)")
-} catch let error as any ShopError {
-    FileHandle.standardError.write(Data("shop-replay: \(error.code): \(error.message)\n".utf8))
-    exit(3)
 }
+
+enum Tool {
+    static let commands: [any ToolCommand.Type] = [
+        Demo.self, Apply.self, ViewCommand.self, Audit.self, Stats.self, History.self, Verify.self, Repair.self,
+        ImportSL17.self, ExportSL17.self, Snapshot.self,
+    ]
+
+    static var overview: String {
+        let width = commands.map { $0.name.count }.max() ?? 0
+        return """
+        shop-replay — replay, query and audit a ShopEvents journal
+
+        Usage: shop-replay <command> [--journal PATH] [--json] [options]
+
+        Commands:
+        \(commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }.joined(separator: "\n"))
+
+        The journal is --journal PATH, else $SHOP_JOURNAL, else ./shop.ndjson.
+        Exit codes: 0 success, 1 verification failed or a command was rejected,
+        2 usage error, 3 I/O or other failure.
+        Run `shop-replay <command> --help` for a command's options.
+        """
+    }
+
+    static func main(_ words: [String]) -> Int32 {
+        guard let first = words.first, first != "--help", first != "-h", first != "help" else {
+            if words.count >= 2, words[0] == "help", let command = commands.first(where: { $0.name == words[1] }) {
+                print(command.help)
+            } else {
+                print(overview)
+            }
+            return words.isEmpty ? 2 : 0
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            fail("unknown command \"\(first)\"; the commands are \(commands.map { $0.name }.joined(separator: ", ")). See shop-replay --help")
+            return 2
+        }
+        var arguments = Arguments(Array(words.dropFirst()), command: command.name)
+        if arguments.flag("--help") || arguments.flag("-h") {
+            print(command.help)
+            return 0
+        }
+        do {
+            return try command.parseAndRun(&arguments)
+        } catch {
+            return report(error, in: command.name)
+        }
+    }
+
+    /// One line on standard error for any failure, and its exit code.
+    static func report(_ error: any Error, in name: String) -> Int32 {
+        if let usage = error as? UsageError {
+            fail("\(name): \(usage.message)\nSee shop-replay \(name) --help")
+            return 2
+        }
+        if let failure = error as? ToolFailure {
+            fail("\(name): \(failure.message)")
+            return failure.exitCode
+        }
+        if let journal = error as? JournalError {
+            fail("\(name): \(describe(journal))")
+            return 3
+        }
+        if let violation = error as? RuleViolation {
+            fail("\(name): rejected — \(violation.code): \(violation.message)")
+            return 1
+        }
+        if let shop = error as? any ShopError {
+            fail("\(name): \(shop.code): \(shop.message)")
+            return 3
+        }
+        fail("\(name): \(error)")
+        return 3
+    }
+
+    static func describe(_ error: JournalError) -> String {
+        switch error.reason {
+        case .notFound: return "\(error.message) (give --journal PATH or set SHOP_JOURNAL)"
+        case .corruptLine: return "the journal is damaged or is not a ShopEvents journal: \(error.message)"
+        default: return "\(error.code): \(error.message)"
+        }
+    }
+
+    static func fail(_ message: String) {
+        FileHandle.standardError.write(Data("shop-replay \(message)\n".utf8))
+    }
+}
+
+exit(Tool.main(Array(CommandLine.arguments.dropFirst())))

@@ -26,7 +26,7 @@ func forge(_ events: [RecordedEvent]) -> [UInt8] {
         let head = journal.head
         journal.close()
         let report = try JournalVerifier.verify(path: fixture.path, expecting: head)
-        #expect(report == VerificationReport(events: head.seq, head: head, failure: nil))
+        #expect(report == VerificationReport(events: head.seq, head: head, failure: nil, tornTail: nil))
         let empty = fixture.folder.appendingPathComponent("empty.ndjson").path
         Scratch.write([], to: empty)
         #expect(try JournalVerifier.verify(path: empty).ok)
@@ -97,5 +97,6 @@ func forge(_ events: [RecordedEvent]) -> [UInt8] {
         #expect(report.events == 12)
         #expect(report.failure?.line == 13)
         #expect(report.failure?.message.contains("torn write") == true)
+        #expect(report.tornTail == VerificationReport.TornTail(line: 13, offset: fixture.bytes().count - 9, length: 9))
     }
 }

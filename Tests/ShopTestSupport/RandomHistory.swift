@@ -1,18 +1,8 @@
 import Foundation
 import ShopEvents
 
-/// A small, fast, seedable generator so every random test can be replayed.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The package's seedable generator, for tests.
+package typealias SplitMix64 = ShopEvents.SeededRandom
 
 /// Random text that stresses the codec: quotes, backslashes, control
 /// characters, accents (precomposed and combining), CJK, emoji, U+2028.
@@ -22,7 +12,7 @@ public enum RandomText {
         "é", "e\u{0301}", "ß", "Æ", "ø", "日本", "中", "🛒", "👩‍👩‍👧", "🇩🇪", "\u{2028}", "\u{FEFF}", "\u{10FFFF}",
     ]
 
-    public static func string(_ rng: inout SplitMix64, maxPieces: Int = 12) -> String {
+    package static func string(_ rng: inout SplitMix64, maxPieces: Int = 12) -> String {
         let n = Int.random(in: 0...maxPieces, using: &rng)
         return (0..<n).map { _ in pieces.randomElement(using: &rng)! }.joined()
     }
@@ -31,7 +21,7 @@ public enum RandomText {
 /// Builds random commands from the current state: mostly valid ones, with
 /// enough collisions and stale references that every rejection rule fires.
 public struct RandomCommands {
-    public var rng: SplitMix64
+    package var rng: SplitMix64
     public let ids: IDGenerator
     static let words = ["Milk", "Bread", "Eggs", "Apples", "Coffee", "Rice", "Soap", "Tea", "Dairy", "Bakery",
                         "Produce", "Frozen", "Weekly", "Party", "milk", " Milk ", "Käse", "🍎 Äpfel", "Drinks"]

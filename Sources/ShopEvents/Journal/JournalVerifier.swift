@@ -8,6 +8,16 @@ public struct VerificationReport: Hashable, Sendable {
     public var head: JournalHead
     /// The first problem: a bad line, a torn tail, or a head that does not match.
     public var failure: JournalError?
+    /// Bytes after the last newline, if that is the only problem: what `repair --fix` cuts.
+    public var tornTail: TornTail?
+
+    /// A last line without its newline.
+    public struct TornTail: Hashable, Sendable {
+        /// The number that line would have.
+        public var line: Int
+        public var offset: Int
+        public var length: Int
+    }
 
     public var ok: Bool { failure == nil }
 }
@@ -47,12 +57,14 @@ public enum JournalVerifier {
             guard error.reason == .corruptLine else { throw error }
             failure = error
         }
+        var torn: VerificationReport.TornTail?
         if failure == nil, let tail = lines.trailing {
+            torn = VerificationReport.TornTail(line: chain.head.seq + 1, offset: tail.offset, length: tail.bytes.count)
             failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(tail.bytes.count) bytes without a newline at the end — a torn write; `shop-replay repair` shows it and `repair --fix` cuts it", line: chain.head.seq + 1, offset: tail.offset)
         }
         if failure == nil, let expected, !expectedFound {
             failure = JournalError(.corruptLine, "the recorded head \(expected) is not in this history: it ends at seq \(chain.head.seq), so it was truncated", line: chain.head.seq + 1, offset: lines.consumedOffset)
         }
-        return VerificationReport(events: chain.head.seq, head: chain.head, failure: failure)
+        return VerificationReport(events: chain.head.seq, head: chain.head, failure: failure, tornTail: torn)
     }
 }

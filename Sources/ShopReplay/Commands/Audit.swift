@@ -1,0 +1,90 @@
+import Foundation
+import ShopEvents
+import ShopProjections
+
+struct Audit: ToolCommand {
+    static let name = "audit"
+    static let summary = "who bought what, when, where and for how much"
+    static let help = """
+    Usage: shop-replay audit [--actor NAME] [--item ID|NAME] [--list ID|NAME] [--from TIME] [--to TIME]
+                             [--as-of SEQ|TIME] [--journal PATH] [--json]
+
+    Every purchase ever recorded, in journal order, with the names things had
+    at the time; reverted purchases are shown and marked.
+
+    Options:
+      --actor NAME     only purchases by this actor
+      --item ID|NAME   only purchases of this item (deleted items too)
+      --list ID|NAME   only purchases made on this list
+      --from TIME      only purchases at or after this time (a day means its start, UTC)
+      --to TIME        only purchases before this time
+    \(AsOf.help)
+    \(JournalOptions.help)
+    """
+
+    var actor: String?, item: String?, list: String?
+    var from: Timestamp?, to: Timestamp?
+    var asOf: ReplayStop
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        actor = try arguments.option("--actor", "NAME")
+        item = try arguments.option("--item", "ID|NAME")
+        list = try arguments.option("--list", "ID|NAME")
+        from = try Self.time(&arguments, "--from")
+        to = try Self.time(&arguments, "--to")
+        asOf = try AsOf.parse(&arguments)
+    }
+
+    static func time(_ arguments: inout Arguments, _ name: String) throws(UsageError) -> Timestamp? {
+        guard let text = try arguments.option(name, "TIME") else { return nil }
+        guard let time = AsOf.parseTime(text, endOfDay: false) else {
+            throw UsageError(message: "\(name) expects a time such as 2026-03-01T18:00:00.000Z or a day 2026-03-01, not \"\(text)\"")
+        }
+        return time
+    }
+
+    func run() throws -> Int32 {
+        let views = try loadViews(options, asOf: asOf)
+        let filter = AuditView.Filter(actor: actor, item: try item.map { try Lookup.item($0, in: views.state) },
+                                      list: try list.map { try Lookup.list($0, in: views.state) }, from: from, to: to)
+        let audit = AuditView(views, filter: filter)
+        let out = Output(json: options.json)
+        options.json ? out.emit(audit.json) : out.line(TextViews.audit(audit))
+        return 0
+    }
+}
+
+struct Stats: ToolCommand {
+    static let name = "stats"
+    static let summary = "spending per item, month, person and place; shopping trips"
+    static let help = """
+    Usage: shop-replay stats [--as-of SEQ|TIME] [--journal PATH] [--json]
+
+    Statistics of the household's purchases: per item (purchases, quantity,
+    spend, first and last purchase, mean days between purchases), per calendar
+    month in the household's time zone, per person, per place of purchase, and
+    the ended shopping trips. Reverted purchases never count.
+
+    Options:
+    \(AsOf.help)
+    \(JournalOptions.help)
+    """
+
+    var asOf: ReplayStop
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        asOf = try AsOf.parse(&arguments)
+    }
+
+    func run() throws -> Int32 {
+        let views = try loadViews(options, asOf: asOf)
+        let stats = StatsView(views)
+        let out = Output(json: options.json)
+        options.json ? out.emit(stats.json) : out.line(TextViews.stats(stats, currency: views.state.household?.currency))
+        return 0
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import ShopEvents
+import ShopProjections
+
+struct Demo: ToolCommand {
+    static let name = "demo"
+    static let summary = "write a demo journal of a family's months of shopping, then show what it holds"
+    static let help = """
+    Usage: shop-replay demo [--journal PATH] [--seed N] [--months N] [--json]
+
+    Writes a demo journal: a neighbourhood supermarket's aisles in the order a
+    shopper walks them, about a hundred everyday things with prices, a few
+    lists, and months of shopping by ana, ben and cleo — lists filled as things
+    run out, weekly trips, things out of stock, a mistaken purchase reverted,
+    a party, a renamed item, an aisle that closed. Then it shows the shopping
+    list by location, the last purchases from the audit and some statistics.
+    The same seed always writes the same journal, byte for byte.
+
+    Options:
+      --journal PATH   where to write it (default: ./shop-demo.ndjson); an
+                       existing demo journal there is replaced, any other file is not
+      --seed N         the household's luck (default: 1)
+      --months N       how many months of shopping, 1 to 24 (default: 4)
+      --json           the same, as JSON
+    """
+
+    static let device = "shop-replay demo"
+
+    var options: JournalOptions
+    var seed: Int
+    var months: Int
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments, defaultJournal: "shop-demo.ndjson")
+        seed = try arguments.number("--seed", "N", in: 0...Int(UInt32.max)) ?? 1
+        months = try arguments.number("--months", "N", in: 1...24) ?? 4
+    }
+
+    func run() throws -> Int32 {
+        let path = options.journal
+        try replaceOldDemo(at: path)
+        var simulation = DemoSimulation(seed: UInt64(seed), days: months * 30)
+        let requests = simulation.run()
+        let journal = try Journal.open(path: path, options: .init(
+            clock: .stepping(from: simulation.start, by: 0), ids: .sequential(prefix: 0xDE00_0000 | UInt32(seed & 0xFFFF)),
+            actor: "ana", device: Self.device))
+        var start = 0
+        while start < requests.count {
+            let batch = Array(requests[start..<min(start + 1000, requests.count)])
+            for result in try journal.execute(batch: batch) {
+                if case let .failure(violation) = result {
+                    journal.close()
+                    unlink(path)
+                    throw ToolFailure(message: "the demo's own command was rejected (\(violation.code): \(violation.message)); this is a bug", exitCode: 3)
+                }
+            }
+            start += batch.count
+        }
+        let head = journal.head
+        journal.close()
+        let views = try ViewEngine.views(journal: path, useSnapshot: false).0
+        show(views, head: head, path: path, simulation: simulation)
+        return 0
+    }
+
+    /// Replaces a journal an earlier demo wrote; refuses to touch any other file.
+    func replaceOldDemo(at path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let reader = try? JournalReader(path: path)
+        guard let first = try? reader?.next(), first.device == Self.device else {
+            throw UsageError(message: "\(path) exists and is not a demo journal; give the demo another --journal PATH")
+        }
+        for suffix in ["", ".snapshot", ".lock"] { unlink(path + suffix) }
+    }
+
+    func show(_ views: HouseholdViews, head: JournalHead, path: String, simulation: DemoSimulation) {
+        let out = Output(json: options.json)
+        let weekly = simulation.weekly
+        let shopping = ShoppingListView(views, list: weekly, grouping: .byLocation)!
+        let audit = AuditView(views)
+        let last = Array(audit.purchases.suffix(8))
+        let stats = StatsView(views)
+        let currency = views.state.household?.currency
+        if options.json {
+            out.emit(.object([
+                ("journal", .string(path)), ("events", .int(head.seq)), ("head", .string(head.description)),
+                ("seed", .int(seed)), ("months", .int(months)),
+                ("shoppingList", shopping.json),
+                ("lastPurchases", .array(AuditView(views).json["purchases"]!.arrayValue!.suffix(8))),
+                ("stats", stats.json),
+            ]))
+            return
+        }
+        let days = "\(simulation.start.description.prefix(10)) to \(views.asOfTime!.description.prefix(10))"
+        out.line("ShopEvents demo — a family's shopping, kept as an event journal\n")
+        out.line("Wrote \(path): \(head.seq) events by \(DemoHousehold.people.joined(separator: ", ")), \(days) (seed \(seed)).")
+        out.line("Every line is one immutable event, chained to the one before by its SHA-256; `jq . \(path)` reads it.\n")
+        out.line(TextViews.shoppingList(shopping, currency: currency))
+        out.line("\nLast purchases, from the audit (\(audit.purchases.count) in all, \(audit.purchases.filter(\.isReverted).count) reverted)")
+        var table = Table(["when", "who", "item", "qty", "price", "where", ""], rightAligned: [3, 4])
+        for r in last {
+            table.add([Format.time(r.purchasedAt), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice), r.locationName,
+                       r.isReverted ? "reverted" : ""])
+        }
+        out.line(table.render(indent: "  "))
+        out.line("\nStatistics")
+        let monthly = stats.months.map { "\($0.month) \(Format.money($0.tally.spend))" }.joined(separator: " · ")
+        out.line("  spent per month (\(currency ?? "")): \(monthly)")
+        let people = stats.actors.map { "\($0.actor) \(Format.count($0.tally.purchases, "purchase"))" }.joined(separator: " · ")
+        out.line("  per person: \(people)")
+        let top = stats.items.sorted { $0.tally.spend > $1.tally.spend }.prefix(5)
+            .map { "\($0.name) \(Format.money($0.tally.spend))" }.joined(separator: " · ")
+        out.line("  most spent on: \(top)")
+        let often = stats.items.filter { $0.tally.purchases >= 4 }.sorted { ($0.meanIntervalDays ?? 0) < ($1.meanIntervalDays ?? 0) }.prefix(4)
+            .map { "\($0.name) every \(String(format: "%.1f", $0.meanIntervalDays ?? 0)) days" }.joined(separator: " · ")
+        out.line("  bought most often: \(often)")
+        if let mean = stats.trips.meanSeconds {
+            out.line("  trips: \(stats.trips.count) ended, \(Format.duration(seconds: mean)) on average")
+        }
+        out.line("\nAudit head \(head)")
+        out.line("Anyone who keeps that line can later prove that nothing before it changed:")
+        out.line("  swift run shop-replay verify --journal \(path) --expect-head \(head)")
+        out.line("\nTry next:")
+        for example in ["view lists", "view deleted-lists", "view locations", "audit --actor ben", "history --item \"Oat drink\"",
+                        "view share-text --list Weekly", "stats --json"] {
+            out.line("  swift run shop-replay \(example) --journal \(path)")
+        }
+    }
+}
+
+/// Months of a family's shopping as commands, decided against the state as
+/// they go so that every one of them is accepted.
+struct DemoSimulation {
+    let start = Timestamp("2026-07-01T05:00:00.000Z")!
+    let days: Int
+    private var rng: SeededRandom
+    private let ids: IDGenerator
+    private(set) var state = ShopState.initial
+    private var requests: [CommandEnvelope] = []
+    private var now: Timestamp
+    private var items: [String: ItemID] = [:]
+    private var locations: [String: LocationID] = [:]
+    private var products: [(product: DemoHousehold.Product, item: ItemID, nextNeed: Int)] = []
+    private(set) var weekly: ListID
+    private let hardware: ListID
+
+    init(seed: UInt64, days: Int) {
+        self.days = days
+        rng = SeededRandom(seed: seed ^ 0x5EED_0000_0000_0000)
+        ids = .sequential(prefix: 0xC0DE_0000 | UInt32(seed & 0xFFFF))
+        now = start
+        weekly = ids.make()
+        hardware = ids.make()
+    }
+
+    private mutating func person() -> String { DemoHousehold.people.randomElement(using: &rng)! }
+    private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
+
+    /// Decides the command now; keeps it (with its time and actor) only if the rules accept it.
+    @discardableResult
+    private mutating func issue(_ command: Command, by actor: String, after minutes: Int = 1) -> Bool {
+        now = now.adding(milliseconds: Int64(minutes) * 60_000 + Int64.random(in: 0..<59_000, using: &rng))
+        guard let events = try? ShopDecider.decide(command, state) else { return false }
+        for event in events {
+            state.apply(RecordedEvent(seq: 0, id: EventID(), at: now, actor: actor, command: CommandID(), event: event, prev: .zero))
+        }
+        requests.append(CommandEnvelope(command, id: ids.make(), actor: actor, at: now))
+        return true
+    }
+
+    private mutating func moveTo(day: Int, hour: Int) {
+        let target = start.adding(milliseconds: Int64(day) * 86_400_000 + Int64(hour - 5) * 3_600_000)
+        if target > now { now = target }
+    }
+
+    mutating func run() -> [CommandEnvelope] {
+        setUp()
+        for day in 0..<days {
+            moveTo(day: day, hour: 6)
+            addWhatRanOut(day: day)
+            occasional(day: day)
+            let weekday = (day + 3) % 7   // 1 July 2026 is a Wednesday; 0 = Sunday
+            if weekday == 6 || (weekday == 3 && chance(40)) {
+                moveTo(day: day, hour: 9)
+                shop(day: day, list: weekly, by: person())
+            }
+            if weekday == 0, state.lists[weekly]!.entries.contains(where: \.isBought) {
+                moveTo(day: day, hour: 18)
+                issue(.clearBought(list: weekly), by: person())
+            }
+        }
+        return requests
+    }
+
+    private mutating func setUp() {
+        issue(.createHousehold(household: ids.make(), name: "The Berg family", currency: "EUR", timeZone: "Europe/Berlin"), by: "ana")
+        for aisle in DemoHousehold.aisles {
+            let location: LocationID = ids.make()
+            locations[aisle.name] = location
+            issue(.createLocation(location: location, name: aisle.name, color: aisle.color), by: "ana", after: 0)
+            for product in aisle.products { create(product, at: location) }
+        }
+        for product in DemoHousehold.oddments { create(product, at: .unknown) }
+        issue(.createList(list: weekly, name: "Weekly", priority: .high), by: "ana")
+        issue(.createList(list: hardware, name: "Hardware store", priority: .low), by: "ben")
+        issue(.addItemToList(list: hardware, item: items["Batteries"]!, quantity: 4), by: "ben")
+        issue(.addItemToList(list: hardware, item: items["Light bulbs"]!, quantity: 2), by: "ben")
+    }
+
+    private mutating func create(_ product: DemoHousehold.Product, at location: LocationID) {
+        let item: ItemID = ids.make()
+        items[product.name] = item
+        issue(.createItem(item: item, name: product.name, location: location, details: ItemDetails(unitPrice: product.price)),
+              by: "ana", after: 0)
+        products.append((product, item, Int.random(in: 0...product.everyDays, using: &rng)))
+    }
+
+    /// Whatever ran out goes on the weekly list.
+    private mutating func addWhatRanOut(day: Int) {
+        for index in products.indices where products[index].nextNeed <= day && products[index].product.everyDays < 60 {
+            let (product, item, _) = products[index]
+            guard state.items[item]?.isDeleted == false else { continue }
+            if let entry = state.lists[weekly]?.entry(for: item), !entry.isBought { continue }
+            let quantity = max(1, product.quantity + (chance(20) ? 1 : 0))
+            issue(.addItemToList(list: weekly, item: item, quantity: quantity), by: person(), after: Int.random(in: 1...20, using: &rng))
+        }
+    }
+
+    /// A trip through the store in visiting order, buying what is on the list.
+    private mutating func shop(day: Int, list: ListID, by shopper: String) {
+        let trip: TripID = ids.make()
+        issue(.startTrip(trip: trip, list: list), by: shopper)
+        let order = state.visitingOrder
+        let entries = state.lists[list]!.entries.filter { !$0.isBought }.sorted {
+            let a = state.items[$0.item]!, b = state.items[$1.item]!
+            return (order.firstIndex(of: a.location) ?? 0, a.name) < (order.firstIndex(of: b.location) ?? 0, b.name)
+        }
+        var paused = false
+        for entry in entries {
+            guard let item = state.items[entry.item] else { continue }
+            if !item.isAvailable { issue(.setItemAvailability(item: item.id, available: true), by: shopper, after: 0) }
+            if chance(3) {
+                issue(.setItemAvailability(item: item.id, available: false), by: shopper, after: 1)
+                continue
+            }
+            if !paused, chance(8) {
+                paused = true
+                issue(.pauseTrip(trip: trip), by: shopper)
+                issue(.resumeTrip(trip: trip), by: shopper, after: Int.random(in: 5...15, using: &rng))
+            }
+            let sale = chance(10) ? item.details.unitPrice.map { $0 * 8 / 10 } : nil
+            let purchase: PurchaseID = ids.make()
+            issue(.purchaseItem(purchase: purchase, item: item.id, list: list, quantity: nil, unitPrice: sale, location: nil, purchasedAt: nil),
+                  by: shopper, after: Int.random(in: 0...1, using: &rng))
+            if chance(2) {
+                issue(.revertPurchase(purchase: purchase), by: shopper)   // scanned twice by mistake
+                continue
+            }
+            if let index = products.firstIndex(where: { $0.item == item.id }) {
+                let every = products[index].product.everyDays
+                products[index].nextNeed = day + max(1, every + Int.random(in: -(every / 4)...(every / 4), using: &rng))
+            }
+        }
+        issue(.endTrip(trip: trip), by: shopper, after: Int.random(in: 3...10, using: &rng))
+    }
+
+    /// The things that happen now and then.
+    private mutating func occasional(day: Int) {
+        switch day {
+        case 12:
+            issue(.purchaseItem(purchase: ids.make(), item: items["Batteries"]!, list: hardware, quantity: nil, unitPrice: 599,
+                                location: nil, purchasedAt: nil), by: "ben")
+        case 20:
+            issue(.renameItem(item: items["Oat milk"]!, name: "Oat drink"), by: "ben")
+        case 27, 83:
+            let party: ListID = day == 27 ? ids.make() : state.lists.values.first { $0.name == "Party" }!.id
+            if day == 27 { issue(.createList(list: party, name: "Party", priority: .normal), by: "cleo") } else {
+                issue(.restoreList(list: party), by: "cleo")
+            }
+            for thing in DemoHousehold.partyThings {
+                if let item = items[thing] { issue(.addItemToList(list: party, item: item, quantity: Int.random(in: 1...3, using: &rng)), by: "cleo") }
+            }
+            moveTo(day: day, hour: 15)
+            shop(day: day, list: party, by: "cleo")
+            issue(.clearBought(list: party), by: "cleo", after: 60)
+            issue(.deleteList(list: party), by: "cleo", after: 240)
+        case 35:
+            if let coffee = items["Coffee beans"] { issue(.changeItemDetails(item: coffee, details: ItemDetails(unitPrice: 949)), by: "ana") }
+        case 45:
+            let organic: LocationID = ids.make()
+            locations["Organic corner"] = organic
+            issue(.createLocation(location: organic, name: "Organic corner", color: DemoHousehold.color(0.4, 0.8, 0.4)), by: "ana")
+            create(DemoHousehold.Product(name: "Tofu", price: 249, everyDays: 12), at: organic)
+            create(DemoHousehold.Product(name: "Kombucha", price: 299, everyDays: 10), at: organic)
+        case 52:
+            var order = state.visitingOrder.filter { $0 != .unknown }
+            if let snacks = order.firstIndex(of: locations["Snacks"]!), let frozen = order.firstIndex(of: locations["Frozen"]!) {
+                order.swapAt(snacks, frozen)
+                issue(.reorderLocations(order: order), by: "ben")
+            }
+        case 60:
+            issue(.deleteList(list: hardware), by: "ben")
+        case 90:
+            if let organic = locations["Organic corner"] { issue(.deleteLocation(location: organic), by: "ana") }
+        case 100:
+            if let kombucha = items["Kombucha"] { issue(.deleteItem(item: kombucha), by: "cleo") }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import ShopEvents
+import ShopProjections
+
+struct ImportSL17: ToolCommand {
+    static let name = "import-sl17"
+    static let summary = "import a ShoppingList17 archive (again: appends nothing)"
+    static let help = """
+    Usage: shop-replay import-sl17 FILE [--list NAME] [--household NAME] [--currency CODE]
+                                        [--time-zone ZONE] [--actor NAME] [--journal PATH] [--json]
+
+    Imports a ShoppingList17 archive: its locations in visiting order (the one
+    at visitationOrder 2147483647 is the Unknown Location), its items with
+    trimmed names and their availability, the items on its list, and purchase
+    dates. The archive's ids are kept, so importing the same file again
+    appends nothing. Either all of it is imported or nothing is.
+
+    Options:
+      --list NAME        the list on-list items go on (default: Shopping List)
+      --household NAME   for a new journal: the household's name (default: Home)
+      --currency CODE    for a new journal: ISO 4217 currency (default: USD)
+      --time-zone ZONE   for a new journal: IANA time zone (default: this machine's)
+      --actor NAME       who imports (default: $USER)
+    \(JournalOptions.help)
+    """
+
+    var file: String
+    var list: String
+    var household: SL17Transfer.NewHousehold
+    var actor: String
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        list = try arguments.option("--list", "NAME") ?? SL17Transfer.defaultListName
+        household = SL17Transfer.NewHousehold()
+        household.name = try arguments.option("--household", "NAME") ?? household.name
+        household.currency = try arguments.option("--currency", "CODE") ?? household.currency
+        household.timeZone = try arguments.option("--time-zone", "ZONE") ?? household.timeZone
+        actor = try arguments.option("--actor", "NAME") ?? Writer.defaultActor
+        guard let file = arguments.positional() else { throw UsageError(message: "which archive? give its FILE") }
+        self.file = file
+    }
+
+    func run() throws -> Int32 {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ToolFailure(message: "cannot read \(file): no such file, or not readable", exitCode: 3)
+        }
+        let archive: SL17Archive
+        do { archive = try SL17Archive.parse(Array(data)) } catch {
+            throw ToolFailure(message: "\(file) is not a ShoppingList17 archive: \(error.message)", exitCode: 3)
+        }
+        let writer = try Writer(path: options.journal, actor: actor)
+        defer { writer.close() }
+        let journal = writer.journal
+        let commands = SL17Transfer.importCommands(archive, into: journal.state, listName: list, household: household, ids: .random)
+        // All or nothing: decide every command on a copy of the state first.
+        var trial = journal.state
+        for command in commands {
+            do {
+                for event in try ShopDecider.decide(command, trial) {
+                    trial.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: actor, command: CommandID(), event: event, prev: .zero))
+                }
+            } catch {
+                throw ToolFailure(message: "\(file) cannot be imported, nothing was written: \(command.typeName) is rejected — \(error.code): \(error.message)", exitCode: 1)
+            }
+        }
+        let correlation = CorrelationID()
+        let seqs = try journal.execute(batch: commands.map { CommandEnvelope($0, correlation: correlation) })
+            .flatMap { try $0.get().seqs }
+        let items = archive.locations.reduce(0) { $0 + $1.items.count }
+        let onList = archive.locations.reduce(0) { $0 + $1.items.filter(\.onList).count }
+        let out = Output(json: options.json)
+        if options.json {
+            out.emit(.object([("ok", true), ("events", .int(seqs.count)), ("first", .optional(seqs.first)), ("last", .optional(seqs.last)),
+                              ("locations", .int(archive.locations.count)), ("items", .int(items)), ("onList", .int(onList)),
+                              ("head", .string(journal.head.description))]))
+        } else if seqs.isEmpty {
+            out.line("nothing to import: the journal already holds everything in \(file)")
+        } else {
+            out.line("imported \(Format.count(archive.locations.count, "location")), \(Format.count(items, "item")) and \(onList) on \(list) from \(file):")
+            out.line("\(Format.count(seqs.count, "event")), seq \(seqs.first!)–\(seqs.last!); audit head \(journal.head)")
+        }
+        return 0
+    }
+}
+
+struct ExportSL17: ToolCommand {
+    static let name = "export-sl17"
+    static let summary = "export the household as a ShoppingList17 archive"
+    static let help = """
+    Usage: shop-replay export-sl17 FILE [--list NAME] [--force] [--as-of SEQ|TIME] [--journal PATH]
+
+    Writes the live locations (visiting order; Unknown at 2147483647), their
+    live items, which of them are on the list, and each item's last purchase
+    date, as a ShoppingList17 archive. Importing it into a new journal gives
+    the same views.
+
+    Options:
+      --list NAME      the list whose entries become onList (default: Shopping List)
+      --force          replace FILE if it exists
+    \(AsOf.help)
+    \(JournalOptions.help)
+    """
+
+    var file: String
+    var list: String
+    var force: Bool
+    var asOf: ReplayStop
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        list = try arguments.option("--list", "NAME") ?? SL17Transfer.defaultListName
+        force = arguments.flag("--force")
+        asOf = try AsOf.parse(&arguments)
+        guard let file = arguments.positional() else { throw UsageError(message: "where to? give the archive's FILE") }
+        self.file = file
+    }
+
+    func run() throws -> Int32 {
+        if !force, FileManager.default.fileExists(atPath: file) {
+            throw UsageError(message: "\(file) exists; pass --force to replace it")
+        }
+        let views = try loadViews(options, asOf: asOf)
+        let archive = SL17Transfer.export(views.state, listName: list)
+        let temporary = file + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(archive.encoded())),
+              rename(temporary, file) == 0 else {
+            unlink(temporary)
+            throw ToolFailure(message: "cannot write \(file): errno \(errno)", exitCode: 3)
+        }
+        let items = archive.locations.reduce(0) { $0 + $1.items.count }
+        let out = Output(json: options.json)
+        options.json
+            ? out.emit(.object([("ok", true), ("file", .string(file)), ("locations", .int(archive.locations.count)), ("items", .int(items)), ("asOf", .int(views.asOf))]))
+            : out.line("wrote \(file): \(Format.count(archive.locations.count, "location")), \(Format.count(items, "item")) (as of seq \(views.asOf))")
+        return 0
+    }
+}
+
+struct Snapshot: ToolCommand {
+    static let name = "snapshot"
+    static let summary = "save every view to <journal>.snapshot so that opening is fast"
+    static let help = """
+    Usage: shop-replay snapshot [--journal PATH] [--json]
+
+    Brings every view up to date and saves it with the seq and line hash it
+    covers. Later commands start from it and apply only the newer events; a
+    stale or damaged snapshot is ignored. Deleting it changes no result.
+
+    Options:
+    \(JournalOptions.help)
+    """
+
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+    }
+
+    func run() throws -> Int32 {
+        let engine = ViewEngine(journalPath: options.journal)
+        try engine.refresh()
+        for warning in engine.warnings { Tool.fail("warning: \(warning)") }
+        try engine.saveSnapshot()
+        let out = Output(json: options.json)
+        options.json
+            ? out.emit(.object([("ok", true), ("snapshot", .string(engine.snapshotPath)), ("seq", .int(engine.views.asOf))]))
+            : out.line("saved the views as of seq \(engine.views.asOf) to \(engine.snapshotPath)")
+        return 0
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import ShopEvents
+
+struct Verify: ToolCommand {
+    static let name = "verify"
+    static let summary = "check every line, the hash chain and the rules; print the audit head"
+    static let help = """
+    Usage: shop-replay verify [--expect-head SEQ:HASH] [--journal PATH] [--json]
+
+    Checks every line of the journal: JSON and its keys, contiguous seq, the
+    prev hash chain, known event types, time never going back, and that every
+    event is legal given the events before it. Prints the number of events and
+    the audit head (SEQ:HASH); on failure names the first bad line, its byte
+    offset and why, and exits with 1.
+
+    Options:
+      --expect-head SEQ:HASH   also check that this recorded head is still a
+                               prefix of the history (detects truncation and edits)
+    \(JournalOptions.help)
+    """
+
+    var expected: JournalHead?
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        if let text = try arguments.option("--expect-head", "SEQ:HASH") {
+            guard let head = JournalHead(text) else {
+                throw UsageError(message: "--expect-head expects SEQ:HASH, the seq and 64 hex digits that verify printed, not \"\(text)\"")
+            }
+            expected = head
+        }
+    }
+
+    func run() throws -> Int32 {
+        let report = try JournalVerifier.verify(path: options.journal, expecting: expected)
+        let out = Output(json: options.json)
+        if options.json {
+            var pairs: [(String, JSONValue)] = [
+                ("ok", .bool(report.ok)), ("events", .int(report.events)),
+                ("head", .object([("seq", .int(report.head.seq)), ("hash", .string(report.head.hash.hex))])),
+            ]
+            if let failure = report.failure {
+                pairs.append(("error", .object([("line", .optional(failure.line)), ("offset", .optional(failure.offset)),
+                                                ("reason", .string(failure.message))])))
+            }
+            out.emit(.object(pairs))
+        } else if let failure = report.failure {
+            out.line("FAILED: \(failure.message)")
+            out.line("\(Format.count(report.events, "event")) before it verify; their head is \(report.head)")
+        } else {
+            out.line("ok: \(Format.count(report.events, "event")) verify; audit head \(report.head)")
+            if let expected { out.line("the recorded head \(expected) is part of this history") }
+        }
+        return report.ok ? 0 : 1
+    }
+}
+
+struct Repair: ToolCommand {
+    static let name = "repair"
+    static let summary = "show, then with --fix cut, a torn last line (its bytes are kept in a backup)"
+    static let help = """
+    Usage: shop-replay repair [--fix] [--journal PATH] [--json]
+
+    A crash while writing can leave a last line without its newline. repair
+    shows it; with --fix it copies those bytes to <journal>.torn-<time> and
+    cuts them off, as opening the journal for writing would. It refuses to
+    touch any other damage: that needs a person, not a tool.
+
+    Exit code 0 when there is nothing to repair or the torn line was cut,
+    1 when a torn line is shown but not cut, or there is damage it will not touch.
+
+    Options:
+      --fix            cut the torn last line (after backing it up)
+    \(JournalOptions.help)
+    """
+
+    var fix: Bool
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        fix = arguments.flag("--fix")
+    }
+
+    func run() throws -> Int32 {
+        let report = try JournalVerifier.verify(path: options.journal)
+        let out = Output(json: options.json)
+        func answer(_ status: String, _ text: String, _ extra: [(String, JSONValue)] = []) {
+            options.json
+                ? out.emit(.object([("status", .string(status)), ("events", .int(report.events)),
+                                    ("head", .string(report.head.description))] + extra))
+                : out.line(text)
+        }
+        guard let failure = report.failure else {
+            answer("ok", "nothing to repair: \(Format.count(report.events, "event")), audit head \(report.head)")
+            return 0
+        }
+        guard let torn = report.tornTail else {
+            answer("refused", "not repaired: \(failure.message)\nOnly a torn last line can be repaired; this damage needs a person (compare with a backup).",
+                   [("error", .object([("line", .optional(failure.line)), ("offset", .optional(failure.offset)), ("reason", .string(failure.message))]))])
+            return 1
+        }
+        let tornJSON: [(String, JSONValue)] = [("torn", .object([("line", .int(torn.line)), ("offset", .int(torn.offset)), ("length", .int(torn.length))]))]
+        guard fix else {
+            answer("torn", "line \(torn.line) at byte offset \(torn.offset) is torn: \(Format.count(torn.length, "byte")) without a newline.\nRun again with --fix to back them up and cut them; the \(Format.count(report.events, "event")) before it stay.", tornJSON)
+            return 1
+        }
+        let journal = try Journal.open(path: options.journal)
+        let recovery = journal.recoveredTornTail
+        journal.close()
+        guard let recovery else {
+            answer("ok", "nothing to repair any more: the journal ends with a complete line")
+            return 0
+        }
+        answer("repaired", "cut \(Format.count(recovery.length, "byte")) of torn line \(recovery.line) at byte offset \(recovery.offset); they are kept in \(recovery.backupPath)",
+               tornJSON + [("backup", .string(recovery.backupPath))])
+        return 0
+    }
+}

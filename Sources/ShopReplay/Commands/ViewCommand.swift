@@ -1,0 +1,130 @@
+import Foundation
+import ShopEvents
+import ShopProjections
+
+/// The views a journal can show, by their names in the specification.
+enum ViewName: String, CaseIterable {
+    case shoppingListByLocation = "shopping-list-by-location"
+    case shoppingListByName = "shopping-list-by-name"
+    case listDetail = "list-detail"
+    case lists
+    case deletedLists = "deleted-lists"
+    case locations
+    case allItemsByName = "all-items-by-name"
+    case allItemsByPurchaseDate = "all-items-by-purchase-date"
+    case audit
+    case stats
+    case shareText = "share-text"
+
+    var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
+}
+
+/// Loads the views of a journal as of a point, saying why a snapshot was not used.
+func loadViews(_ options: JournalOptions, asOf: ReplayStop, useSnapshot: Bool = true) throws -> HouseholdViews {
+    let (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: asOf, useSnapshot: useSnapshot)
+    for warning in warnings { Tool.fail("warning: \(warning)") }
+    return views
+}
+
+struct ViewCommand: ToolCommand {
+    static let name = "view"
+    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text"
+    static let help = """
+    Usage: shop-replay view NAME [--list ID|NAME] [--as-of SEQ|TIME] [--journal PATH] [--json]
+
+    Shows one view of the household, rebuilt from the journal (from its
+    snapshot when there is a good one).
+
+    Views:
+      shopping-list-by-location   one list's unbought entries by store location, with totals
+      shopping-list-by-name       the same, by name
+      list-detail                 one list in manual order, bought entries last
+      lists                       the live lists by priority
+      deleted-lists               soft-deleted lists that can be restored
+      locations                   locations in visiting order with item counts
+      all-items-by-name           every item, where it is, which lists, last purchase
+      all-items-by-purchase-date  items by the day they were last bought
+      audit                       every purchase (see also: shop-replay audit)
+      stats                       statistics (see also: shop-replay stats)
+      share-text                  a list as plain text for a message
+
+    Options:
+      --list ID|NAME   the list, for the list views (default: the first of `view lists`)
+    \(AsOf.help)
+      --no-snapshot    ignore <journal>.snapshot and replay the whole journal
+    \(JournalOptions.help)
+    """
+
+    var view: ViewName
+    var list: String?
+    var asOf: ReplayStop
+    var useSnapshot: Bool
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        list = try arguments.option("--list", "ID|NAME")
+        asOf = try AsOf.parse(&arguments)
+        useSnapshot = !arguments.flag("--no-snapshot")
+        guard let name = arguments.positional() else {
+            throw UsageError(message: "which view? expected one of \(ViewName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let aliases = ["soft-deleted-lists": ViewName.deletedLists, "share": .shareText]
+        guard let view = ViewName(rawValue: name) ?? aliases[name] else {
+            throw UsageError(message: "there is no view \"\(name)\"; expected one of \(ViewName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.view = view
+        if list != nil, !view.needsList { throw UsageError(message: "--list is for the list views, not \(view.rawValue)") }
+    }
+
+    func run() throws -> Int32 {
+        let views = try loadViews(options, asOf: asOf, useSnapshot: useSnapshot)
+        let out = Output(json: options.json)
+        let currency = views.state.household?.currency
+        func chosenList() throws -> ListID {
+            if let list { return try Lookup.list(list, in: views.state) }
+            guard let first = ListsView(views).lists.first else {
+                throw UsageError(message: "the household has no lists yet\(views.asOf > 0 ? " (as of seq \(views.asOf))" : "")")
+            }
+            return first.id
+        }
+        switch view {
+        case .shoppingListByLocation, .shoppingListByName:
+            let shopping = ShoppingListView(views, list: try chosenList(), grouping: view == .shoppingListByName ? .byName : .byLocation)!
+            options.json ? out.emit(shopping.json) : out.line(TextViews.shoppingList(shopping, currency: currency))
+        case .listDetail:
+            let detail = ListDetailView(views, list: try chosenList())!
+            options.json ? out.emit(detail.json) : out.line(TextViews.listDetail(detail))
+        case .shareText:
+            let list = try chosenList()
+            let text = ShoppingListView.shareText(views, list: list)!
+            options.json
+                ? out.emit(.object([("view", "share-text"), ("asOf", .int(views.asOf)),
+                                    ("list", .object([("id", .string(list.description)), ("name", .string(views.state.lists[list]!.name))])),
+                                    ("text", .string(text))]))
+                : out.line(text.trimmingCharacters(in: .newlines))
+        case .lists:
+            let lists = ListsView(views)
+            options.json ? out.emit(lists.json) : out.line(TextViews.lists(lists))
+        case .deletedLists:
+            let deleted = DeletedListsView(views)
+            options.json ? out.emit(deleted.json) : out.line(TextViews.deletedLists(deleted))
+        case .locations:
+            let locations = LocationsView(views)
+            options.json ? out.emit(locations.json) : out.line(TextViews.locations(locations))
+        case .allItemsByName:
+            let items = ItemsByNameView(views)
+            options.json ? out.emit(items.json) : out.line(TextViews.itemsByName(items, views: views))
+        case .allItemsByPurchaseDate:
+            let items = ItemsByPurchaseDateView(views)
+            options.json ? out.emit(items.json) : out.line(TextViews.itemsByPurchaseDate(items))
+        case .audit:
+            let audit = AuditView(views)
+            options.json ? out.emit(audit.json) : out.line(TextViews.audit(audit))
+        case .stats:
+            let stats = StatsView(views)
+            options.json ? out.emit(stats.json) : out.line(TextViews.stats(stats, currency: currency))
+        }
+        return 0
+    }
+}

@@ -1,0 +1,40 @@
+import ShopEvents
+
+/// One line about an event for people, with names looked up in the state just before it.
+enum EventSummary {
+    static func describe(_ event: Event, in state: ShopState) -> String {
+        func item(_ id: ItemID) -> String { state.items[id]?.name ?? id.description }
+        func list(_ id: ListID) -> String { state.lists[id]?.name ?? id.description }
+        func location(_ id: LocationID) -> String { state.locations[id]?.name ?? id.description }
+        switch event {
+        case let .householdCreated(_, name, currency, timeZone): return "\(name) (\(currency), \(timeZone))"
+        case let .locationCreated(_, name, position, _): return "\(name) at position \(position)"
+        case let .locationRenamed(id, name): return "\(location(id)) → \(name)"
+        case let .locationRecolored(id, _): return location(id)
+        case let .locationsReordered(order): return order.map(location).joined(separator: ", ")
+        case let .locationDeleted(id): return location(id)
+        case let .itemCreated(_, name, at, details):
+            return "\(name) at \(location(at))" + (details.unitPrice.map { " for \(Format.money($0))" } ?? "")
+        case let .itemRenamed(id, name): return "\(item(id)) → \(name)"
+        case let .itemDetailsChanged(id, details): return "\(item(id)): price \(Format.money(details.unitPrice))"
+        case let .itemRelocated(id, to): return "\(item(id)): \(state.items[id].map { location($0.location) } ?? "?") → \(location(to))"
+        case let .itemAvailabilityChanged(id, available): return "\(item(id)) \(available ? "available again" : "out of stock")"
+        case let .itemDeleted(id): return item(id)
+        case let .listCreated(_, name, priority): return "\(name) (\(priority.rawValue))"
+        case let .listRenamed(id, name): return "\(list(id)) → \(name)"
+        case let .listPriorityChanged(id, priority): return "\(list(id)): \(priority.rawValue)"
+        case let .listDeleted(id), let .listRestored(id), let .listPurged(id), let .boughtEntriesCleared(id): return list(id)
+        case let .itemAddedToList(l, i, quantity): return "\(item(i)) ×\(quantity) on \(list(l))"
+        case let .listEntryQuantityChanged(l, i, quantity): return "\(item(i)) ×\(quantity) on \(list(l))"
+        case let .itemRemovedFromList(l, i): return "\(item(i)) off \(list(l))"
+        case let .listReordered(l, order): return "\(list(l)): \(order.map(item).joined(separator: ", "))"
+        case let .itemPurchased(_, i, l, quantity, price, at, purchasedAt):
+            return "\(item(i)) ×\(quantity)" + (price.map { " at \(Format.money($0))" } ?? "") + " in \(location(at))"
+                + (l.map { " from \(list($0))" } ?? "") + (purchasedAt.map { " on \(Format.time($0))" } ?? "")
+        case let .purchaseReverted(id):
+            return state.purchases[id].map { "purchase of \(item($0.item)) (seq \($0.seq))" } ?? id.description
+        case let .tripStarted(_, l): return l.map { "for \(list($0))" } ?? ""
+        case .tripPaused, .tripResumed, .tripEnded: return ""
+        }
+    }
+}

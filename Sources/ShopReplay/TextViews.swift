@@ -1,0 +1,117 @@
+import ShopEvents
+import ShopProjections
+
+/// The views as aligned text for people.
+enum TextViews {
+    static func header(_ title: String, asOf: Int) -> String { "\(title)  (as of seq \(asOf))" }
+
+    static func shoppingList(_ view: ShoppingListView, currency: String?) -> String {
+        var out = [header("\(view.list.name) — shopping list \(view.grouping == .byLocation ? "by location" : "by name")", asOf: view.asOf)]
+        // One table for all sections, so that columns line up down the whole list.
+        var table = Table(["", "item", "qty", "price", ""], rightAligned: [2, 3])
+        for section in view.sections {
+            for entry in section.entries {
+                table.add(["", entry.name, "×\(entry.quantity)", entry.unitPrice.map { Format.money($0) } ?? "",
+                           entry.available ? "" : "out of stock"])
+            }
+        }
+        var rows = table.render().split(separator: "\n", omittingEmptySubsequences: false).dropFirst().makeIterator()
+        for section in view.sections {
+            out.append("")
+            out.append(section.title)
+            for _ in section.entries { out.append(String(rows.next() ?? "")) }
+        }
+        if view.sections.isEmpty { out.append("\nNothing to buy.") }
+        out.append("")
+        out.append("\(view.remaining) to buy · \(view.bought) bought · estimated \(Format.money(view.estimatedTotal, currency))"
+                   + (view.unpriced > 0 ? " · \(view.unpriced) without a price" : ""))
+        return out.joined(separator: "\n")
+    }
+
+    static func listDetail(_ view: ListDetailView) -> String {
+        var table = Table(["", "item", "qty"], rightAligned: [2])
+        for entry in view.entries { table.add([entry.bought ? "✓" : "·", entry.name, "×\(entry.quantity)"]) }
+        return [header(view.list.name, asOf: view.asOf), "", table.render(), "", "bought \(view.bought) of \(view.total)"]
+            .joined(separator: "\n")
+    }
+
+    static func lists(_ view: ListsView) -> String {
+        var table = Table(["list", "priority", "entries", "to buy", "bought", "created"], rightAligned: [2, 3, 4])
+        for row in view.lists {
+            table.add([row.name, row.priority.rawValue, "\(row.entries)", "\(row.remaining)", "\(row.bought)", Format.time(row.createdAt)])
+        }
+        return [header("Lists", asOf: view.asOf), "", view.lists.isEmpty ? "No lists." : table.render()].joined(separator: "\n")
+    }
+
+    static func deletedLists(_ view: DeletedListsView) -> String {
+        var table = Table(["list", "deleted", "by", "entries"], rightAligned: [3])
+        for row in view.lists { table.add([row.name, Format.time(row.deletedAt), row.deletedBy, "\(row.entries)"]) }
+        return [header("Deleted lists (restorable)", asOf: view.asOf), "", view.lists.isEmpty ? "No deleted lists." : table.render()]
+            .joined(separator: "\n")
+    }
+
+    static func locations(_ view: LocationsView) -> String {
+        var table = Table(["#", "location", "items"], rightAligned: [0, 2])
+        for row in view.locations {
+            table.add([row.id == .unknown ? "last" : "\(row.position)", row.name, "\(row.items)"])
+        }
+        return [header("Locations in visiting order", asOf: view.asOf), "", table.render()].joined(separator: "\n")
+    }
+
+    static func itemsByName(_ view: ItemsByNameView, views: HouseholdViews) -> String {
+        var table = Table(["item", "location", "on lists", "last purchased"])
+        for row in view.items {
+            table.add([row.name, row.locationName,
+                       row.onLists.compactMap { views.state.lists[$0]?.name }.joined(separator: ", "),
+                       Format.time(row.lastPurchased)])
+        }
+        return [header("All items by name", asOf: view.asOf), "", view.items.isEmpty ? "No items." : table.render()]
+            .joined(separator: "\n")
+    }
+
+    static func itemsByPurchaseDate(_ view: ItemsByPurchaseDateView) -> String {
+        var out = [header("All items by purchase date", asOf: view.asOf)]
+        for section in view.sections {
+            out.append("")
+            out.append(section.day ?? "never purchased")
+            out += section.items.map { "  \($0.name)" }
+        }
+        return out.joined(separator: "\n")
+    }
+
+    static func audit(_ view: AuditView) -> String {
+        var table = Table(["seq", "when", "who", "item", "qty", "price", "list", "where", ""], rightAligned: [0, 4, 5])
+        for r in view.purchases {
+            table.add(["\(r.seq)", Format.time(r.purchasedAt), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice),
+                       r.listName ?? "—", r.locationName, r.isReverted ? "reverted" : ""])
+        }
+        return [header("Audit: \(Format.count(view.purchases.count, "purchase"))", asOf: view.asOf), "",
+                view.purchases.isEmpty ? "No purchases." : table.render()].joined(separator: "\n")
+    }
+
+    static func stats(_ view: StatsView, currency: String?) -> String {
+        var out = [header("Statistics", asOf: view.asOf), "", "Per month"]
+        var months = Table(["month", "purchases", "spend"], rightAligned: [1, 2])
+        for row in view.months { months.add([row.month, "\(row.tally.purchases)", Format.money(row.tally.spend, currency)]) }
+        out.append(months.render(indent: "  "))
+        out += ["", "Per person"]
+        var actors = Table(["who", "purchases", "spend"], rightAligned: [1, 2])
+        for row in view.actors { actors.add([row.actor, "\(row.tally.purchases)", Format.money(row.tally.spend, currency)]) }
+        out.append(actors.render(indent: "  "))
+        out += ["", "Per place of purchase"]
+        var places = Table(["where", "purchases", "spend"], rightAligned: [1, 2])
+        for row in view.locations { places.add([row.name, "\(row.tally.purchases)", Format.money(row.tally.spend, currency)]) }
+        out.append(places.render(indent: "  "))
+        out += ["", "Per item"]
+        var items = Table(["item", "purchases", "quantity", "spend", "first", "last", "every"], rightAligned: [1, 2, 3, 6])
+        for row in view.items {
+            items.add([row.name, "\(row.tally.purchases)", "\(row.tally.quantity)", Format.money(row.tally.spend),
+                       Format.time(row.first), Format.time(row.last),
+                       row.meanIntervalDays.map { String(format: "%.1f d", $0) } ?? "—"])
+        }
+        out.append(items.render(indent: "  "))
+        out += ["", "Trips: \(Format.count(view.trips.count, "ended trip"))"
+                + (view.trips.meanSeconds.map { ", \(Format.duration(seconds: view.trips.totalSeconds)) in all, \(Format.duration(seconds: $0)) on average" } ?? "")]
+        return out.joined(separator: "\n")
+    }
+}
