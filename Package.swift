@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "ShopTestSupport", dependencies: ["ShopEvents"], path: "Tests/ShopTestSupport"),
         .testTarget(name: "ShopEventsTests", dependencies: ["ShopEvents", "ShopTestSupport"]),
         .testTarget(name: "ShopProjectionsTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport"]),
+        // End-to-end tests that run the built shop-replay binary as a separate process.
+        .testTarget(name: "ShopReplayTests", dependencies: ["ShopReplay", "ShopEvents", "ShopProjections", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,6 +38,8 @@ struct CommandRecord: Hashable {
 /// command contiguous. It folds the state as it goes.
 struct JournalChain {
     private(set) var head = JournalHead.empty
+    /// The head before the last line accepted.
+    private(set) var previousHead = JournalHead.empty
     private(set) var lastAt: Timestamp?
     private(set) var state = ShopState.initial
     private(set) var commands: [CommandID: CommandRecord] = [:]
@@ -81,6 +83,7 @@ struct JournalChain {
                 throw JournalError.corrupt(line: number, offset: offset, "\(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
             }
         }
+        previousHead = head
         head = JournalHead(seq: recorded.seq, hash: SHA256.hash(line))
         lastAt = recorded.at
         state.apply(recorded)

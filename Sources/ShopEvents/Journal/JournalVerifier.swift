@@ -65,6 +65,8 @@ public enum JournalVerifier {
         if failure == nil, let expected, !expectedFound {
             failure = JournalError(.corruptLine, "the recorded head \(expected) is not in this history: it ends at seq \(chain.head.seq), so it was truncated", line: chain.head.seq + 1, offset: lines.consumedOffset)
         }
-        return VerificationReport(events: chain.head.seq, head: chain.head, failure: failure, tornTail: torn)
+        // A line blamed through the one after it was accepted before its change showed.
+        let good = failure?.line.map { $0 <= chain.head.seq } == true ? chain.previousHead : chain.head
+        return VerificationReport(events: good.seq, head: good, failure: failure, tornTail: torn)
     }
 }

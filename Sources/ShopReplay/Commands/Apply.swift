@@ -8,10 +8,15 @@ final class Writer {
     private let created: Bool
     private let path: String
 
-    init(path: String, actor: String) throws(JournalError) {
+    init(path: String, actor: String, wait: Double = 5) throws(JournalError) {
         created = !FileManager.default.fileExists(atPath: path)
         self.path = path
-        journal = try Journal.open(path: path, options: .init(actor: actor, device: "shop-replay"))
+        do {
+            journal = try Journal.open(path: path, options: .init(actor: actor, device: "shop-replay", lockTimeout: wait))
+        } catch {
+            if created { unlink(path); unlink(path + ".lock") }
+            throw error
+        }
     }
 
     func close() {
@@ -47,6 +52,7 @@ struct Apply: ToolCommand {
       --actor NAME     who issues commands that name no actor (default: $USER)
       --batch N        commands per write and fsync (default 1000 from a file,
                        1 from standard input so that each answer comes at once)
+      --wait SECONDS   how long to wait for another writer to finish (default 5)
     \(JournalOptions.help)
 
     Example:
@@ -56,12 +62,14 @@ struct Apply: ToolCommand {
     var input: String?
     var actor: String
     var batch: Int?
+    var wait: Int
     var options: JournalOptions
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
         actor = try arguments.option("--actor", "NAME") ?? Writer.defaultActor
         batch = try arguments.number("--batch", "N", in: 1...100_000)
+        wait = try arguments.number("--wait", "SECONDS", in: 0...3600) ?? 5
         input = arguments.positional()
         guard Limits.actorLength.contains(actor.count) else { throw UsageError(message: "--actor must be 1 to 100 characters") }
     }
@@ -77,7 +85,7 @@ struct Apply: ToolCommand {
             handle = FileHandle.standardInput
         }
         let perBatch = batch ?? (input == nil || input == "-" ? 1 : 1000)
-        let writer = try Writer(path: options.journal, actor: actor)
+        let writer = try Writer(path: options.journal, actor: actor, wait: Double(wait))
         defer { writer.close() }
         let out = Output(json: options.json)
         var rejected = 0
