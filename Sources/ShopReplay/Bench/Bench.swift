@@ -1,0 +1,267 @@
+import Foundation
+import ShopEvents
+import ShopProjections
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Median, min and max of repeated measurements.
+struct Samples {
+    var values: [Double]
+    var median: Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+    var min: Double { values.min() ?? 0 }
+    var max: Double { values.max() ?? 0 }
+    func percentile(_ p: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+    }
+}
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    try body()
+    let elapsed = clock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+struct Bench: ToolCommand {
+    static let name = "bench"
+    static let summary = "measure replay, verify, append and cold open against Foundation, orjson and eventsourcing"
+    static let help = """
+    Usage: shop-replay bench [--events N] [--runs R] [--dir PATH] [--no-peers] [--json]
+
+    Generates a synthetic journal of N events (a household with hundreds of
+    items and locations, several lists, years of purchases, renames, deletes,
+    reverts) and measures, each as the median of R runs with min and max:
+      replay       read the journal and bring every view up to date
+      verify       the full verify: hash chain and every rule
+      append       commands through the deciders into the journal, 1000 per fsync;
+                   and one command per fsync, p50 and p99
+      cold open    every view ready from a valid snapshot
+      memory       peak resident memory of a replay, at N/4 and N events
+    and, on the same machine, data and run, its peers: Foundation's JSONDecoder
+    decoding the same lines into the same event types, Python orjson parsing the
+    same file line by line, and the Python eventsourcing library (SQLite)
+    storing and reading back events. The Python peers are installed into a
+    virtual environment under .build/; a peer that cannot be had is skipped with
+    a message. Build with `swift build -c release` for figures that mean anything.
+
+    Options:
+      --events N       events in the synthetic journal (default 1000000)
+      --runs R         runs of each measurement (default 5)
+      --dir PATH       where to write the journals (default: a new temporary folder, removed afterwards)
+      --no-peers       measure ShopEvents only
+      --peer-events N  events for the slow peers, JSONDecoder and eventsourcing (default 100000)
+      --json           the figures as JSON
+    """
+
+    var events: Int
+    var runs: Int
+    var dir: String?
+    var peers: Bool
+    var peerEvents: Int
+    var json: Bool
+    var childReplay: String?
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        events = try arguments.number("--events", "N", in: 100...50_000_000) ?? 1_000_000
+        runs = try arguments.number("--runs", "R", in: 1...100) ?? 5
+        dir = try arguments.option("--dir", "PATH")
+        peers = !arguments.flag("--no-peers")
+        peerEvents = try arguments.number("--peer-events", "N", in: 10...10_000_000) ?? 100_000
+        json = arguments.flag("--json")
+        childReplay = try arguments.option("--child-replay", "PATH")   // internal: the memory measurement's child
+    }
+
+    func run() throws -> Int32 {
+        if let childReplay {
+            let replayer = Replayer<HouseholdViews>(path: childReplay, verifyChain: false)
+            print(try replayer.catchUp())
+            return 0
+        }
+        #if DEBUG
+        Tool.fail("warning: this is a debug build; build with -c release for meaningful figures")
+        #endif
+        let folder = dir ?? NSTemporaryDirectory() + "shop-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { if dir == nil { try? FileManager.default.removeItem(atPath: folder) } }
+        let report = try measure(in: folder)
+        if json {
+            Output(json: true).emit(report.json)
+        } else {
+            print(report.text)
+        }
+        return 0
+    }
+
+    func progress(_ text: String) {
+        if !json { FileHandle.standardError.write(Data("bench: \(text)\n".utf8)) }
+    }
+
+    func measure(in folder: String) throws -> BenchReport {
+        var report = BenchReport(events: events, runs: runs)
+        report.machine = BenchReport.machineDescription()
+        progress("generating \(events) events…")
+        var workload = BenchWorkload()
+        workload.generate(events: events)
+        let commands = workload.commands
+        let journalPath = folder + "/bench.ndjson"
+
+        // Append: the same commands, through the deciders, 1000 per write and fsync.
+        var appendTimes: [Double] = []
+        for run in 0..<runs {
+            let path = run == 0 ? journalPath : folder + "/append-\(run).ndjson"
+            unlink(path)
+            let journal = try Journal.open(path: path, options: .init(clock: .stepping(from: Timestamp("2022-01-01T00:00:00.000Z")!, by: 0),
+                                                                      ids: .sequential(prefix: 0xBE4D_0000), actor: "bench"))
+            var written = 0
+            appendTimes.append(try seconds {
+                var start = 0
+                while start < commands.count {
+                    let batch = Array(commands[start..<Swift.min(start + 1000, commands.count)])
+                    written += try journal.execute(batch: batch).reduce(0) { $0 + ((try? $1.get())?.events.count ?? 0) }
+                    start += batch.count
+                }
+            })
+            journal.close()
+            report.journalEvents = written
+            if run > 0 { unlink(path); unlink(path + ".lock") }
+            progress("append run \(run + 1): \(Int(Double(written) / appendTimes.last!)) events/s")
+        }
+        report.append = Samples(values: appendTimes)
+        report.journalBytes = (try FileManager.default.attributesOfItem(atPath: journalPath)[.size] as? Int) ?? 0
+        let n = Double(report.journalEvents)
+
+        // One command, one fsync.
+        let single = folder + "/single.ndjson"
+        let journal = try Journal.open(path: single, options: .init(ids: .sequential(prefix: 0xBE4E_0000), actor: "bench"))
+        try journal.execute(.createHousehold(household: HouseholdID(), name: "Latency", currency: "EUR", timeZone: "UTC"))
+        var latencies: [Double] = []
+        for index in 0..<200 {
+            latencies.append(try seconds { try journal.execute(.createItem(item: ItemID(), name: "Item \(index)", location: nil, details: .none)) })
+        }
+        journal.close()
+        report.singleLatency = Samples(values: latencies)
+
+        // Replay: every view up to date, from the file.
+        var replayTimes: [Double] = []
+        for _ in 0..<runs {
+            replayTimes.append(try seconds {
+                let replayer = Replayer<HouseholdViews>(path: journalPath, verifyChain: false)
+                try replayer.catchUp()
+            })
+        }
+        report.replay = Samples(values: replayTimes)
+        progress("replay: \(Int(n / report.replay.median)) events/s")
+
+        // Our codec alone, and Foundation's JSONDecoder, on the same lines.
+        let lines = Array(Scratch.lines(journalPath).prefix(peerEvents))
+        report.decodeLines = lines.count
+        report.ourDecode = Samples(values: try (0..<runs).map { _ in
+            try seconds { for line in lines { _ = try EventLineCodec.decode(line) } }
+        })
+        if peers {
+            let decoder = JSONDecoder()
+            let datas = lines.map { Data($0) }
+            report.foundationDecode = Samples(values: try (0..<Swift.max(1, runs / 2)).map { _ in
+                try seconds { for data in datas { _ = try decoder.decode(FoundationLine.self, from: data) } }
+            })
+            progress("Foundation JSONDecoder: \(Int(Double(lines.count) / report.foundationDecode!.median)) lines/s")
+        }
+
+        // Verify: hash chain and every rule.
+        report.verify = Samples(values: try (0..<runs).map { _ in
+            try seconds {
+                let result = try JournalVerifier.verify(path: journalPath)
+                guard result.ok else { throw ToolFailure(message: "the bench journal does not verify: \(result.failure!.message)", exitCode: 3) }
+            }
+        })
+        progress("verify: \(Int(n / report.verify.median)) events/s")
+
+        // Cold open from a valid snapshot.
+        let engine = ViewEngine(journalPath: journalPath, verifyChain: false)
+        try engine.refresh()
+        try engine.saveSnapshot()
+        report.snapshotBytes = (try FileManager.default.attributesOfItem(atPath: journalPath + ".snapshot")[.size] as? Int) ?? 0
+        report.coldOpen = Samples(values: try (0..<runs).map { _ in
+            try seconds {
+                let cold = ViewEngine(journalPath: journalPath, verifyChain: false)
+                try cold.refresh()
+                guard cold.snapshotSeq != nil else { throw ToolFailure(message: "the snapshot was not used: \(cold.warnings)", exitCode: 3) }
+            }
+        })
+        progress("cold open: \(String(format: "%.1f", report.coldOpen.median * 1000)) ms")
+
+        // Peak memory of a replay in a child process, at a quarter and all of the history.
+        let quarter = folder + "/quarter.ndjson"
+        let all = Scratch.lines(journalPath)
+        Scratch.writeLines(Array(all.prefix(all.count / 4)), to: quarter)
+        report.rssQuarter = try childPeakRSS(quarter)
+        report.rssFull = try childPeakRSS(journalPath)
+
+        if peers {
+            var python = PythonPeers()
+            if python.ensure(module: "orjson", packages: ["orjson"]),
+               let output = python.run(python.python, ["-c", PythonPeers.orjsonScript, journalPath, "\(runs)"], what: "orjson"),
+               let result = try? JSONValue.parse(Array(output.utf8)) {
+                report.orjson = Samples(values: result["seconds"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
+                report.orjsonVersion = result["version"]?.stringValue
+            }
+            if python.ensure(module: "eventsourcing", packages: ["eventsourcing>=9.5,<9.6"]),
+               let output = python.run(python.python, ["-c", PythonPeers.eventsourcingScript, journalPath, "\(peerEvents)",
+                                                      "\(Swift.max(1, runs / 2))", "1000"], what: "eventsourcing"),
+               let result = try? JSONValue.parse(Array(output.utf8)) {
+                report.eventsourcingEvents = result["events"]?.intValue ?? 0
+                report.eventsourcingWrite = Samples(values: result["write"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
+                report.eventsourcingRead = Samples(values: result["read"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
+                report.eventsourcingVersion = result["version"]?.stringValue
+            }
+            report.skipped = python.problems
+        } else {
+            report.skipped = ["peers: not measured (--no-peers)"]
+        }
+        return report
+    }
+
+    /// Runs this binary's replay in a child process and returns its peak resident memory in bytes.
+    func childPeakRSS(_ path: String) throws -> Int {
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        var pid: pid_t = 0
+        let arguments = [binary, "bench", "--child-replay", path]
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var devnull = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&devnull)
+        posix_spawn_file_actions_addopen(&devnull, 1, "/dev/null", O_WRONLY, 0)
+        defer { posix_spawn_file_actions_destroy(&devnull) }
+        guard posix_spawn(&pid, binary, &devnull, nil, &cArguments, environ) == 0 else {
+            throw ToolFailure(message: "cannot start \(binary) to measure memory", exitCode: 3)
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        guard wait4(pid, &status, 0, &usage) == pid, status == 0 else {
+            throw ToolFailure(message: "the memory measurement's replay failed (status \(status))", exitCode: 3)
+        }
+        return usage.ru_maxrss * 1024
+    }
+}
+
+/// Whole-file helpers for the bench's journals.
+enum Scratch {
+    /// The lines of a file without their newlines.
+    static func lines(_ path: String) -> [[UInt8]] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return data.split(separator: 0x0A).map { Array($0) }
+    }
+
+    static func writeLines(_ lines: [[UInt8]], to path: String) {
+        var bytes: [UInt8] = []
+        for line in lines { bytes += line; bytes.append(0x0A) }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
+}
