@@ -31,7 +31,15 @@ public struct HouseholdCalendar: Hashable, Sendable {
     }
 
     /// `YYYY-MM` of the month `time` falls in.
-    public func month(_ time: Timestamp) -> String { String(day(time).prefix(7)) }
+    public func month(_ time: Timestamp) -> String { Self.monthText(monthNumber(time)) }
+
+    /// Months since year 0 (year × 12 + month − 1): a cheap key for monthly totals.
+    func monthNumber(_ time: Timestamp) -> Int {
+        let (y, m, _) = Self.civil(localDay(time))
+        return Int(y) * 12 + Int(m) - 1
+    }
+
+    static func monthText(_ number: Int) -> String { "\(pad(Int64(number / 12), 4))-\(pad(Int64(number % 12 + 1), 2))" }
 
     static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)

@@ -50,7 +50,8 @@ public struct PurchaseHistory: Hashable, Sendable {
     private var index: [PurchaseID: Int] = [:]
     private var byItem: [ItemID: [Int]] = [:]
     public private(set) var items: [ItemID: ItemTally] = [:]
-    public private(set) var months: [String: Tally] = [:]
+    /// By month number (year × 12 + month − 1) in the household's time zone; see ``monthTotals``.
+    private(set) var months: [Int: Tally] = [:]
     public private(set) var actors: [String: Tally] = [:]
     public private(set) var locations: [LocationID: Tally] = [:]
     private(set) var calendar = HouseholdCalendar.utc
@@ -99,7 +100,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             tally.add(record, sign: sign)
             totals[key] = tally.purchases == 0 ? nil : tally
         }
-        add(&months, calendar.month(record.purchasedAt))
+        add(&months, calendar.monthNumber(record.purchasedAt))
         add(&actors, record.actor)
         add(&locations, record.location)
         var tally = items[record.item, default: ItemTally()]
@@ -117,6 +118,11 @@ public struct PurchaseHistory: Hashable, Sendable {
             tally.last = last
         }
         items[record.item] = tally.tally.purchases == 0 ? nil : tally
+    }
+
+    /// Totals per calendar month `YYYY-MM`, in the household's time zone.
+    public var monthTotals: [String: Tally] {
+        Dictionary(uniqueKeysWithValues: months.map { (HouseholdCalendar.monthText($0.key), $0.value) })
     }
 
     /// When the item was last bought (not counting reverted purchases).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ShopEvents
+@testable import ShopEvents
 import ShopTestSupport
 
 @Suite struct TimestampTests {
@@ -59,5 +59,28 @@ import ShopTestSupport
         #expect(first.description == "00000000-0000-0000-0000-000000000001")
         #expect(second.description == "00000000-0000-0000-0000-000000000002")
         #expect(first < second)
+    }
+}
+
+@Suite struct HexTests {
+    /// The eight-at-a-time hex reader agrees with reading one digit at a time, for every byte.
+    @Test func wordAtATimeAgreesWithByteAtATime() {
+        var rng = SplitMix64(seed: 3)
+        let interesting: [UInt8] = Array(0x2F...0x3A) + Array(0x40...0x47) + Array(0x60...0x67) + [0x00, 0x10, 0x19, 0x20, 0x7F, 0x80, 0xC3, 0xFF]
+        for round in 0..<50_000 {
+            var bytes = (0..<8).map { _ in interesting.randomElement(using: &rng)! }
+            if round % 2 == 0 { bytes = (0..<8).map { _ in Array("0123456789abcdefABCDEF".utf8).randomElement(using: &rng)! } }
+            var scalar: UInt32? = 0
+            for byte in bytes {
+                guard let value = UUIDText.hexValue(byte), let sofar = scalar else { scalar = nil; break }
+                scalar = sofar << 4 | UInt32(value)
+            }
+            let fast = bytes.withUnsafeBufferPointer { UUIDText.hex8($0.baseAddress!) }
+            #expect(fast == scalar, "\(bytes)")
+        }
+        for byte in 0...255 {
+            let valid = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+            #expect((UUIDText.hexValue(UInt8(byte)) != nil) == valid, "\(byte)")
+        }
     }
 }

@@ -43,7 +43,7 @@ public enum EventLineCodec {
     public static func decode(_ line: UnsafeRawBufferPointer) throws(CodecError) -> RecordedEvent {
         var s = JSONScanner(line)
         var seq: Int?, id: UUID?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
-        var device: String?, command: UUID?, correlation: UUID?, data: DataFields?, prev: SHA256Digest?
+        var device: String?, command: UUID?, correlation: UUID?, data: EventData?, prev: SHA256Digest?
         var seen: UInt16 = 0
         func once(_ bit: UInt16, _ key: JSONScanner.Key) throws(CodecError) {
             if seen & bit != 0 { throw CodecError(.malformedJSON, "key \"\(s.keyText(key))\" appears twice", offset: key.start) }
@@ -57,9 +57,9 @@ public enum EventLineCodec {
             else if s.keyMatches(key, "type") {
                 try once(4, key)
                 let start = s.position
-                let name = try s.readString()
-                guard let known = EventType(rawValue: name) else {
-                    throw CodecError(.unknownType, "type \"\(name)\" is not an event type of this version", offset: start)
+                let text = try s.readStringBytes()
+                guard !text.escaped, let known = EventType.named(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start)) else {
+                    throw CodecError(.unknownType, "type \"\(s.keyText(text))\" is not an event type of this version", offset: start)
                 }
                 type = known
             }
@@ -80,7 +80,7 @@ public enum EventLineCodec {
                 try once(256, key)
                 correlation = s.readNull() ? nil : try s.readUUID("correlation")
             }
-            else if s.keyMatches(key, "data") { try once(512, key); data = try DataFields(&s) }
+            else if s.keyMatches(key, "data") { try once(512, key); data = try EventData(&s) }
             else if s.keyMatches(key, "prev") {
                 try once(1024, key)
                 let start = s.position
@@ -104,12 +104,12 @@ public enum EventLineCodec {
         guard let at else { throw missing("at") }
         guard let actor else { throw missing("actor") }
         guard let command else { throw missing("command") }
-        guard var data else { throw missing("data") }
+        guard let data else { throw missing("data") }
         guard let prev else { throw missing("prev") }
         guard seq >= 1 else { throw CodecError(.invalidField, "seq \(seq) must be 1 or more", offset: 0) }
         return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
                              command: CommandID(command), correlation: correlation.map(CorrelationID.init),
-                             event: try decodeData(type, &data), prev: prev)
+                             event: try data.event(type), prev: prev)
     }
 
     static func writeData(_ event: Event, to w: inout JSONWriter) {
@@ -151,52 +151,5 @@ public enum EventLineCodec {
         case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): w.field("trip", trip)
         }
         w.endObject()
-    }
-
-    static func decodeData(_ type: EventType, _ d: inout DataFields) throws(CodecError) -> Event {
-        switch type {
-        case .householdCreated:
-            return .householdCreated(household: try d.id("household"), name: try d.string("name"),
-                                     currency: try d.string("currency"), timeZone: try d.string("timeZone"))
-        case .locationCreated:
-            return .locationCreated(location: try d.id("location"), name: try d.string("name"),
-                                    position: try d.int("position"), color: try d.color("color"))
-        case .locationRenamed: return .locationRenamed(location: try d.id("location"), name: try d.string("name"))
-        case .locationRecolored: return .locationRecolored(location: try d.id("location"), color: try d.color("color"))
-        case .locationsReordered: return .locationsReordered(order: try d.ids("order"))
-        case .locationDeleted: return .locationDeleted(location: try d.id("location"))
-        case .itemCreated:
-            return .itemCreated(item: try d.id("item"), name: try d.string("name"), location: try d.id("location"),
-                                details: try d.details())
-        case .itemRenamed: return .itemRenamed(item: try d.id("item"), name: try d.string("name"))
-        case .itemDetailsChanged: return .itemDetailsChanged(item: try d.id("item"), details: try d.details())
-        case .itemRelocated: return .itemRelocated(item: try d.id("item"), location: try d.id("location"))
-        case .itemAvailabilityChanged:
-            return .itemAvailabilityChanged(item: try d.id("item"), available: try d.bool("available"))
-        case .itemDeleted: return .itemDeleted(item: try d.id("item"))
-        case .listCreated:
-            return .listCreated(list: try d.id("list"), name: try d.string("name"), priority: try d.priority("priority"))
-        case .listRenamed: return .listRenamed(list: try d.id("list"), name: try d.string("name"))
-        case .listPriorityChanged: return .listPriorityChanged(list: try d.id("list"), priority: try d.priority("priority"))
-        case .listDeleted: return .listDeleted(list: try d.id("list"))
-        case .listRestored: return .listRestored(list: try d.id("list"))
-        case .listPurged: return .listPurged(list: try d.id("list"))
-        case .itemAddedToList:
-            return .itemAddedToList(list: try d.id("list"), item: try d.id("item"), quantity: try d.int("quantity"))
-        case .listEntryQuantityChanged:
-            return .listEntryQuantityChanged(list: try d.id("list"), item: try d.id("item"), quantity: try d.int("quantity"))
-        case .itemRemovedFromList: return .itemRemovedFromList(list: try d.id("list"), item: try d.id("item"))
-        case .listReordered: return .listReordered(list: try d.id("list"), order: try d.ids("order"))
-        case .itemPurchased:
-            return .itemPurchased(purchase: try d.id("purchase"), item: try d.id("item"), list: try d.optionalID("list"),
-                                  quantity: try d.int("quantity"), unitPrice: try d.optionalInt("unitPrice"),
-                                  location: try d.id("location"), purchasedAt: try d.optionalTimestamp("purchasedAt"))
-        case .purchaseReverted: return .purchaseReverted(purchase: try d.id("purchase"))
-        case .boughtEntriesCleared: return .boughtEntriesCleared(list: try d.id("list"))
-        case .tripStarted: return .tripStarted(trip: try d.id("trip"), list: try d.optionalID("list"))
-        case .tripPaused: return .tripPaused(trip: try d.id("trip"))
-        case .tripResumed: return .tripResumed(trip: try d.id("trip"))
-        case .tripEnded: return .tripEnded(trip: try d.id("trip"))
-        }
     }
 }

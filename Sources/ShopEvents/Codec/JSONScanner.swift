@@ -108,7 +108,17 @@ struct JSONScanner {
         let start = position
         var escaped = false
         var ascii = true
-        while position < count {
+        while true {
+            // Eight plain ASCII bytes at a time: no quote, backslash, control or non-ASCII byte among them.
+            while count - position >= 8 {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
+                if special & highs != 0 { break }
+                position += 8
+            }
+            guard position < count else { break }
             let c = base[position]
             if c == UInt8(ascii: "\"") {
                 let key = Key(start: start, end: position, escaped: escaped)
@@ -135,9 +145,14 @@ struct JSONScanner {
         throw fail("a string is not closed")
     }
 
+    /// The text of a plain (unescaped) string, without checking UTF-8 again.
+    func plainString(_ key: Key) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + key.start, count: key.end - key.start), as: UTF8.self)
+    }
+
     mutating func readString() throws(CodecError) -> String {
         let key = try readStringBytes()
-        return try decodeString(key)
+        return key.escaped ? try decodeString(key) : plainString(key)
     }
 
     /// The text of a string whose bytes were found by ``readStringBytes()``.

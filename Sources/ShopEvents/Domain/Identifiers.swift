@@ -27,7 +27,7 @@ public struct EntityID<Kind: EntityKind>: Hashable, Comparable, Sendable, Custom
 
     /// Parses a UUID written in any case; `nil` if the text is not a UUID.
     public init?(_ text: String) {
-        guard let uuid = UUIDText.parse(Array(text.utf8)[...]) else { return nil }
+        guard let uuid = UUIDText.parse(Array(text.utf8)) else { return nil }
         self.uuid = uuid
     }
 
@@ -35,6 +35,20 @@ public struct EntityID<Kind: EntityKind>: Hashable, Comparable, Sendable, Custom
     public var description: String { UUIDText.format(uuid) }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { UUIDText.less(lhs.uuid, rhs.uuid) }
+
+    /// The 128 bits as two words: hashing and comparing them is cheaper than
+    /// going through the UUID's bytes one by one.
+    @inlinable var words: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+    }
+
+    @inlinable public func hash(into hasher: inout Hasher) {
+        let (a, b) = words
+        hasher.combine(a)
+        hasher.combine(b)
+    }
+
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.words == rhs.words }
 }
 
 public enum HouseholdKind: EntityKind {}
@@ -150,32 +164,55 @@ enum UUIDText {
     }
 
     @inline(__always) static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c &- UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c &- UInt8(ascii: "A") &+ 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c &- UInt8(ascii: "a") &+ 10
-        default: return nil
-        }
+        let digit = c &- 48
+        if digit < 10 { return digit }
+        let letter = (c | 0x20) &- 97
+        return letter < 6 ? letter &+ 10 : nil
+    }
+
+    /// Eight hex digits (any case) at `p` as a 32-bit number, eight bytes at a
+    /// time; `nil` if any of them is not a hex digit.
+    @inline(__always) static func hex8(_ p: UnsafePointer<UInt8>) -> UInt32? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let x = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+        guard x & highs == 0 else { return nil }
+        let lower = x | (ones &* 0x20)
+        // For bytes below 0x80, v + (0x80 − n) has its high bit set exactly when v ≥ n.
+        @inline(__always) func atLeast(_ v: UInt64, _ n: UInt64) -> UInt64 { (v &+ ones &* (0x80 &- n)) & highs }
+        let digits = atLeast(x, 0x30) & ~atLeast(x, 0x3A)
+        let letters = atLeast(lower, 0x61) & ~atLeast(lower, 0x67)
+        guard (digits | letters) & highs == highs else { return nil }
+        let nibbles = (lower & (ones &* 0x0F)) &+ (letters >> 7) &* 9
+        let pairs = ((nibbles & 0x000F_000F_000F_000F) << 4) | ((nibbles & 0x0F00_0F00_0F00_0F00) >> 8)
+        return UInt32(truncatingIfNeeded: (pairs & 0xFF) << 24 | ((pairs >> 16) & 0xFF) << 16 | ((pairs >> 32) & 0xFF) << 8 | ((pairs >> 48) & 0xFF))
     }
 
     /// Parses `8-4-4-4-12` hex digits in any case.
-    static func parse<C: Collection>(_ text: C) -> UUID? where C.Element == UInt8, C.Index == Int {
-        guard text.count == 36 else { return nil }
-        var raw = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
-                   UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
-        let ok = withUnsafeMutableBytes(of: &raw) { out -> Bool in
-            var i = text.startIndex
-            for byte in 0..<16 {
-                if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
-                    guard text[i] == UInt8(ascii: "-") else { return false }
-                    i += 1
-                }
-                guard let hi = hexValue(text[i]), let lo = hexValue(text[i + 1]) else { return false }
-                out[byte] = hi << 4 | lo
-                i += 2
-            }
-            return true
+    static func parse(_ text: ArraySlice<UInt8>) -> UUID? {
+        text.withUnsafeBufferPointer { parse($0) }
+    }
+
+    static func parse(_ text: [UInt8]) -> UUID? {
+        text.withUnsafeBufferPointer { parse($0) }
+    }
+
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard text.count == 36, let p = text.baseAddress,
+              p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
+        // 8 digits, then 4-4 and 4-4 joined through a copy without their dashes, then 8 and 4.
+        var middle: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &middle) { m in
+            m.baseAddress!.copyMemory(from: p + 9, byteCount: 4)
+            m.baseAddress!.advanced(by: 4).copyMemory(from: p + 14, byteCount: 4)
+            m.baseAddress!.advanced(by: 8).copyMemory(from: p + 19, byteCount: 4)
+            m.baseAddress!.advanced(by: 12).copyMemory(from: p + 24, byteCount: 4)
         }
-        return ok ? UUID(uuid: raw) : nil
+        let parts = withUnsafeBytes(of: &middle) { m -> (UInt32?, UInt32?) in
+            let q = m.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return (hex8(q), hex8(q + 8))
+        }
+        guard let a = hex8(p), let b = parts.0, let c = parts.1, let d = hex8(p + 28) else { return nil }
+        var raw = (a.bigEndian, b.bigEndian, c.bigEndian, d.bigEndian)
+        return withUnsafeBytes(of: &raw) { UUID(uuid: $0.load(as: uuid_t.self)) }
     }
 }

@@ -25,7 +25,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses the journal format exactly; `nil` for anything else.
     public init?(_ text: String) {
-        guard let t = Timestamp.parse(Array(text.utf8)[...]) else { return nil }
+        guard let t = Array(text.utf8).withUnsafeBufferPointer({ Timestamp.parse($0) }) else { return nil }
         self = t
     }
 
@@ -105,9 +105,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Parses exactly `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-    static func parse<C: Collection>(_ t: C) -> Timestamp? where C.Element == UInt8, C.Index == Int {
+    static func parse(_ t: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard t.count == 24 else { return nil }
-        let s = t.startIndex
+        let s = 0
         func num(_ from: Int, _ count: Int) -> Int64? {
             var v: Int64 = 0
             for i in from..<(from + count) {

@@ -15,7 +15,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses 64 hex digits (lower case as written; upper case is accepted).
     public init?(hex: String) {
-        guard let digest = SHA256Digest.parse(Array(hex.utf8)[...]) else { return nil }
+        guard let digest = SHA256Digest.parse(Array(hex.utf8)) else { return nil }
         self = digest
     }
 
@@ -43,24 +43,22 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func parse<C: Collection>(_ text: C) -> SHA256Digest? where C.Element == UInt8, C.Index == Int {
-        guard text.count == 64 else { return nil }
-        var w = [UInt32](repeating: 0, count: 8)
-        var i = text.startIndex
-        for n in 0..<8 {
-            var word: UInt32 = 0
-            for _ in 0..<8 {
-                guard let v = UUIDText.hexValue(text[i]) else { return nil }
-                word = word << 4 | UInt32(v)
-                i += 1
-            }
-            w[n] = word
-        }
-        return SHA256Digest(words: (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]))
+    static func parse(_ text: [UInt8]) -> SHA256Digest? { text.withUnsafeBufferPointer { parse($0) } }
+
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> SHA256Digest? {
+        guard text.count == 64, let p = text.baseAddress,
+              let w0 = UUIDText.hex8(p), let w1 = UUIDText.hex8(p + 8), let w2 = UUIDText.hex8(p + 16), let w3 = UUIDText.hex8(p + 24),
+              let w4 = UUIDText.hex8(p + 32), let w5 = UUIDText.hex8(p + 40), let w6 = UUIDText.hex8(p + 48), let w7 = UUIDText.hex8(p + 56)
+        else { return nil }
+        return SHA256Digest(words: (w0, w1, w2, w3, w4, w5, w6, w7))
     }
 
-    public static func == (a: SHA256Digest, b: SHA256Digest) -> Bool { a.array == b.array }
-    public func hash(into hasher: inout Hasher) { hasher.combine(array) }
+    public static func == (a: SHA256Digest, b: SHA256Digest) -> Bool {
+        a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+            && a.words.4 == b.words.4 && a.words.5 == b.words.5 && a.words.6 == b.words.6 && a.words.7 == b.words.7
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(words.0); hasher.combine(words.7) }
 }
 
 /// SHA-256 of FIPS 180-4, written here because the product has no dependencies.

@@ -62,7 +62,7 @@ public struct StatsView: Hashable, Sendable {
                 : nil
             return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: mean)
         }.sorted { byName(($0.name, $0.item), ($1.name, $1.item)) }
-        months = history.months.filter { $0.value.purchases > 0 }.map { MonthRow(month: $0.key, tally: $0.value) }
+        months = history.monthTotals.filter { $0.value.purchases > 0 }.map { MonthRow(month: $0.key, tally: $0.value) }
             .sorted { $0.month < $1.month }
         actors = history.actors.filter { $0.value.purchases > 0 }.map { ActorRow(actor: $0.key, tally: $0.value) }
             .sorted { $0.actor < $1.actor }

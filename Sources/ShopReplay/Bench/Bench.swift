@@ -81,7 +81,12 @@ struct Bench: ToolCommand {
     func run() throws -> Int32 {
         if let childReplay {
             let replayer = Replayer<HouseholdViews>(path: childReplay, verifyChain: false)
-            print(try replayer.catchUp())
+            try replayer.catchUp()
+            // This process's own high-water mark: ru_maxrss would include the parent's memory shared before exec.
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            let hwm = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
+                .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) } ?? 0
+            print(hwm * 1024)
             return 0
         }
         #if DEBUG
@@ -230,24 +235,18 @@ struct Bench: ToolCommand {
 
     /// Runs this binary's replay in a child process and returns its peak resident memory in bytes.
     func childPeakRSS(_ path: String) throws -> Int {
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        var pid: pid_t = 0
-        let arguments = [binary, "bench", "--child-replay", path]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var devnull = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&devnull)
-        posix_spawn_file_actions_addopen(&devnull, 1, "/dev/null", O_WRONLY, 0)
-        defer { posix_spawn_file_actions_destroy(&devnull) }
-        guard posix_spawn(&pid, binary, &devnull, nil, &cArguments, environ) == 0 else {
-            throw ToolFailure(message: "cannot start \(binary) to measure memory", exitCode: 3)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["bench", "--child-replay", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let bytes = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ToolFailure(message: "the memory measurement's replay failed (status \(process.terminationStatus))", exitCode: 3)
         }
-        var status: Int32 = 0
-        var usage = rusage()
-        guard wait4(pid, &status, 0, &usage) == pid, status == 0 else {
-            throw ToolFailure(message: "the memory measurement's replay failed (status \(status))", exitCode: 3)
-        }
-        return usage.ru_maxrss * 1024
+        return bytes
     }
 }
 

@@ -1,0 +1,207 @@
+import Foundation
+
+/// The `data` object of a journal line, read in one pass: each key is
+/// recognised by its bytes and its value read straight into its field, with
+/// no intermediate objects. Unknown keys are checked and skipped; a key that
+/// appears twice is refused.
+struct EventData {
+    enum Field: UInt32 {
+        case household, name, currency, timeZone, location, position, color, order, item, category, notes, unitPrice
+        case photo, available, list, priority, quantity, purchase, purchasedAt, trip
+        var bit: UInt32 { 1 << rawValue }
+    }
+
+    var seen: UInt32 = 0
+    /// Where the object starts, for errors about a missing key.
+    var start = 0
+    var household: UUID?, location: UUID?, item: UUID?, list: UUID?, purchase: UUID?, trip: UUID?
+    var name: String?, currency: String?, timeZone: String?, category: String?, notes: String?, photo: String?
+    var position: Int?, quantity: Int?, unitPrice: Int?
+    var available: Bool?
+    var priority: Priority?
+    var color: Color?
+    var order: [UUID]?
+    var purchasedAt: Timestamp?
+
+    /// Which field a key names, from its bytes.
+    static func field(_ s: JSONScanner, _ key: JSONScanner.Key) -> Field? {
+        if key.escaped {
+            return Field.allNames.first { s.keyMatches(key, $0.1) }?.0
+        }
+        let n = key.end - key.start
+        let p = s.base + key.start
+        func is_(_ name: StaticString) -> Bool { n == name.utf8CodeUnitCount && memcmp(p, name.utf8Start, n) == 0 }
+        switch n {
+        case 4:
+            switch p[0] {
+            case UInt8(ascii: "n"): return is_("name") ? .name : nil
+            case UInt8(ascii: "i"): return is_("item") ? .item : nil
+            case UInt8(ascii: "l"): return is_("list") ? .list : nil
+            case UInt8(ascii: "t"): return is_("trip") ? .trip : nil
+            default: return nil
+            }
+        case 5:
+            switch p[0] {
+            case UInt8(ascii: "c"): return is_("color") ? .color : nil
+            case UInt8(ascii: "o"): return is_("order") ? .order : nil
+            case UInt8(ascii: "n"): return is_("notes") ? .notes : nil
+            case UInt8(ascii: "p"): return is_("photo") ? .photo : nil
+            default: return nil
+            }
+        case 8:
+            switch p[0] {
+            case UInt8(ascii: "c"): return is_("currency") ? .currency : is_("category") ? .category : nil
+            case UInt8(ascii: "t"): return is_("timeZone") ? .timeZone : nil
+            case UInt8(ascii: "l"): return is_("location") ? .location : nil
+            case UInt8(ascii: "p"): return is_("position") ? .position : is_("priority") ? .priority : is_("purchase") ? .purchase : nil
+            case UInt8(ascii: "q"): return is_("quantity") ? .quantity : nil
+            default: return nil
+            }
+        case 9:
+            return is_("household") ? .household : is_("unitPrice") ? .unitPrice : is_("available") ? .available : nil
+        case 11:
+            return is_("purchasedAt") ? .purchasedAt : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Reads the object at the scanner's position and leaves the scanner after it.
+    init(_ s: inout JSONScanner) throws(CodecError) {
+        s.skipWhitespace()
+        start = s.position
+        guard s.peek() == UInt8(ascii: "{") else { throw s.fail(.invalidField, "data must be an object\(s.found())") }
+        try s.beginObject()
+        var first = true
+        while let key = try s.nextKey(first: &first) {
+            guard let field = Self.field(s, key) else {
+                try s.skipValue(depth: 1)
+                continue
+            }
+            guard seen & field.bit == 0 else {
+                throw CodecError(.malformedJSON, "key \"\(s.keyText(key))\" appears twice", offset: key.start)
+            }
+            seen |= field.bit
+            if s.readNull() { continue }   // null: the same as absent
+            switch field {
+            case .household: household = try s.readUUID("household")
+            case .location: location = try s.readUUID("location")
+            case .item: item = try s.readUUID("item")
+            case .list: list = try s.readUUID("list")
+            case .purchase: purchase = try s.readUUID("purchase")
+            case .trip: trip = try s.readUUID("trip")
+            case .name: name = try Self.string(&s, "name")
+            case .currency: currency = try Self.string(&s, "currency")
+            case .timeZone: timeZone = try Self.string(&s, "timeZone")
+            case .category: category = try Self.string(&s, "category")
+            case .notes: notes = try Self.string(&s, "notes")
+            case .photo: photo = try Self.string(&s, "photo")
+            case .position: position = try s.readInt()
+            case .quantity: quantity = try s.readInt()
+            case .unitPrice: unitPrice = try s.readInt()
+            case .available: available = try s.readBool()
+            case .priority:
+                let at = s.position
+                let text = try Self.string(&s, "priority")
+                guard let value = Priority(rawValue: text) else {
+                    throw CodecError(.invalidField, "priority \"\(text)\" is not low, normal or high", offset: at)
+                }
+                priority = value
+            case .color:
+                var fields = try DataFields(&s, depth: 2)
+                color = Color(red: try fields.double("red"), green: try fields.double("green"),
+                              blue: try fields.double("blue"), opacity: try fields.double("opacity"))
+            case .order:
+                try s.expect(UInt8(ascii: "["), "order to be an array of ids")
+                var ids: [UUID] = []
+                var firstElement = true
+                while try s.nextElement(first: &firstElement) { ids.append(try s.readUUID("order")) }
+                order = ids
+            case .purchasedAt: purchasedAt = try s.readTimestamp("purchasedAt")
+            }
+        }
+    }
+
+    static func string(_ s: inout JSONScanner, _ name: StaticString) throws(CodecError) -> String {
+        guard s.peek() == UInt8(ascii: "\"") else { throw s.fail(.invalidField, "\(name) must be a string\(s.found())") }
+        return try s.readString()
+    }
+
+    func missing(_ name: StaticString) -> CodecError { CodecError(.missingField, "data has no \"\(name)\"", offset: start) }
+
+    func need<T>(_ value: T?, _ name: StaticString) throws(CodecError) -> T {
+        guard let value else { throw missing(name) }
+        return value
+    }
+
+    func id<Kind>(_ value: UUID?, _ name: StaticString) throws(CodecError) -> EntityID<Kind> { EntityID(try need(value, name)) }
+
+    var details: ItemDetails { ItemDetails(category: category, notes: notes, unitPrice: unitPrice, photo: photo) }
+
+    /// The event of `type` from these fields; a required field that is absent is an error.
+    func event(_ type: EventType) throws(CodecError) -> Event {
+        switch type {
+        case .householdCreated:
+            return .householdCreated(household: try id(household, "household"), name: try need(name, "name"),
+                                     currency: try need(currency, "currency"), timeZone: try need(timeZone, "timeZone"))
+        case .locationCreated:
+            return .locationCreated(location: try id(location, "location"), name: try need(name, "name"),
+                                    position: try need(position, "position"), color: try need(color, "color"))
+        case .locationRenamed: return .locationRenamed(location: try id(location, "location"), name: try need(name, "name"))
+        case .locationRecolored: return .locationRecolored(location: try id(location, "location"), color: try need(color, "color"))
+        case .locationsReordered: return .locationsReordered(order: try need(order, "order").map(LocationID.init))
+        case .locationDeleted: return .locationDeleted(location: try id(location, "location"))
+        case .itemCreated:
+            return .itemCreated(item: try id(item, "item"), name: try need(name, "name"), location: try id(location, "location"), details: details)
+        case .itemRenamed: return .itemRenamed(item: try id(item, "item"), name: try need(name, "name"))
+        case .itemDetailsChanged: return .itemDetailsChanged(item: try id(item, "item"), details: details)
+        case .itemRelocated: return .itemRelocated(item: try id(item, "item"), location: try id(location, "location"))
+        case .itemAvailabilityChanged:
+            return .itemAvailabilityChanged(item: try id(item, "item"), available: try need(available, "available"))
+        case .itemDeleted: return .itemDeleted(item: try id(item, "item"))
+        case .listCreated: return .listCreated(list: try id(list, "list"), name: try need(name, "name"), priority: try need(priority, "priority"))
+        case .listRenamed: return .listRenamed(list: try id(list, "list"), name: try need(name, "name"))
+        case .listPriorityChanged: return .listPriorityChanged(list: try id(list, "list"), priority: try need(priority, "priority"))
+        case .listDeleted: return .listDeleted(list: try id(list, "list"))
+        case .listRestored: return .listRestored(list: try id(list, "list"))
+        case .listPurged: return .listPurged(list: try id(list, "list"))
+        case .itemAddedToList:
+            return .itemAddedToList(list: try id(list, "list"), item: try id(item, "item"), quantity: try need(quantity, "quantity"))
+        case .listEntryQuantityChanged:
+            return .listEntryQuantityChanged(list: try id(list, "list"), item: try id(item, "item"), quantity: try need(quantity, "quantity"))
+        case .itemRemovedFromList: return .itemRemovedFromList(list: try id(list, "list"), item: try id(item, "item"))
+        case .listReordered: return .listReordered(list: try id(list, "list"), order: try need(order, "order").map(ItemID.init))
+        case .itemPurchased:
+            return .itemPurchased(purchase: try id(purchase, "purchase"), item: try id(item, "item"), list: list.map(ListID.init),
+                                  quantity: try need(quantity, "quantity"), unitPrice: unitPrice,
+                                  location: try id(location, "location"), purchasedAt: purchasedAt)
+        case .purchaseReverted: return .purchaseReverted(purchase: try id(purchase, "purchase"))
+        case .boughtEntriesCleared: return .boughtEntriesCleared(list: try id(list, "list"))
+        case .tripStarted: return .tripStarted(trip: try id(trip, "trip"), list: list.map(ListID.init))
+        case .tripPaused: return .tripPaused(trip: try id(trip, "trip"))
+        case .tripResumed: return .tripResumed(trip: try id(trip, "trip"))
+        case .tripEnded: return .tripEnded(trip: try id(trip, "trip"))
+        }
+    }
+}
+
+extension EventData.Field: CaseIterable {
+    static let allNames: [(EventData.Field, StaticString)] = [
+        (.household, "household"), (.name, "name"), (.currency, "currency"), (.timeZone, "timeZone"), (.location, "location"),
+        (.position, "position"), (.color, "color"), (.order, "order"), (.item, "item"), (.category, "category"), (.notes, "notes"),
+        (.unitPrice, "unitPrice"), (.photo, "photo"), (.available, "available"), (.list, "list"), (.priority, "priority"),
+        (.quantity, "quantity"), (.purchase, "purchase"), (.purchasedAt, "purchasedAt"), (.trip, "trip"),
+    ]
+}
+
+extension EventType {
+    /// The type named by the bytes of a string, without making a String.
+    static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> EventType? {
+        for (type, name) in byteNames where name.count == bytes.count {
+            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0 { return type }
+        }
+        return nil
+    }
+
+    static let byteNames: [(EventType, [UInt8])] = EventType.allCases.map { ($0, Array($0.rawValue.utf8)) }
+}
