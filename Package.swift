@@ -20,6 +20,8 @@ let package = Package(
         .testTarget(name: "ShopProjectionsTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport"]),
         // End-to-end tests that run the built shop-replay binary as a separate process.
         .testTarget(name: "ShopReplayTests", dependencies: ["ShopReplay", "ShopEvents", "ShopProjections", "ShopTestSupport"]),
+        // Crashes, corruption, concurrency, full disks, fuzzing and bad input, with real processes and files.
+        .testTarget(name: "ShopReliabilityTests", dependencies: ["ShopReplay", "ShopEvents", "ShopProjections", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -110,4 +110,7 @@ enum Tool {
     }
 }
 
+// A file-size limit must make write() fail with EFBIG, which the journal reports
+// and recovers from, rather than kill the process with SIGXFSZ.
+signal(SIGXFSZ, SIG_IGN)
 exit(Tool.main(Array(CommandLine.arguments.dropFirst())))

@@ -152,7 +152,7 @@ extension ToolRunner {
         holder.arguments = ["apply", "--journal", tool.path("shop.ndjson")]
         let pipe = Pipe()
         holder.standardInput = pipe
-        holder.standardOutput = FileHandle.nullDevice
+        holder.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
         try holder.run()
         defer { try? pipe.fileHandleForWriting.close(); holder.waitUntilExit() }
         var waited = 0

@@ -45,11 +45,13 @@ public enum SL17Transfer {
             let name = location.name.trimmingCharacters(in: .whitespacesAndNewlines)
             if location.visitationOrder == SL17Archive.unknownVisitationOrder {
                 placeOf[location.id] = .unknown
-                let current = state.locations[.unknown]
-                if current?.color != location.color, location.color.isValid {
+                // A household created by this import starts with the Unknown Location's defaults.
+                let current = state.locations[.unknown] ?? Location(id: .unknown, name: "Unknown Location",
+                                                                    position: Limits.unknownLocationPosition, color: .grey)
+                if current.color != location.color, location.color.isValid {
                     commands.append(.recolorLocation(location: .unknown, color: location.color))
                 }
-                if let current, !name.isEmpty, current.name != name {
+                if Limits.nameLength.contains(name.count), current.name != name {
                     commands.append(.renameLocation(location: .unknown, name: name))
                 }
                 continue

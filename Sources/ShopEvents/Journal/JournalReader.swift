@@ -52,7 +52,7 @@ public final class JournalReader {
         lastLine = position.seq == 0 ? nil : (position.lastLineOffset, position.offset - 1 - position.lastLineOffset)
         hash = position.seq == 0 ? .zero : nil
         guard lseek(fd, off_t(position.offset), SEEK_SET) == off_t(position.offset) else {
-            Posix.close(fd)
+            Posix.close(fd)   // not fully initialised yet: deinit will not run
             throw JournalError.io("seek", path)
         }
         lines = JournalLines(fd: fd, path: path, startOffset: position.offset, firstLineNumber: position.seq + 1)

@@ -170,8 +170,12 @@ struct LineReader {
                 defer { buffer.removeAll() }
                 return buffer
             }
-            let chunk = handle.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { done = true } else { buffer += chunk }
+            // read(2), not FileHandle.readData(ofLength:): on a pipe that waits for the whole length,
+            // and a command must be answered as soon as its line has arrived.
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let n = read(handle.fileDescriptor, &chunk, chunk.count)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { done = true } else { buffer += chunk[0..<n] }
         }
     }
 }

@@ -1,20 +1,19 @@
 import Foundation
-import ShopTestSupport
 
 /// Runs the built `shop-replay` as a separate process, as a user would.
-struct ToolRunner {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+public struct ToolRunner {
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
 
         /// The standard output parsed as one JSON document.
-        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
-        func object() throws -> [String: Any] { try json() as? [String: Any] ?? [:] }
+        public func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+        public func object() throws -> [String: Any] { try json() as? [String: Any] ?? [:] }
     }
 
     /// Next to the test runner in the build folder.
-    static let binary: String = {
+    public static let binary: String = {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = runner.deletingLastPathComponent()
         while folder.path != "/" {
@@ -25,16 +24,17 @@ struct ToolRunner {
         return runner.deletingLastPathComponent().appendingPathComponent("shop-replay").path
     }()
 
-    let folder: URL
+    public let folder: URL
 
-    init() { folder = Scratch.directory() }
+    public init() { folder = Scratch.directory() }
 
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    public func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     @discardableResult
-    func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Result {
+    public func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+                    executable: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable ?? Self.binary)
         process.arguments = arguments
         process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment
@@ -57,5 +57,5 @@ struct ToolRunner {
                       stderr: String(decoding: Scratch.bytes(errors), as: UTF8.self))
     }
 
-    func remove() { try? FileManager.default.removeItem(at: folder) }
+    public func remove() { try? FileManager.default.removeItem(at: folder) }
 }
