@@ -255,9 +255,9 @@ public final class Journal {
     /// Reads and checks every line; with `recoverTail`, backs up and cuts a torn last line.
     private func load(recoverTail: Bool) throws(JournalError) {
         guard lseek(fd, 0, SEEK_SET) == 0 else { throw JournalError.io("seek", path) }
-        let lines = JournalLines(fd: fd, path: path)
+        var lines = JournalLines(fd: fd, path: path)
         var chain = JournalChain()
-        try chain.accept(all: lines)
+        try chain.accept(all: &lines)
         var size = lines.consumedOffset
         if let tail = lines.trailing {
             let number = chain.head.seq + 1
@@ -303,7 +303,7 @@ public final class Journal {
         guard readFD >= 0 else { throw JournalError.io("open", path) }
         defer { _ = Posix.close(readFD) }
         guard lseek(readFD, off_t(offset), SEEK_SET) == off_t(offset) else { throw JournalError.io("seek", path) }
-        let lines = JournalLines(fd: readFD, path: path, startOffset: offset, firstLineNumber: firstSeq)
+        var lines = JournalLines(fd: readFD, path: path, startOffset: offset, firstLineNumber: firstSeq)
         var events: [RecordedEvent] = []
         while events.count < count, let line = try lines.next() {
             do { events.append(try EventLineCodec.decode(line.bytes)) } catch {

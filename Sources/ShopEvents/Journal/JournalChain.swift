@@ -94,7 +94,7 @@ struct JournalChain {
     /// line before, the line after it decides which of the two was changed:
     /// if its `prev` matches this line, this line is intact and the one before
     /// was edited, so that one is named.
-    mutating func accept(all lines: JournalLines,
+    mutating func accept(all lines: inout JournalLines,
                          afterEach: (JournalHead, Int) throws(JournalError) -> Void = { _, _ in }) throws(JournalError) {
         var previousOffset = 0
         while let line = try lines.next() {

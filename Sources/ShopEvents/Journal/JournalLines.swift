@@ -2,7 +2,7 @@ import Foundation
 
 /// Streams the complete lines of a journal file through one reusable buffer,
 /// so reading needs memory for the longest line, not for the whole file.
-final class JournalLines {
+struct JournalLines: ~Copyable {
     /// The longest line the journal reads or writes (4 MiB).
     static let maxLineBytes = 4 << 20
 
@@ -41,7 +41,7 @@ final class JournalLines {
     /// Offset in the file just after the last line returned.
     var consumedOffset: Int { fileOffset - (end - start) }
 
-    func next() throws(JournalError) -> Line? {
+    mutating func next() throws(JournalError) -> Line? {
         while true {
             if start < end, let newline = memchr(buffer + start, 0x0A, end - start) {
                 let length = buffer.distance(to: newline) - start
@@ -61,7 +61,7 @@ final class JournalLines {
         }
     }
 
-    private func fill() throws(JournalError) {
+    private mutating func fill() throws(JournalError) {
         if start > 0 {
             memmove(buffer, buffer + start, end - start)
             end -= start

@@ -40,13 +40,13 @@ public enum JournalVerifier {
             throw JournalError.io("open", path)
         }
         defer { Posix.close(fd) }
-        let lines = JournalLines(fd: fd, path: path)
+        var lines = JournalLines(fd: fd, path: path)
         var chain = JournalChain()
         chain.checkRules = true
         var failure: JournalError?
         var expectedFound = expected.map { $0.seq == 0 && $0.hash == .zero } ?? true
         do throws(JournalError) {
-            try chain.accept(all: lines) { head, offset throws(JournalError) in
+            try chain.accept(all: &lines) { head, offset throws(JournalError) in
                 guard let expected, head.seq == expected.seq else { return }
                 guard head.hash == expected.hash else {
                     throw JournalError(.corruptLine, "line \(expected.seq) (byte offset \(offset)) is not the line recorded in the head \(expected): the history up to it was changed", line: expected.seq, offset: offset)

@@ -153,32 +153,39 @@ public struct SHA256: Sendable {
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 &- n)) }
 
     private mutating func compress(_ block: UnsafeRawPointer) {
+        SHA256.compress(&state, block)
+    }
+
+    /// One 64-byte block into `h`. Static and on a local copy, so that no
+    /// exclusivity check runs inside the rounds.
+    private static func compress(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+                                 _ block: UnsafeRawPointer) {
+        var current = h
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 {
-                let p = block + i * 4
-                w[i] = UInt32(p.load(as: UInt8.self)) << 24 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
-                    | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt32(p.load(fromByteOffset: 3, as: UInt8.self))
+                w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
             }
             for i in 16..<64 {
-                let s0 = SHA256.rotr(w[i - 15], 7) ^ SHA256.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = SHA256.rotr(w[i - 2], 17) ^ SHA256.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = state
-            SHA256.k.withUnsafeBufferPointer { k in
+            var (a, b, c, d, e, f, g, hh) = current
+            k.withUnsafeBufferPointer { k in
                 for i in 0..<64 {
-                    let s1 = SHA256.rotr(e, 6) ^ SHA256.rotr(e, 11) ^ SHA256.rotr(e, 25)
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
                     let ch = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-                    let s0 = SHA256.rotr(a, 2) ^ SHA256.rotr(a, 13) ^ SHA256.rotr(a, 22)
+                    let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
                     let maj = (a & b) ^ (a & c) ^ (b & c)
                     let t2 = s0 &+ maj
-                    h = g; g = f; f = e; e = d &+ t1
+                    hh = g; g = f; f = e; e = d &+ t1
                     d = c; c = b; b = a; a = t1 &+ t2
                 }
             }
-            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                     state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+            current = (current.0 &+ a, current.1 &+ b, current.2 &+ c, current.3 &+ d,
+                       current.4 &+ e, current.5 &+ f, current.6 &+ g, current.7 &+ hh)
         }
+        h = current
     }
 }
