@@ -8,6 +8,7 @@ import Foundation
 /// print(archive.locations.count, archive.locations.flatMap(\.items).count)
 /// ```
 public struct SL17Archive: Hashable, Sendable {
+    /// A location of the archive with its items.
     public struct Location: Hashable, Sendable {
         public var id: LocationID
         public var name: String
@@ -21,6 +22,7 @@ public struct SL17Archive: Hashable, Sendable {
         }
     }
 
+    /// An item of the archive.
     public struct Item: Hashable, Sendable {
         public var id: ItemID
         public var name: String

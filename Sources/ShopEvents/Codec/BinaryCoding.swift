@@ -60,17 +60,19 @@ package struct BinaryReader {
         return bytes[position..<(position + count)]
     }
 
-    package mutating func int() throws(BinaryDecodingError) -> Int {
-        var value: UInt64 = 0
-        for (shift, byte) in try take(8).enumerated() { value |= UInt64(byte) << UInt64(8 * shift) }
-        return Int(Int64(bitPattern: value))
+    /// A fixed-size value at the current position, read in place.
+    private mutating func load<T: FixedWidthInteger>(_ type: T.Type) throws(BinaryDecodingError) -> T {
+        let size = MemoryLayout<T>.size
+        guard size <= bytes.count - position else {
+            throw BinaryDecodingError("the snapshot ends early (wanted \(size) bytes at \(position))")
+        }
+        defer { position += size }
+        return T(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: T.self) })
     }
 
-    package mutating func uint32() throws(BinaryDecodingError) -> UInt32 {
-        var value: UInt32 = 0
-        for (shift, byte) in try take(4).enumerated() { value |= UInt32(byte) << UInt32(8 * shift) }
-        return value
-    }
+    package mutating func int() throws(BinaryDecodingError) -> Int { Int(try load(Int64.self)) }
+
+    package mutating func uint32() throws(BinaryDecodingError) -> UInt32 { try load(UInt32.self) }
 
     package mutating func bool() throws(BinaryDecodingError) -> Bool {
         switch try take(1).first! {
@@ -95,15 +97,17 @@ package struct BinaryReader {
 
     package mutating func string() throws(BinaryDecodingError) -> String {
         let n = try count()
-        guard let text = String(validating: try take(n), as: UTF8.self) else {
-            throw BinaryDecodingError("a string is not valid UTF-8")
-        }
+        let start = position
+        _ = try take(n)
+        let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<(start + n)]), as: UTF8.self) }
+        guard let text else { throw BinaryDecodingError("a string is not valid UTF-8") }
         return text
     }
 
     package mutating func uuid() throws(BinaryDecodingError) -> UUID {
-        let b = Array(try take(16))
-        return UUIDText.uuid(b)
+        let start = position
+        _ = try take(16)
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: start, as: uuid_t.self)) }
     }
 
     package mutating func id<Kind>() throws(BinaryDecodingError) -> EntityID<Kind> { EntityID(try uuid()) }

@@ -6,6 +6,7 @@
 /// catch let error as CodecError { print(error.code, error.offset) }   // malformed_json 8
 /// ```
 public struct CodecError: ShopError, Hashable {
+    /// What kind of fault; the raw value is the stable ``code``.
     public enum Reason: String, Sendable, CaseIterable {
         /// Not JSON: a syntax error, bad escape, invalid UTF-8, nesting too deep.
         case malformedJSON = "malformed_json"

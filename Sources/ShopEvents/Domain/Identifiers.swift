@@ -51,24 +51,42 @@ public struct EntityID<Kind: EntityKind>: Hashable, Comparable, Sendable, Custom
     @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.words == rhs.words }
 }
 
+/// Tags ids of households.
 public enum HouseholdKind: EntityKind {}
+/// Tags ids of store locations.
 public enum LocationKind: EntityKind {}
+/// Tags ids of items.
 public enum ItemKind: EntityKind {}
+/// Tags ids of shopping lists.
 public enum ListKind: EntityKind {}
+/// Tags ids of purchases.
 public enum PurchaseKind: EntityKind {}
+/// Tags ids of shopping trips.
 public enum TripKind: EntityKind {}
+/// Tags ids of events (journal lines).
 public enum EventKind: EntityKind {}
+/// Tags ids of commands.
 public enum CommandKind: EntityKind {}
+/// Tags ids that tie several commands into one user action.
 public enum CorrelationKind: EntityKind {}
 
+/// A household's id: `let home = HouseholdID()`.
 public typealias HouseholdID = EntityID<HouseholdKind>
+/// A store location's id; ``EntityID/unknown`` is the Unknown Location's.
 public typealias LocationID = EntityID<LocationKind>
+/// An item's id: `let milk = ItemID()`.
 public typealias ItemID = EntityID<ItemKind>
+/// A shopping list's id.
 public typealias ListID = EntityID<ListKind>
+/// A purchase's own id, which `RevertPurchase` names.
 public typealias PurchaseID = EntityID<PurchaseKind>
+/// A shopping trip's id.
 public typealias TripID = EntityID<TripKind>
+/// An event's own id, unique in the journal.
 public typealias EventID = EntityID<EventKind>
+/// A command's id: retrying with the same id is idempotent.
 public typealias CommandID = EntityID<CommandKind>
+/// Ties several commands into one user action or import.
 public typealias CorrelationID = EntityID<CorrelationKind>
 
 extension EntityID where Kind == LocationKind {

@@ -196,6 +196,7 @@ public struct Purchase: Hashable, Sendable {
 
 /// A shopping trip with a timer; its duration leaves out paused time.
 public struct Trip: Hashable, Sendable {
+    /// Running since a time, paused, or ended at a time.
     public enum Phase: Hashable, Sendable {
         case running(since: Timestamp)
         case paused

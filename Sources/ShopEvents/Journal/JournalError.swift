@@ -9,6 +9,7 @@ import Foundation
 /// }
 /// ```
 public struct JournalError: ShopError, Hashable {
+    /// What went wrong; the raw value is the stable ``code``.
     public enum Reason: String, Sendable, CaseIterable {
         /// Another process holds the writer's lock.
         case locked = "journal_locked"

@@ -7,6 +7,7 @@ import ShopEvents
 /// for row in ItemsByNameView(views).items { print(row.name, row.locationName, row.lastPurchased as Any) }
 /// ```
 public struct ItemsByNameView: Hashable, Sendable {
+    /// One row of the view.
     public struct Row: Hashable, Sendable {
         public var id: ItemID
         public var name: String
@@ -56,11 +57,13 @@ public struct ItemsByNameView: Hashable, Sendable {
 /// for section in ItemsByPurchaseDateView(views).sections { print(section.day ?? "never", section.items.count) }
 /// ```
 public struct ItemsByPurchaseDateView: Hashable, Sendable {
+    /// An item: its id and name.
     public struct Item: Hashable, Sendable {
         public var id: ItemID
         public var name: String
     }
 
+    /// One section of the view.
     public struct Section: Hashable, Sendable {
         /// `YYYY-MM-DD`; `nil` for the items never purchased.
         public var day: String?

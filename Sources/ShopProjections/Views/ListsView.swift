@@ -6,6 +6,7 @@ import ShopEvents
 /// for row in ListsView(views).lists { print(row.name, row.remaining) }
 /// ```
 public struct ListsView: Hashable, Sendable {
+    /// One row of the view.
     public struct Row: Hashable, Sendable {
         public var id: ListID
         public var name: String
@@ -48,6 +49,7 @@ public struct ListsView: Hashable, Sendable {
 /// for row in DeletedListsView(views).lists { print(row.name, row.deletedBy, row.deletedAt) }
 /// ```
 public struct DeletedListsView: Hashable, Sendable {
+    /// One row of the view.
     public struct Row: Hashable, Sendable {
         public var id: ListID
         public var name: String
@@ -85,6 +87,7 @@ public struct DeletedListsView: Hashable, Sendable {
 /// for row in LocationsView(views).locations { print(row.position, row.name, row.items) }
 /// ```
 public struct LocationsView: Hashable, Sendable {
+    /// One row of the view.
     public struct Row: Hashable, Sendable {
         public var id: LocationID
         public var name: String

@@ -17,11 +17,13 @@ public struct ListRef: Hashable, Sendable {
 /// print(view.estimatedTotal, view.unpriced)
 /// ```
 public struct ShoppingListView: Hashable, Sendable {
+    /// By store location in visiting order, or one section by name; the raw value is the view's name.
     public enum Grouping: String, Hashable, Sendable {
         case byLocation = "shopping-list-by-location"
         case byName = "shopping-list-by-name"
     }
 
+    /// One entry of the list.
     public struct Entry: Hashable, Sendable {
         public var item: ItemID
         public var name: String
@@ -30,6 +32,7 @@ public struct ShoppingListView: Hashable, Sendable {
         public var unitPrice: Int?
     }
 
+    /// One section of the view.
     public struct Section: Hashable, Sendable {
         public var title: String
         /// `nil` for the single section of the by-name view.
@@ -142,6 +145,7 @@ public struct ShoppingListView: Hashable, Sendable {
 /// print("bought \(detail.bought) of \(detail.total)")
 /// ```
 public struct ListDetailView: Hashable, Sendable {
+    /// One entry of the list.
     public struct Entry: Hashable, Sendable {
         public var item: ItemID
         public var name: String

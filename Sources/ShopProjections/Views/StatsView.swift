@@ -11,6 +11,7 @@ import ShopEvents
 /// print(stats.trips.count, stats.trips.meanSeconds as Any)
 /// ```
 public struct StatsView: Hashable, Sendable {
+    /// One item's totals.
     public struct ItemRow: Hashable, Sendable {
         public var item: ItemID
         public var name: String
@@ -21,23 +22,27 @@ public struct StatsView: Hashable, Sendable {
         public var meanIntervalDays: Double?
     }
 
+    /// One month's totals.
     public struct MonthRow: Hashable, Sendable {
         /// `YYYY-MM`.
         public var month: String
         public var tally: Tally
     }
 
+    /// One person's totals.
     public struct ActorRow: Hashable, Sendable {
         public var actor: String
         public var tally: Tally
     }
 
+    /// One place's totals.
     public struct LocationRow: Hashable, Sendable {
         public var location: LocationID
         public var name: String
         public var tally: Tally
     }
 
+    /// The ended trips.
     public struct Trips: Hashable, Sendable {
         /// Ended trips.
         public var count: Int
