@@ -9,16 +9,12 @@ import ShopTestSupport
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("output").path
+        let child = try ChildProcess(executable, arguments, stdout: .file(output), stderr: .file(output + ".err"))
+        let status = child.waitForExit()
+        return (status, String(decoding: Scratch.bytes(output) + Scratch.bytes(output + ".err"), as: UTF8.self))
     }
 
     static let checker = #"""
@@ -88,22 +84,17 @@ import ShopTestSupport
         let fixture = JournalFixture()
         defer { fixture.remove() }
         try fixture.seeded().close()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", Self.holder, fixture.path]
-        let output = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        defer { try? input.fileHandleForWriting.close(); process.waitUntilExit() }
-        _ = output.fileHandleForReading.availableData   // "locked"
+        let holder = try ChildProcess(python, ["-c", Self.holder, fixture.path], stdin: .pipe, stdout: .pipe)
+        defer { holder.closeInput(); holder.waitForExit() }
+        var ready = [UInt8](repeating: 0, count: 16)
+        _ = read(holder.output, &ready, ready.count)   // "locked"
         let before = fixture.bytes()
         let error = try #require(throws: JournalError.self) { try fixture.open(lockTimeout: 0.3) }
         #expect(error.reason == .locked)
-        #expect(error.message.contains("process \(process.processIdentifier)"), "\(error.message)")
+        #expect(error.message.contains("process \(holder.pid)"), "\(error.message)")
         #expect(fixture.bytes() == before)
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        holder.closeInput()
+        holder.waitForExit()
         #expect(try fixture.open().head.seq == 12, "the lock is free once the holder is gone")
     }
 }

@@ -330,3 +330,41 @@ func rejectionCode(_ body: () throws -> Void) -> String? {
         #expect(rejections.count >= 5, "the generator exercises rejections too: \(rejections)")
     }
 }
+
+@Suite struct DescriptorTests {
+    /// Refusing a damaged journal must close its descriptors once: closing a
+    /// number twice closes whatever file another thread of the app opened
+    /// under that number in between.
+    @Test func aRefusedOpenClosesEachDescriptorOnce() throws {
+        let fixture = JournalFixture()
+        defer { fixture.remove() }
+        try fixture.seeded().close()
+        var bytes = fixture.bytes()
+        bytes[40] ^= 0x01
+        Scratch.write(bytes, to: fixture.path)
+        let bystander = fixture.folder.appendingPathComponent("bystander").path
+        Scratch.write(Array("still here".utf8), to: bystander)
+        let failures = Counter()
+        let done = Counter()
+        let thread = Thread {
+            while done.value == 0 {
+                let fd = open(bystander, O_RDONLY)
+                var buffer = [UInt8](repeating: 0, count: 10)
+                for _ in 0..<20 where pread(fd, &buffer, 10, 0) != 10 { failures.add() }
+                close(fd)
+            }
+        }
+        thread.start()
+        for _ in 0..<300 { #expect(throws: JournalError.self) { try fixture.open() } }
+        done.add()
+        while !thread.isFinished { usleep(1_000) }
+        #expect(failures.value == 0, "a refused open closed another thread's descriptor \(failures.value) times")
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func add() { lock.lock(); count += 1; lock.unlock() }
+}

@@ -6,37 +6,25 @@ import ShopTestSupport
 /// A `shop-replay apply` child that reads commands from a pipe and answers each
 /// after its fsync: every answer line is an acknowledgement.
 final class Appender {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    let child: ChildProcess
     private var buffer: [UInt8] = []
 
-    init(journal: String, batch: Int, environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: ToolRunner.binary)
-        process.arguments = ["apply", "--journal", journal, "--json", "--batch", "\(batch)", "--wait", "10"]
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
-        try process.run()
+    init(journal: String, batch: Int) throws {
+        child = try ChildProcess(ToolRunner.binary, ["apply", "--journal", journal, "--json", "--batch", "\(batch)", "--wait", "10"],
+                                 stdin: .pipe, stdout: .pipe)
     }
 
-    func send(_ lines: [String]) {
-        try? input.fileHandleForWriting.write(contentsOf: Data(lines.joined(separator: "\n").appending("\n").utf8))
-    }
+    func send(_ lines: [String]) { child.write(lines.joined(separator: "\n") + "\n") }
 
-    /// Acknowledgements that have arrived: command id → seqs.
+    /// Acknowledgements that have arrived: command id and seqs.
     func acknowledgements(waitingFor count: Int, timeout: Double) -> [(String, [Int])] {
         var acks: [(String, [Int])] = []
         let deadline = Date().addingTimeInterval(timeout)
-        let fd = output.fileHandleForReading.fileDescriptor
         while acks.count < count, Date() < deadline {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: child.output, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 20) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65_536)
-            let n = read(fd, &chunk, chunk.count)
+            let n = read(child.output, &chunk, chunk.count)
             if n <= 0 { break }
             buffer += chunk[0..<n]
             while let newline = buffer.firstIndex(of: 0x0A) {
@@ -52,9 +40,9 @@ final class Appender {
     }
 
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try? input.fileHandleForWriting.close()
+        child.kill(SIGKILL)
+        child.waitForExit()
+        child.closeInput()
     }
 }
 

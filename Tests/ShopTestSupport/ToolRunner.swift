@@ -33,26 +33,14 @@ public struct ToolRunner {
     @discardableResult
     public func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
                     executable: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? Self.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var env = ProcessInfo.processInfo.environment
-        env["SHOP_JOURNAL"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
         let id = UUID().uuidString
         let input = path("stdin-\(id)"), output = path("stdout-\(id)"), errors = path("stderr-\(id)")
         Scratch.write(Array(stdin.utf8), to: input)
-        Scratch.write([], to: output)
-        Scratch.write([], to: errors)
         defer { for file in [input, output, errors] { try? FileManager.default.removeItem(atPath: file) } }
-        process.standardInput = FileHandle(forReadingAtPath: input)
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle(forWritingAtPath: errors)
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
+        let child = try ChildProcess(executable ?? Self.binary, arguments, directory: folder.path, environment: environment,
+                                     stdin: .file(input), stdout: .file(output), stderr: .file(errors))
+        let status = child.waitForExit()
+        return Result(status: status,
                       stdout: String(decoding: Scratch.bytes(output), as: UTF8.self),
                       stderr: String(decoding: Scratch.bytes(errors), as: UTF8.self))
     }

@@ -83,23 +83,23 @@ public final class Journal {
     /// Opens (or creates) the journal at `path` for writing.
     public static func open(path: String, options: Options = Options()) throws(JournalError) -> Journal {
         let lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout)
-        do throws(JournalError) {
-            let existed = access(path, F_OK) == 0
-            let fd = Posix.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw JournalError.io("open", path) }
-            do throws(JournalError) {
-                if !existed { try syncDirectory(of: path) }
-                let journal = Journal(path: path, options: options, fd: fd, lockFD: lockFD, chain: JournalChain(), size: 0)
-                try journal.load(recoverTail: true)
-                return journal
-            } catch {
-                _ = Posix.close(fd)
-                throw error
-            }
-        } catch {
+        let existed = access(path, F_OK) == 0
+        let fd = Posix.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let error = JournalError.io("open", path)
             WriterLock.release(lockFD)
             throw error
         }
+        // From here on the journal owns both descriptors: close() releases each exactly once.
+        let journal = Journal(path: path, options: options, fd: fd, lockFD: lockFD, chain: JournalChain(), size: 0)
+        do throws(JournalError) {
+            if !existed { try syncDirectory(of: path) }
+            try journal.load(recoverTail: true)
+        } catch {
+            journal.close()
+            throw error
+        }
+        return journal
     }
 
     /// Releases the lock and the file. Further calls fail with `journal_closed`.
