@@ -81,6 +81,7 @@ struct ViewCommand: ToolCommand {
         let views = try loadViews(options, asOf: asOf, useSnapshot: useSnapshot)
         let out = Output(json: options.json)
         let currency = views.state.household?.currency
+        func show(_ json: JSONValue, _ text: () -> String) { options.json ? out.emit(json) : out.line(text()) }
         func chosenList() throws -> ListID {
             if let list { return try Lookup.list(list, in: views.state) }
             guard let first = ListsView(views).lists.first else {
@@ -91,10 +92,10 @@ struct ViewCommand: ToolCommand {
         switch view {
         case .shoppingListByLocation, .shoppingListByName:
             let shopping = ShoppingListView(views, list: try chosenList(), grouping: view == .shoppingListByName ? .byName : .byLocation)!
-            options.json ? out.emit(shopping.json) : out.line(TextViews.shoppingList(shopping, currency: currency))
+            show(shopping.json) { TextViews.shoppingList(shopping, currency: currency) }
         case .listDetail:
             let detail = ListDetailView(views, list: try chosenList())!
-            options.json ? out.emit(detail.json) : out.line(TextViews.listDetail(detail))
+            show(detail.json) { TextViews.listDetail(detail) }
         case .shareText:
             let list = try chosenList()
             let text = ShoppingListView.shareText(views, list: list)!
@@ -105,25 +106,25 @@ struct ViewCommand: ToolCommand {
                 : out.line(text.trimmingCharacters(in: .newlines))
         case .lists:
             let lists = ListsView(views)
-            options.json ? out.emit(lists.json) : out.line(TextViews.lists(lists))
+            show(lists.json) { TextViews.lists(lists) }
         case .deletedLists:
             let deleted = DeletedListsView(views)
-            options.json ? out.emit(deleted.json) : out.line(TextViews.deletedLists(deleted))
+            show(deleted.json) { TextViews.deletedLists(deleted) }
         case .locations:
             let locations = LocationsView(views)
-            options.json ? out.emit(locations.json) : out.line(TextViews.locations(locations))
+            show(locations.json) { TextViews.locations(locations) }
         case .allItemsByName:
             let items = ItemsByNameView(views)
-            options.json ? out.emit(items.json) : out.line(TextViews.itemsByName(items, views: views))
+            show(items.json) { TextViews.itemsByName(items, views: views) }
         case .allItemsByPurchaseDate:
             let items = ItemsByPurchaseDateView(views)
-            options.json ? out.emit(items.json) : out.line(TextViews.itemsByPurchaseDate(items))
+            show(items.json) { TextViews.itemsByPurchaseDate(items) }
         case .audit:
             let audit = AuditView(views)
-            options.json ? out.emit(audit.json) : out.line(TextViews.audit(audit))
+            show(audit.json) { TextViews.audit(audit) }
         case .stats:
             let stats = StatsView(views)
-            options.json ? out.emit(stats.json) : out.line(TextViews.stats(stats, currency: currency))
+            show(stats.json) { TextViews.stats(stats, currency: currency) }
         }
         return 0
     }
