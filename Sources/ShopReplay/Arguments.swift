@@ -118,42 +118,36 @@ enum AsOf {
 
 /// Finds lists, items and locations by id or by name (ignoring case, live ones first).
 enum Lookup {
-    static func list(_ text: String, in state: ShopState) throws(UsageError) -> ListID {
-        if let id = ListID(text) {
-            guard state.lists[id] != nil else { throw UsageError(message: "there is no list with id \(id)") }
+    /// A thing as the lookup sees it: its id, name, and whether it was deleted.
+    typealias Candidate<Kind: EntityKind> = (id: EntityID<Kind>, name: String, isDeleted: Bool)
+
+    /// By id (which must exist), else by name ignoring case, live things before deleted ones.
+    static func find<Kind>(_ text: String, _ noun: String, among all: [Candidate<Kind>], known: (EntityID<Kind>) -> Bool,
+                           hint: String = "") throws(UsageError) -> EntityID<Kind> {
+        if let id = EntityID<Kind>(text) {
+            guard known(id) else { throw UsageError(message: "there is no \(noun) with id \(id)") }
             return id
         }
-        let candidates = state.lists.values.sorted { ($0.isDeleted ? 1 : 0, $0.id) < ($1.isDeleted ? 1 : 0, $1.id) }
-        if let found = candidates.first(where: { matches($0.name, text) }) { return found.id }
+        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let ordered = all.sorted { ($0.isDeleted ? 1 : 0, $0.id) < ($1.isDeleted ? 1 : 0, $1.id) }
+        guard let found = ordered.first(where: { $0.name.lowercased() == key }) else {
+            throw UsageError(message: "there is no \(noun) named \"\(text)\"\(hint)")
+        }
+        return found.id
+    }
+
+    static func list(_ text: String, in state: ShopState) throws(UsageError) -> ListID {
         let names = state.lists.values.filter { !$0.isDeleted }.map(\.name).sorted()
-        throw UsageError(message: "there is no list named \"\(text)\"\(names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")")
+        return try find(text, "list", among: state.lists.values.map { ($0.id, $0.name, $0.isDeleted) }, known: { state.lists[$0] != nil },
+                        hint: names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")
     }
 
     static func item(_ text: String, in state: ShopState) throws(UsageError) -> ItemID {
-        if let id = ItemID(text) {
-            guard state.items[id] != nil else { throw UsageError(message: "there is no item with id \(id)") }
-            return id
-        }
-        let candidates = state.items.values.sorted { ($0.isDeleted ? 1 : 0, $0.id) < ($1.isDeleted ? 1 : 0, $1.id) }
-        guard let found = candidates.first(where: { matches($0.name, text) }) else {
-            throw UsageError(message: "there is no item named \"\(text)\"")
-        }
-        return found.id
+        try find(text, "item", among: state.items.values.map { ($0.id, $0.name, $0.isDeleted) }, known: { state.items[$0] != nil })
     }
 
     static func location(_ text: String, in state: ShopState) throws(UsageError) -> LocationID {
-        if let id = LocationID(text) {
-            guard state.locations[id] != nil else { throw UsageError(message: "there is no location with id \(id)") }
-            return id
-        }
-        let candidates = state.locations.values.sorted { ($0.isDeleted ? 1 : 0, $0.id) < ($1.isDeleted ? 1 : 0, $1.id) }
-        guard let found = candidates.first(where: { matches($0.name, text) }) else {
-            throw UsageError(message: "there is no location named \"\(text)\"; the locations are \(state.visitingOrder.compactMap { state.locations[$0]?.name }.joined(separator: ", "))")
-        }
-        return found.id
-    }
-
-    static func matches(_ name: String, _ text: String) -> Bool {
-        name.lowercased() == text.trimmingCharacters(in: .whitespaces).lowercased()
+        try find(text, "location", among: state.locations.values.map { ($0.id, $0.name, $0.isDeleted) }, known: { state.locations[$0] != nil },
+                 hint: "; the locations are \(state.visitingOrder.compactMap { state.locations[$0]?.name }.joined(separator: ", "))")
     }
 }
