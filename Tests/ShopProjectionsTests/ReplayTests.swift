@@ -201,3 +201,31 @@ struct RandomJournal {
         #expect(try ViewEngine.views(journal: journal.path).0 == with)
     }
 }
+
+@Suite struct FollowTests {
+    /// `follow` picks up what a writer appends while it runs, and ends when told.
+    @Test func followingSeesEveryBatchAsItIsWritten() throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: 71, commands: 10)
+        let writer = Thread {
+            for round in 0..<5 {
+                usleep(30_000)
+                try? journal.write(seed: 80 + UInt64(round), commands: 20)
+            }
+        }
+        let follower = Replayer<HouseholdViews>(path: journal.path)
+        var updates: [Int] = []
+        let deadline = Date().addingTimeInterval(20)
+        writer.start()
+        try follower.follow(every: 0.01, while: {
+            Date() < deadline && (!writer.isFinished || updates.last != (try? JournalReader.readAll(path: journal.path).count))
+        }) { views in
+            updates.append(views.asOf)
+        }
+        #expect(Date() < deadline, "follow caught up in time")
+        #expect(updates.count >= 2, "\(updates)")
+        #expect(updates == updates.sorted())
+        #expect(follower.value == (try ViewEngine.views(journal: journal.path, useSnapshot: false).0))
+    }
+}
