@@ -144,8 +144,9 @@ public struct ShoppingList: Hashable, Sendable {
     public var priority: Priority
     public var createdAt: Timestamp
     public var createdBy: String
-    /// When and by whom the list was soft-deleted; `nil` while it is live.
+    /// When the list was soft-deleted; `nil` while it is live.
     public var deletedAt: Timestamp?
+    /// Who soft-deleted it.
     public var deletedBy: String?
     /// One entry per item on the list, bought or not, in manual order.
     public var entries: [ListEntry] = []

@@ -61,17 +61,17 @@ public struct StatsView: Hashable, Sendable {
         asOf = views.asOf
         let history = views.history
         items = history.items.compactMap { id, value in
-            guard value.tally.purchases > 0, let first = value.first, let last = value.last else { return nil }
+            guard let first = value.first, let last = value.last else { return nil }
             let mean = value.tally.purchases > 1
                 ? Double(last.millisecondsSince1970 - first.millisecondsSince1970) / 86_400_000 / Double(value.tally.purchases - 1)
                 : nil
             return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: mean)
         }.sorted { byName(($0.name, $0.item), ($1.name, $1.item)) }
-        months = history.monthTotals.filter { $0.value.purchases > 0 }.map { MonthRow(month: $0.key, tally: $0.value) }
+        months = history.monthTotals.map { MonthRow(month: $0.key, tally: $0.value) }
             .sorted { $0.month < $1.month }
-        actors = history.actors.filter { $0.value.purchases > 0 }.map { ActorRow(actor: $0.key, tally: $0.value) }
+        actors = history.actors.map { ActorRow(actor: $0.key, tally: $0.value) }
             .sorted { $0.actor < $1.actor }
-        locations = history.locations.filter { $0.value.purchases > 0 }
+        locations = history.locations
             .map { LocationRow(location: $0.key, name: views.name(of: $0.key), tally: $0.value) }
             .sorted { byName(($0.name, $0.location), ($1.name, $1.location)) }
         let ended = views.state.trips.values.filter { if case .ended = $0.phase { true } else { false } }
