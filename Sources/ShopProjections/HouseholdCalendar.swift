@@ -30,6 +30,24 @@ public struct HouseholdCalendar: Hashable, Sendable {
         return "\(Self.pad(y, 4))-\(Self.pad(m, 2))-\(Self.pad(d, 2))"
     }
 
+    /// `YYYY-MM-DD HH:MM` in the household's time zone: a time for people.
+    public func minute(_ time: Timestamp) -> String {
+        let offset = Int64(timeZone.secondsFromGMT(for: time.date)) * 1000
+        let local = time.millisecondsSince1970 + offset
+        let minuteOfDay = ((local % 86_400_000 + 86_400_000) % 86_400_000) / 60_000
+        return "\(day(time)) \(Self.pad(minuteOfDay / 60, 2)):\(Self.pad(minuteOfDay % 60, 2))"
+    }
+
+    /// The first millisecond of a calendar day in the household's time zone;
+    /// `nil` for a date that does not exist.
+    public func start(ofDay year: Int, _ month: Int, _ day: Int) -> Timestamp? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+              calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month else { return nil }
+        return Timestamp(date)
+    }
+
     /// `YYYY-MM` of the month `time` falls in.
     public func month(_ time: Timestamp) -> String { Self.monthText(monthNumber(time)) }
 

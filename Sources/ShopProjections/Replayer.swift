@@ -18,6 +18,12 @@ public final class Replayer<P: Projection> {
     public private(set) var position: JournalPosition
     /// Check each line's `prev` (and hash every line) while reading.
     public let verifyChain: Bool
+    /// Set when reading stopped before a line a newer version of ShopEvents
+    /// wrote: ``value`` is the household as of the line before it.
+    public private(set) var stoppedBeforeNewer: NewerLineFound?
+    /// What the last catch-up found after the last complete command: bytes of
+    /// a line without its newline, and a command not all of whose lines are there.
+    public private(set) var unfinishedTail: (bytes: [UInt8]?, command: (line: Int, offset: Int, lines: Int, of: Int)?) = (nil, nil)
 
     public init(path: String, value: P = P(), position: JournalPosition = .start, verifyChain: Bool = true) {
         self.path = path
@@ -44,6 +50,8 @@ public final class Replayer<P: Projection> {
             if case let .seq(last) = stop, recorded.seq >= last { break }
         }
         position = reader.position
+        stoppedBeforeNewer = reader.newerLine
+        unfinishedTail = (reader.trailingBytes, reader.heldBackCommand)
         return applied
     }
 

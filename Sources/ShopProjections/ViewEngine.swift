@@ -46,7 +46,28 @@ public final class ViewEngine {
             if useSnapshot { startFromSnapshot(before: stop) }
         }
         try replayer.catchUp(to: stop)
+        try noteWhatWasNotRead()
         return replayer.value
+    }
+
+    /// Says why the views end where they do, when it is not simply the end of
+    /// the journal; refuses bytes at the end that no writer could have left.
+    private func noteWhatWasNotRead() throws(JournalError) {
+        if let newer = replayer.stoppedBeforeNewer {
+            let warning = "the views stop before line \(newer.line): \(newer.envelope.type) v\(newer.envelope.version) was written by a newer ShopEvents, so they show the household as of seq \(newer.line - 1); update ShopEvents to see the rest"
+            if !warnings.contains(warning) { warnings.append(warning) }
+            return
+        }
+        let (bytes, command) = replayer.unfinishedTail
+        let line = replayer.position.seq + 1
+        if let bytes, let problem = JournalReader.whyNotATornWrite(bytes) {
+            throw JournalError(.corruptLine, "line \(line) (byte offset \(replayer.position.offset)): \(problem)\(line == 1 ? "; the file holds no complete journal line at all" : "")", line: line, offset: replayer.position.offset)
+        }
+        if let command {
+            warnings.append("line \(command.line) begins a command of \(command.of) events of which only \(command.lines) are written: a write in progress, or one a crash cut short (`shop-replay repair` shows it); the views leave it out")
+        } else if let bytes {
+            warnings.append("line \(line) (byte offset \(replayer.position.offset)) has \(bytes.count) bytes and no newline yet: a write in progress, or a torn write (`shop-replay repair` shows it); the views leave it out")
+        }
     }
 
     private func startFromSnapshot(before stop: ReplayStop) {

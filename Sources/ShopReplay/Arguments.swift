@@ -91,29 +91,87 @@ struct JournalOptions {
     }
 }
 
-/// `--as-of SEQ|TIME`.
-enum AsOf {
-    static let help = "  --as-of SEQ|TIME the views as of event SEQ, or of a time (2026-03-01T18:00:00.000Z, any ISO 8601 time, or a day 2026-03-01 meaning its end, UTC)"
+/// A time given on the command line: an instant, or a calendar day, which
+/// means a day of the household's time zone (SPEC section 5).
+enum TimeArgument: Sendable {
+    case instant(Timestamp)
+    case day(year: Int, month: Int, day: Int)
 
-    static func parse(_ arguments: inout Arguments) throws(UsageError) -> ReplayStop {
-        guard let text = try arguments.option("--as-of", "SEQ|TIME") else { return .end }
-        if let seq = Int(text), seq >= 0 { return .seq(seq) }
-        if let time = parseTime(text, endOfDay: true) { return .time(time) }
-        throw UsageError(message: "--as-of expects an event number (seq) or a time such as 2026-03-01T18:00:00.000Z or 2026-03-01, not \"\(text)\"")
-    }
-
-    /// The journal's form, any ISO 8601 date-time, or a day (its start, or with `endOfDay` its last millisecond, UTC).
-    static func parseTime(_ text: String, endOfDay: Bool) -> Timestamp? {
-        if let time = Timestamp(text) { return time }
+    /// The journal's form, any ISO 8601 date-time, or a day `2026-03-01`.
+    static func parse(_ text: String) -> TimeArgument? {
+        if let time = Timestamp(text) { return .instant(time) }
         let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return Timestamp(date) }
+        if let date = formatter.date(from: text) { return .instant(Timestamp(date)) }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return Timestamp(date) }
-        if text.count == 10, let start = Timestamp(text + "T00:00:00.000Z") {
-            return endOfDay ? start.adding(milliseconds: 86_399_999) : start
+        if let date = formatter.date(from: text) { return .instant(Timestamp(date)) }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if text.count == 10, parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+           (1...12).contains(m), (1...31).contains(d) {
+            return .day(year: y, month: m, day: d)
         }
         return nil
     }
+
+    /// The instant, or the first millisecond of the day in `calendar`'s zone.
+    func start(in calendar: HouseholdCalendar) throws(UsageError) -> Timestamp {
+        switch self {
+        case let .instant(time): return time
+        case let .day(y, m, d):
+            guard let start = calendar.start(ofDay: y, m, d) else { throw UsageError(message: "\(y)-\(m)-\(d) is not a day of the calendar") }
+            return start
+        }
+    }
+
+    /// The instant, or the first millisecond after the day in `calendar`'s zone.
+    func end(in calendar: HouseholdCalendar) throws(UsageError) -> Timestamp {
+        switch self {
+        case let .instant(time): return time
+        case let .day(y, m, d):
+            let start = try start(in: calendar)
+            // The next day's start: 23 to 25 hours later around a change of clocks.
+            let next = start.adding(milliseconds: 36 * 3_600_000)
+            let day = calendar.day(next).split(separator: "-").compactMap { Int($0) }
+            guard day.count == 3, let end = calendar.start(ofDay: day[0], day[1], day[2]) else {
+                throw UsageError(message: "\(y)-\(m)-\(d) is not a day of the calendar")
+            }
+            return end
+        }
+    }
+}
+
+/// `--as-of SEQ|TIME`, resolved once the household's time zone is known.
+enum AsOf: Sendable {
+    case end
+    case seq(Int)
+    case time(TimeArgument)
+
+    static let help = "  --as-of SEQ|TIME the views as of event SEQ, or of a time (2026-03-01T18:00:00.000Z, any ISO 8601 time,\n                   or a day 2026-03-01: its end, in the household's time zone)"
+
+    static func parse(_ arguments: inout Arguments) throws(UsageError) -> AsOf {
+        guard let text = try arguments.option("--as-of", "SEQ|TIME") else { return .end }
+        if let seq = Int(text), seq >= 0 { return .seq(seq) }
+        if let time = TimeArgument.parse(text) { return .time(time) }
+        throw UsageError(message: "--as-of expects an event number (seq) or a time such as 2026-03-01T18:00:00.000Z or 2026-03-01, not \"\(text)\"")
+    }
+
+    /// Where replay stops; a day ends with its last millisecond in the household's time zone.
+    func stop(calendar: HouseholdCalendar) throws(UsageError) -> ReplayStop {
+        switch self {
+        case .end: return .end
+        case let .seq(seq): return .seq(seq)
+        case let .time(time):
+            if case .instant = time { return .time(try time.start(in: calendar)) }
+            return .time(try time.end(in: calendar).adding(milliseconds: -1))
+        }
+    }
+}
+
+/// The household's calendar, read from the journal's first event (the
+/// household is always created by the first command); UTC before there is one.
+func householdCalendar(journal path: String) -> HouseholdCalendar {
+    guard let reader = try? JournalReader(path: path, verifyChain: false),
+          case let .householdCreated(_, _, _, timeZone)? = (try? reader.next())??.event else { return .utc }
+    return HouseholdCalendar(timeZone: timeZone)
 }
 
 /// Finds lists, items and locations by id or by name (ignoring case, live ones first).

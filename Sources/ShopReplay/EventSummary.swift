@@ -1,8 +1,9 @@
 import ShopEvents
+import ShopProjections
 
 /// One line about an event for people, with names looked up in the state just before it.
 enum EventSummary {
-    static func describe(_ event: Event, in state: ShopState) -> String {
+    static func describe(_ event: Event, in state: ShopState, calendar: HouseholdCalendar) -> String {
         func item(_ id: ItemID) -> String { state.items[id]?.name ?? id.description }
         func list(_ id: ListID) -> String { state.lists[id]?.name ?? id.description }
         func location(_ id: LocationID) -> String { state.locations[id]?.name ?? id.description }
@@ -30,7 +31,7 @@ enum EventSummary {
         case let .listReordered(l, order): return "\(list(l)): \(order.map(item).joined(separator: ", "))"
         case let .itemPurchased(_, i, l, quantity, price, at, purchasedAt):
             return "\(item(i)) ×\(quantity)" + (price.map { " at \(Format.money($0))" } ?? "") + " in \(location(at))"
-                + (l.map { " from \(list($0))" } ?? "") + (purchasedAt.map { " on \(Format.time($0))" } ?? "")
+                + (l.map { " from \(list($0))" } ?? "") + (purchasedAt.map { " on \(Format.time($0, calendar))" } ?? "")
         case let .purchaseReverted(id):
             return state.purchases[id].map { "purchase of \(item($0.item)) (seq \($0.seq))" } ?? id.description
         case let .tripStarted(_, l): return l.map { "for \(list($0))" } ?? ""

@@ -1,16 +1,30 @@
 import Foundation
 import ShopEvents
+import ShopProjections
 
 /// Where results go: aligned text for people, or JSON for machines.
 struct Output {
     let json: Bool
 
-    func line(_ text: String = "") { print(text) }
+    /// Every answer is flushed at once: a program that reads it through a
+    /// pipe waits for it (standard output to a pipe is otherwise block-buffered).
+    func line(_ text: String = "") { Output.write(text + "\n") }
 
-    func emit(_ value: JSONValue) { print(value.text(pretty: true)) }
+    func emit(_ value: JSONValue) { Output.write(value.text(pretty: true) + "\n") }
 
     /// One compact JSON object per line (apply).
-    func emitLine(_ value: JSONValue) { print(value.text()) }
+    func emitLine(_ value: JSONValue) { Output.write(value.text() + "\n") }
+
+    static func write(_ text: String) {
+        fflush(nil)   // anything print() left in the buffer goes first
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Foundation.write(1, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
 }
 
 /// Columns padded to their widest cell; numbers right-aligned.
@@ -51,11 +65,10 @@ enum Format {
         money(minor) + (currency.map { " \($0)" } ?? "")
     }
 
-    /// A time for people: `2026-03-01 18:04` (UTC, as recorded).
-    static func time(_ time: Timestamp?) -> String {
+    /// A time for people: `2026-03-01 19:04`, in the household's time zone.
+    static func time(_ time: Timestamp?, _ calendar: HouseholdCalendar) -> String {
         guard let time else { return "—" }
-        let text = time.description
-        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
+        return calendar.minute(time)
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -35,17 +35,17 @@ enum TextViews {
             .joined(separator: "\n")
     }
 
-    static func lists(_ view: ListsView) -> String {
+    static func lists(_ view: ListsView, calendar: HouseholdCalendar) -> String {
         var table = Table(["list", "priority", "entries", "to buy", "bought", "created"], rightAligned: [2, 3, 4])
         for row in view.lists {
-            table.add([row.name, row.priority.rawValue, "\(row.entries)", "\(row.remaining)", "\(row.bought)", Format.time(row.createdAt)])
+            table.add([row.name, row.priority.rawValue, "\(row.entries)", "\(row.remaining)", "\(row.bought)", Format.time(row.createdAt, calendar)])
         }
         return [header("Lists", asOf: view.asOf), "", view.lists.isEmpty ? "No lists." : table.render()].joined(separator: "\n")
     }
 
-    static func deletedLists(_ view: DeletedListsView) -> String {
+    static func deletedLists(_ view: DeletedListsView, calendar: HouseholdCalendar) -> String {
         var table = Table(["list", "deleted", "by", "entries"], rightAligned: [3])
-        for row in view.lists { table.add([row.name, Format.time(row.deletedAt), row.deletedBy, "\(row.entries)"]) }
+        for row in view.lists { table.add([row.name, Format.time(row.deletedAt, calendar), row.deletedBy, "\(row.entries)"]) }
         return [header("Deleted lists (restorable)", asOf: view.asOf), "", view.lists.isEmpty ? "No deleted lists." : table.render()]
             .joined(separator: "\n")
     }
@@ -63,7 +63,7 @@ enum TextViews {
         for row in view.items {
             table.add([row.name, row.locationName,
                        row.onLists.compactMap { views.state.lists[$0]?.name }.joined(separator: ", "),
-                       Format.time(row.lastPurchased)])
+                       Format.time(row.lastPurchased, views.calendar)])
         }
         return [header("All items by name", asOf: view.asOf), "", view.items.isEmpty ? "No items." : table.render()]
             .joined(separator: "\n")
@@ -79,17 +79,17 @@ enum TextViews {
         return out.joined(separator: "\n")
     }
 
-    static func audit(_ view: AuditView) -> String {
+    static func audit(_ view: AuditView, calendar: HouseholdCalendar) -> String {
         var table = Table(["seq", "when", "who", "item", "qty", "price", "list", "where", ""], rightAligned: [0, 4, 5])
         for r in view.purchases {
-            table.add(["\(r.seq)", Format.time(r.purchasedAt), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice),
+            table.add(["\(r.seq)", Format.time(r.purchasedAt, calendar), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice),
                        r.listName ?? "—", r.locationName, r.isReverted ? "reverted" : ""])
         }
-        return [header("Audit: \(Format.count(view.purchases.count, "purchase"))", asOf: view.asOf), "",
+        return [header("Audit: \(Format.count(view.purchases.count, "purchase")), times in \(calendar.timeZone.identifier)", asOf: view.asOf), "",
                 view.purchases.isEmpty ? "No purchases." : table.render()].joined(separator: "\n")
     }
 
-    static func stats(_ view: StatsView, currency: String?) -> String {
+    static func stats(_ view: StatsView, currency: String?, calendar: HouseholdCalendar) -> String {
         var out = [header("Statistics", asOf: view.asOf), "", "Per month"]
         var months = Table(["month", "purchases", "spend"], rightAligned: [1, 2])
         for row in view.months { months.add([row.month, "\(row.tally.purchases)", Format.money(row.tally.spend, currency)]) }
@@ -106,7 +106,7 @@ enum TextViews {
         var items = Table(["item", "purchases", "quantity", "spend", "first", "last", "every"], rightAligned: [1, 2, 3, 6])
         for row in view.items {
             items.add([row.name, "\(row.tally.purchases)", "\(row.tally.quantity)", Format.money(row.tally.spend),
-                       Format.time(row.first), Format.time(row.last),
+                       Format.time(row.first, calendar), Format.time(row.last, calendar),
                        row.meanIntervalDays.map { String(format: "%.1f d", $0) } ?? "—"])
         }
         out.append(items.render(indent: "  "))

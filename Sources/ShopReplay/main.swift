@@ -46,7 +46,25 @@ enum Tool {
         """
     }
 
-    static func main(_ words: [String]) -> Int32 {
+    /// Positions (from 0, after the program's name) of arguments that are not
+    /// valid UTF-8: Swift would quietly replace their bytes with U+FFFD.
+    static func invalidUTF8Arguments() -> Set<Int> {
+        var invalid = Set<Int>()
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index] else { continue }
+            if String(validatingCString: raw) == nil { invalid.insert(index - 1) }
+        }
+        return invalid
+    }
+
+    static func main(_ words: [String], invalidUTF8: Set<Int> = []) -> Int32 {
+        if let bad = invalidUTF8.min() {
+            let isActor = words[bad].hasPrefix("--actor=") || (bad > 0 && words[bad - 1] == "--actor")
+            fail(isActor
+                 ? "invalid_actor: the --actor given is not valid UTF-8; name the actor in UTF-8 text"
+                 : "argument \(bad + 1) is not valid UTF-8 text; nothing was done")
+            return 2
+        }
         guard let first = words.first, first != "--help", first != "-h", first != "help" else {
             if words.count >= 2, words[0] == "help", let command = commands.first(where: { $0.name == words[1] }) {
                 print(command.help)
@@ -113,4 +131,4 @@ enum Tool {
 // A file-size limit must make write() fail with EFBIG, which the journal reports
 // and recovers from, rather than kill the process with SIGXFSZ.
 signal(SIGXFSZ, SIG_IGN)
-exit(Tool.main(Array(CommandLine.arguments.dropFirst())))
+exit(Tool.main(Array(CommandLine.arguments.dropFirst()), invalidUTF8: Tool.invalidUTF8Arguments()))

@@ -97,6 +97,6 @@ func forge(_ events: [RecordedEvent]) -> [UInt8] {
         #expect(report.events == 12)
         #expect(report.failure?.line == 13)
         #expect(report.failure?.message.contains("torn write") == true)
-        #expect(report.tornTail == VerificationReport.TornTail(line: 13, offset: fixture.bytes().count - 9, length: 9))
+        #expect(report.tornTail == VerificationReport.TornTail(line: 13, offset: fixture.bytes().count - 9, length: 9, commandLines: 0))
     }
 }

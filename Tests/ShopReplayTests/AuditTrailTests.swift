@@ -103,7 +103,7 @@ import ShopTestSupport
         Scratch.write(complete + torn, to: tool.path("shop.ndjson"))
         let show = try tool.run(["repair"])
         #expect(show.status == 1)
-        #expect(show.stdout.contains("line 10 at byte offset \(complete.count) is torn: 20 bytes"))
+        #expect(show.stdout.contains("line 10 at byte offset \(complete.count) was never completed: 20 bytes without a newline"))
         #expect(Scratch.bytes(tool.path("shop.ndjson")) == complete + torn, "without --fix nothing changes")
         let fix = try tool.run(["repair", "--fix", "--json"])
         #expect(fix.status == 0)

@@ -255,7 +255,7 @@ extension ToolRunner {
         Scratch.write(Array("my own notes\n".utf8), to: tool.path("notes.txt"))
         let refused = try tool.run(["demo", "--journal", "notes.txt"])
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("exists and is not a demo journal"))
+        #expect(refused.stderr.contains("exists and is not a ShopEvents journal"))
         #expect(Scratch.bytes(tool.path("notes.txt")) == Array("my own notes\n".utf8))
     }
 }

@@ -115,4 +115,30 @@ public final class ChildProcess {
     }
 
     public func kill(_ signal: Int32) { Glibc.kill(pid, signal) }
+
+    private var pendingOutput: [UInt8] = []
+
+    /// The next line the child writes to its piped standard output, waiting at
+    /// most `timeout` seconds; `nil` on timeout or when the output closes.
+    public func readLine(timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = pendingOutput.firstIndex(of: 0x0A) {
+                let line = String(decoding: pendingOutput[..<newline], as: UTF8.self)
+                pendingOutput.removeSubrange(...newline)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard output >= 0, left > 0 else { return nil }
+            var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 1, Int32(left * 1000) + 1)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = Glibc.read(output, &chunk, chunk.count)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            pendingOutput += chunk[0..<n]
+        }
+    }
 }

@@ -105,6 +105,23 @@ public enum SL17Transfer {
         return commands
     }
 
+    /// The list an export puts on the archive's list. A name must be a live
+    /// list's (else `unknown_list`). Without one: the list called `Shopping
+    /// List`, else the first live list as the lists view orders them
+    /// (priority high to low, then name); `nil` when there is no live list.
+    public static func exportList(_ state: ShopState, named name: String?) throws(RuleViolation) -> ListID? {
+        if let name {
+            guard let id = state.liveList(named: name) else {
+                let names = state.lists.values.filter { !$0.isDeleted }.map(\.name).sorted()
+                throw RuleViolation(.unknownList, "there is no live list named \(ShopState.quoted(name))\(names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")", field: "list")
+            }
+            return id
+        }
+        if let id = state.liveList(named: defaultListName) { return id }
+        return state.lists.values.filter { !$0.isDeleted }
+            .min { (-$0.priority.rank, $0.name.lowercased(), $0.id) < (-$1.priority.rank, $1.name.lowercased(), $1.id) }?.id
+    }
+
     /// The id of the purchase an archive's `dateLastPurchased` becomes: the
     /// same item and date always give the same id, so a second import adds none.
     static func purchaseID(item: ItemID, at time: Timestamp) -> PurchaseID {
@@ -119,8 +136,12 @@ public enum SL17Transfer {
     /// last), their live items by name, `onList` and `quantity` from the
     /// named list's unbought entries, the last non-reverted purchase date.
     public static func export(_ state: ShopState, listName: String = defaultListName) -> SL17Archive {
-        let key = listName.lowercased()
-        let list = state.lists.values.first { !$0.isDeleted && $0.name.lowercased() == key }
+        export(state, list: state.liveList(named: listName))
+    }
+
+    /// The household as an archive, with the unbought entries of `list` (if any) on the list.
+    public static func export(_ state: ShopState, list listID: ListID?) -> SL17Archive {
+        let list = listID.flatMap { state.lists[$0] }
         var lastPurchase: [ItemID: Timestamp] = [:]
         for purchase in state.purchases.values where !purchase.isReverted {
             lastPurchase[purchase.item] = max(lastPurchase[purchase.item] ?? .earliest, purchase.effectiveTime)

@@ -48,6 +48,8 @@ struct DataFields {
 
     mutating func optionalID<Kind>(_ name: StaticString) throws(CodecError) -> EntityID<Kind>? {
         guard var at = value(name) else { return nil }
+        at.skipWhitespace()
+        guard at.peek() == UInt8(ascii: "\"") else { throw at.fail(.invalidField, "\(name) must be an id (a UUID string)\(at.found())") }
         return EntityID(try at.readUUID(name.description))
     }
 

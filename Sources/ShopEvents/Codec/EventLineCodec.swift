@@ -30,6 +30,7 @@ public enum EventLineCodec {
         w.field("actor", r.actor)
         w.field("device", r.device)
         w.field("command", r.command)
+        w.field("commandEvents", r.commandEvents)
         w.field("correlation", r.correlation)
         w.key("data"); writeData(r.event, to: &w)
         w.key("prev"); w.digest(r.prev)
@@ -40,10 +41,27 @@ public enum EventLineCodec {
         try bytes.withUnsafeBytes { raw in Result { () throws(CodecError) in try decode(raw) } }.get()
     }
 
+    /// Decodes a line of this version; a line written by a newer version
+    /// (unknown `type`, or a newer `v`) is refused with `unknown_type` or
+    /// `unsupported_version`. ``decodeLine(_:)`` gives such a line's envelope instead.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(CodecError) -> RecordedEvent {
+        switch try decodeLine(line) {
+        case let .event(recorded): return recorded
+        case let .newer(newer): throw newer.codecError
+        }
+    }
+
+    /// Decodes a line: its event, or, for a line written by a newer version of
+    /// ShopEvents, its envelope (`seq`, `prev`, …) so that the hash chain can
+    /// still be checked over it.
+    public static func decodeLine(_ line: UnsafeRawBufferPointer) throws(CodecError) -> JournalLine {
         var s = JSONScanner(line)
-        var seq: Int?, id: UUID?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
-        var device: String?, command: UUID?, correlation: UUID?, data: EventData?, prev: SHA256Digest?
+        var seq: Int?, id: UUID?, typeName: String?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
+        var device: String?, command: UUID?, commandEvents: Int?, correlation: UUID?, data: EventData?, prev: SHA256Digest?
+        // `data` read before `type`, if it could not be read: only an error if the type turns out to be ours.
+        var dataError: CodecError?
+        var sawData = false
+        var typeOffset = 0
         var seen: UInt16 = 0
         func once(_ bit: UInt16, _ key: JSONScanner.Key) throws(CodecError) {
             if seen & bit != 0 { throw CodecError(.malformedJSON, "key \"\(s.keyText(key))\" appears twice", offset: key.start) }
@@ -56,12 +74,16 @@ public enum EventLineCodec {
             else if s.keyMatches(key, "id") { try once(2, key); id = try s.readUUID("id") }
             else if s.keyMatches(key, "type") {
                 try once(4, key)
-                let start = s.position
+                typeOffset = s.position
                 let text = try s.readStringBytes()
-                guard !text.escaped, let known = EventType.named(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start)) else {
-                    throw CodecError(.unknownType, "type \"\(s.keyText(text))\" is not an event type of this version", offset: start)
+                let known = text.escaped
+                    ? EventType(rawValue: s.keyText(text))
+                    : EventType.named(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start))
+                if let known {
+                    type = known
+                } else {
+                    typeName = s.keyText(text)
                 }
-                type = known
             }
             else if s.keyMatches(key, "v") { try once(8, key); version = try s.readInt() }
             else if s.keyMatches(key, "at") { try once(16, key); at = try s.readTimestamp("at") }
@@ -76,11 +98,36 @@ public enum EventLineCodec {
             }
             else if s.keyMatches(key, "device") { try once(64, key); device = s.readNull() ? nil : try s.readString() }
             else if s.keyMatches(key, "command") { try once(128, key); command = try s.readUUID("command") }
+            else if s.keyMatches(key, "commandEvents") {
+                try once(2048, key)
+                if !s.readNull() {
+                    let start = s.position
+                    let count = try s.readInt()
+                    guard count >= 2 else {
+                        throw CodecError(.invalidField, "commandEvents \(count) must be 2 or more (it is written only for commands of several events)", offset: start)
+                    }
+                    commandEvents = count
+                }
+            }
             else if s.keyMatches(key, "correlation") {
                 try once(256, key)
                 correlation = s.readNull() ? nil : try s.readUUID("correlation")
             }
-            else if s.keyMatches(key, "data") { try once(512, key); data = try EventData(&s) }
+            else if s.keyMatches(key, "data") {
+                try once(512, key)
+                sawData = true
+                if typeName != nil || (version ?? 1) > RecordedEvent.schemaVersion {
+                    try s.skipValue(depth: 1)       // a newer version's data: not ours to read
+                } else {
+                    let start = s.position
+                    do { data = try EventData(&s) } catch {
+                        guard type == nil || version == nil else { throw error }
+                        dataError = error
+                        s.position = start
+                        try s.skipValue(depth: 1)
+                    }
+                }
+            }
             else if s.keyMatches(key, "prev") {
                 try once(1024, key)
                 let start = s.position
@@ -96,20 +143,34 @@ public enum EventLineCodec {
         func missing(_ name: String) -> CodecError { CodecError(.missingField, "the line has no \"\(name)\"", offset: 0) }
         guard let seq else { throw missing("seq") }
         guard let id else { throw missing("id") }
-        guard let type else { throw missing("type") }
+        guard type != nil || typeName != nil else { throw missing("type") }
         guard let version else { throw missing("v") }
-        guard version == RecordedEvent.schemaVersion else {
-            throw CodecError(.unsupportedVersion, "v \(version) of \(type.rawValue) is not supported (this version reads v1)", offset: 0)
-        }
         guard let at else { throw missing("at") }
         guard let actor else { throw missing("actor") }
         guard let command else { throw missing("command") }
-        guard let data else { throw missing("data") }
+        guard sawData else { throw missing("data") }
         guard let prev else { throw missing("prev") }
         guard seq >= 1 else { throw CodecError(.invalidField, "seq \(seq) must be 1 or more", offset: 0) }
-        return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
-                             command: CommandID(command), correlation: correlation.map(CorrelationID.init),
-                             event: try data.event(type), prev: prev)
+        guard version >= 1 else { throw CodecError(.invalidField, "v \(version) must be 1 or more", offset: 0) }
+        guard let type, version <= RecordedEvent.schemaVersion else {
+            return .newer(NewerEventLine(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
+                                         commandEvents: commandEvents, prev: prev, type: type?.rawValue ?? typeName!, version: version,
+                                         isKnownType: type != nil, typeOffset: typeOffset))
+        }
+        if let dataError { throw dataError }
+        guard let data else { throw missing("data") }
+        return .event(RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
+                                    command: CommandID(command), commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init),
+                                    event: try data.event(type), prev: prev))
+    }
+
+    /// `seq` and `prev` of a line that decodes, whichever version wrote it.
+    static func envelope(_ line: UnsafeRawBufferPointer) -> (seq: Int, prev: SHA256Digest)? {
+        switch try? decodeLine(line) {
+        case let .event(recorded)?: return (recorded.seq, recorded.prev)
+        case let .newer(newer)?: return (newer.seq, newer.prev)
+        case nil: return nil
+        }
     }
 
     static func writeData(_ event: Event, to w: inout JSONWriter) {
@@ -151,5 +212,47 @@ public enum EventLineCodec {
         case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): w.field("trip", trip)
         }
         w.endObject()
+    }
+}
+
+/// One journal line as read: an event of this version, or the envelope of a
+/// line that a newer version of ShopEvents wrote.
+public enum JournalLine: Hashable, Sendable {
+    case event(RecordedEvent)
+    case newer(NewerEventLine)
+}
+
+/// The envelope of a line written by a newer ShopEvents — an event type this
+/// version does not know, or a newer `v` of one it does. Its `data` is not
+/// read (this version would only guess), but its place in the hash chain is
+/// checked like any other line's.
+///
+/// ```swift
+/// if case let .newer(line) = try EventLineCodec.decodeLine(bytes) {
+///     print("line \(line.seq): \(line.type) v\(line.version) needs a newer ShopEvents")
+/// }
+/// ```
+public struct NewerEventLine: Hashable, Sendable {
+    public var seq: Int
+    public var id: EventID
+    public var at: Timestamp
+    public var actor: String
+    public var device: String?
+    public var command: CommandID
+    public var commandEvents: Int?
+    public var prev: SHA256Digest
+    /// The event type as written.
+    public var type: String
+    /// The schema version as written.
+    public var version: Int
+    /// `true` when the type is known and only its version is newer.
+    public var isKnownType: Bool
+    /// Where the `type` value starts in the line.
+    var typeOffset: Int = 0
+
+    var codecError: CodecError {
+        isKnownType
+            ? CodecError(.unsupportedVersion, "v \(version) of \(type) was written by a newer ShopEvents (this one reads v\(RecordedEvent.schemaVersion)); update", offset: 0)
+            : CodecError(.unknownType, "type \"\(type)\" was written by a newer ShopEvents (this one does not know it); update", offset: typeOffset)
     }
 }

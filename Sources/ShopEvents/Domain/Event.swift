@@ -138,6 +138,10 @@ public struct RecordedEvent: Hashable, Sendable {
     public var device: String?
     /// The command that produced this event; all its events share it.
     public var command: CommandID
+    /// On the first line of a command that produced two or more events: how
+    /// many it produced (`nil` on every other line). Opening a journal uses it
+    /// to tell a command cut short by a crash from a complete one.
+    public var commandEvents: Int?
     /// Ties several commands into one user action or import.
     public var correlation: CorrelationID?
     /// What happened.
@@ -149,8 +153,8 @@ public struct RecordedEvent: Hashable, Sendable {
     public static let schemaVersion = 1
 
     public init(seq: Int, id: EventID, at: Timestamp, actor: String, device: String? = nil,
-                command: CommandID, correlation: CorrelationID? = nil, event: Event, prev: SHA256Digest) {
+                command: CommandID, commandEvents: Int? = nil, correlation: CorrelationID? = nil, event: Event, prev: SHA256Digest) {
         self.seq = seq; self.id = id; self.at = at; self.actor = actor; self.device = device
-        self.command = command; self.correlation = correlation; self.event = event; self.prev = prev
+        self.command = command; self.commandEvents = commandEvents; self.correlation = correlation; self.event = event; self.prev = prev
     }
 }

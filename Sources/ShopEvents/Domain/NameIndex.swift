@@ -1,3 +1,5 @@
+import Foundation
+
 /// The names of the live things of one kind, ignoring case: the uniqueness
 /// rule of items, locations and lists, kept up to date by `evolve`.
 struct NameIndex<Kind: EntityKind>: Hashable, Sendable {
@@ -16,6 +18,11 @@ struct NameIndex<Kind: EntityKind>: Hashable, Sendable {
             throw RuleViolation(.nameTaken, "name \(ShopState.quoted(name)) is already used by \(noun) \(other)", field: "name")
         }
         return name
+    }
+
+    /// The live thing called `name`, ignoring case and surrounding white space.
+    func owner(of name: String) -> EntityID<Kind>? {
+        owners[Self.key(name.trimmingCharacters(in: .whitespacesAndNewlines))]
     }
 
     mutating func claim(_ name: String, by id: EntityID<Kind>) { owners[Self.key(name)] = id }

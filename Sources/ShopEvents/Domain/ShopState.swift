@@ -50,6 +50,13 @@ public struct ShopState: Hashable, Sendable {
 
     public var liveItems: [Item] { items.values.filter { !$0.isDeleted } }
 
+    /// The live item of that name, ignoring case and surrounding white space.
+    public func liveItem(named name: String) -> ItemID? { itemNames.owner(of: name) }
+    /// The live location of that name, ignoring case and surrounding white space.
+    public func liveLocation(named name: String) -> LocationID? { locationNames.owner(of: name) }
+    /// The live (not deleted) list of that name, ignoring case and surrounding white space.
+    public func liveList(named name: String) -> ListID? { listNames.owner(of: name) }
+
     /// Whether `uuid` was ever created by an event of this journal, as the id
     /// of anything: ids are never reused, even after a delete or purge.
     public func isUsed(_ uuid: UUID) -> Bool {

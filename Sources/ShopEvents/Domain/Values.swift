@@ -223,6 +223,17 @@ public struct ItemDetails: Hashable, Sendable {
 public enum Limits {
     public static let nameLength = 1...200
     public static let actorLength = 1...100
+
+    /// The actor rule: 1 to 100 characters, and not white space only
+    /// (an actor is a person or a device, and must be told apart in audits).
+    public static func checkActor(_ actor: String) throws(RuleViolation) {
+        guard actorLength.contains(actor.count) else {
+            throw RuleViolation(.invalidActor, "actor \(ShopState.quoted(actor)) must be 1 to 100 characters", field: "actor")
+        }
+        guard actor.contains(where: { !$0.isWhitespace }) else {
+            throw RuleViolation(.invalidActor, "actor \(ShopState.quoted(actor)) is only white space; name who issues the command", field: "actor")
+        }
+    }
     public static let quantity = 1...9999
     public static let price = 0...100_000_000
     /// Longest category text (characters) after trimming; an empty category is absent.

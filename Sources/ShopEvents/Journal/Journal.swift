@@ -46,21 +46,46 @@ public final class Journal {
         }
     }
 
-    /// What opening did with a torn last line.
+    /// What opening did with the end of a journal that a crash cut short: a
+    /// torn last line, or the lines of a command that has fewer lines than
+    /// its `commandEvents` (and any torn bytes after them).
     public struct TornTailRecovery: Hashable, Sendable {
-        /// The number the torn line would have had.
+        /// The number of the first line cut.
         public var line: Int
-        /// Where the torn bytes started; the journal now ends here.
+        /// Where the cut bytes started; the journal now ends here.
         public var offset: Int
+        /// How many bytes were cut.
         public var length: Int
-        /// The file holding the torn bytes.
+        /// Complete lines cut because their command was incomplete (0 for a torn line alone).
+        public var commandLines: Int
+        /// The incomplete command whose lines were cut, if any.
+        public var command: CommandID?
+        /// The file holding the cut bytes.
         public var backupPath: String
+
+        /// One sentence for people.
+        public var summary: String {
+            let what = command.map { "\(commandLines) line\(commandLines == 1 ? "" : "s") of command \($0), which a crash left incomplete" } ?? "a torn last line"
+            return "cut \(what): \(length) bytes from line \(line) (byte offset \(offset)), kept in \(backupPath)"
+        }
+    }
+
+    /// What to do with an existing journal when creating a new one (``create(path:options:existing:)``).
+    public enum ExistingJournal: Sendable {
+        /// Fail with `journal_exists`, changing nothing.
+        case refuse
+        /// Rename the existing file to `<journal>.old-<UTC time>` (under the writer's lock) and start anew.
+        case keepAsBackup
     }
 
     public let path: String
     public let options: Options
-    /// Set when opening truncated a torn tail.
+    /// Set when opening truncated a torn tail or an incomplete command.
     public private(set) var recoveredTornTail: TornTailRecovery?
+    /// `true` when this open created the file (it did not exist when the lock was taken).
+    public private(set) var createdFile = false
+    /// Where ``create(path:options:existing:)`` kept the journal that was there before.
+    public private(set) var previousJournalBackup: String?
 
     private var fd: Int32
     private var lockFD: Int32
@@ -81,10 +106,50 @@ public final class Journal {
     deinit { close() }
 
     /// Opens (or creates) the journal at `path` for writing.
+    ///
+    /// The writer's lock (`<journal>.lock`, never removed) is taken before the
+    /// journal is opened or created, so two processes meeting a new path
+    /// always agree on one file. ``createdFile`` says whether this call created it.
     public static func open(path: String, options: Options = Options()) throws(JournalError) -> Journal {
+        try open(path: path, options: options, existing: nil)
+    }
+
+    /// Creates a new journal at `path`, holding the writer's lock. A journal
+    /// already there is refused or, with ``ExistingJournal/keepAsBackup``,
+    /// renamed to `<journal>.old-<UTC time>` first (``previousJournalBackup``):
+    /// its events are never lost.
+    ///
+    /// ```swift
+    /// let journal = try Journal.create(path: "demo.ndjson", existing: .keepAsBackup)
+    /// if let old = journal.previousJournalBackup { print("the earlier journal is now \(old)") }
+    /// ```
+    public static func create(path: String, options: Options = Options(), existing: ExistingJournal) throws(JournalError) -> Journal {
+        try open(path: path, options: options, existing: existing)
+    }
+
+    private static func open(path: String, options: Options, existing: ExistingJournal?) throws(JournalError) -> Journal {
         let lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout)
-        let existed = access(path, F_OK) == 0
-        let fd = Posix.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var backup: String?
+        if let existing, access(path, F_OK) == 0 {
+            switch existing {
+            case .refuse:
+                WriterLock.release(lockFD)
+                throw JournalError(.exists, "\(path) already exists; nothing was changed — choose another path, or move it away first")
+            case .keepAsBackup:
+                do throws(JournalError) {
+                    backup = try moveAside(path, stamp: Timestamp(Date()))
+                } catch {
+                    WriterLock.release(lockFD)
+                    throw error
+                }
+            }
+        }
+        var created = true
+        var fd = Posix.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0, errno == EEXIST {
+            created = false
+            fd = Posix.open(path, O_RDWR | O_CLOEXEC)
+        }
         guard fd >= 0 else {
             let error = JournalError.io("open", path)
             WriterLock.release(lockFD)
@@ -92,20 +157,61 @@ public final class Journal {
         }
         // From here on the journal owns both descriptors: close() releases each exactly once.
         let journal = Journal(path: path, options: options, fd: fd, lockFD: lockFD, chain: JournalChain(), size: 0)
+        journal.createdFile = created
+        journal.previousJournalBackup = backup
         do throws(JournalError) {
-            if !existed { try syncDirectory(of: path) }
+            if created { try syncDirectory(of: path) }
             try journal.load(recoverTail: true)
         } catch {
-            journal.close()
+            journal.close(discardingIfEmpty: true)
             throw error
         }
         return journal
     }
 
+    /// Renames the file at `path` to `<path>.old-<UTC time>` (never over another file).
+    private static func moveAside(_ path: String, stamp: Timestamp) throws(JournalError) -> String {
+        let base = "\(path).old-\(fileStamp(stamp))"
+        var candidate = base
+        var attempt = 1
+        while access(candidate, F_OK) == 0 {
+            attempt += 1
+            candidate = "\(base)-\(attempt)"
+        }
+        guard rename(path, candidate) == 0 else { throw JournalError.io("rename to \(candidate)", path) }
+        try syncDirectory(of: path)
+        return candidate
+    }
+
+    /// A backup file's name says when it was made: the wall clock, not the
+    /// injected ``Options/clock`` (a demo's or a test's clock may stand still).
+    static func fileStamp(_ time: Timestamp) -> String {
+        time.description.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+    }
+
     /// Releases the lock and the file. Further calls fail with `journal_closed`.
-    public func close() {
-        if fd >= 0 { _ = Posix.close(fd); fd = -1 }
+    public func close() { close(discardingIfEmpty: false) }
+
+    /// Releases the lock and the file; with `discardingIfEmpty`, first removes
+    /// the journal if this ``Journal`` created it and nothing was written —
+    /// so a run that failed leaves no empty journal behind. The file is
+    /// removed while the lock is still held, and only while it is empty; the
+    /// lock file itself is never removed (another process may be waiting on it).
+    public func close(discardingIfEmpty: Bool) {
+        if fd >= 0 {
+            if discardingIfEmpty, createdFile, lockFD >= 0, isStillOurEmptyFile() {
+                if unlink(path) == 0 { try? Journal.syncDirectory(of: path) }
+            }
+            _ = Posix.close(fd); fd = -1
+        }
         if lockFD >= 0 { WriterLock.release(lockFD); lockFD = -1 }
+    }
+
+    /// The file at `path` is the one this journal has open, and it is empty.
+    private func isStillOurEmptyFile() -> Bool {
+        var mine = stat(), there = stat()
+        guard fstat(fd, &mine) == 0, stat(path, &there) == 0 else { return false }
+        return mine.st_dev == there.st_dev && mine.st_ino == there.st_ino && mine.st_size == 0 && there.st_size == 0
     }
 
     /// Executes one command: its events are durable when this returns.
@@ -127,6 +233,34 @@ public final class Journal {
     /// own. If the write fails, the file is cut back to where it was and the
     /// error is thrown: none of the batch is acknowledged.
     public func execute(batch requests: [CommandEnvelope]) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
+        try execute(requests, allOrNothing: false)
+    }
+
+    /// Executes commands in order as one unit: either every one is accepted
+    /// and all of their events are written with one `write` and one `fsync`,
+    /// or the first rejection is thrown as a ``BatchRejection`` and nothing is
+    /// written at all. An import uses it, so that a file is imported whole or not at all.
+    ///
+    /// ```swift
+    /// do { let outcomes = try journal.execute(allOrNothing: commands.map { CommandEnvelope($0) }) }
+    /// catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
+    /// ```
+    public func execute(allOrNothing requests: [CommandEnvelope]) throws -> [CommandOutcome] {
+        let saved = chain
+        let results = try execute(requests, allOrNothing: true)
+        var outcomes: [CommandOutcome] = []
+        for (index, result) in results.enumerated() {
+            switch result {
+            case let .success(outcome): outcomes.append(outcome)
+            case let .failure(violation):
+                chain = saved
+                throw BatchRejection(index: index, violation: violation)
+            }
+        }
+        return outcomes
+    }
+
+    private func execute(_ requests: [CommandEnvelope], allOrNothing: Bool) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
         guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
         let startSize = size
         var out = JSONWriter(capacity: 512 * max(requests.count, 1))
@@ -149,6 +283,7 @@ public final class Journal {
                     while chain.knows(eventID) { eventID = options.ids.make() }
                     let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
                                           device: request.device ?? options.device, command: commandID,
+                                          commandEvents: recorded.isEmpty && events.count > 1 ? events.count : nil,
                                           correlation: request.correlation, event: event, prev: chain.head.hash)
                     let lineStart = out.bytes.count
                     EventLineCodec.append(r, to: &out)
@@ -160,6 +295,7 @@ public final class Journal {
                 results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
             } catch {
                 results.append(.failure(error))
+                if allOrNothing { return results }
             }
         }
         if !out.bytes.isEmpty { try writeDurably(out.bytes, at: startSize) }
@@ -189,9 +325,7 @@ public final class Journal {
         }
         let at = request.at ?? max(options.clock.now(), last)
         let actor = request.actor ?? options.actor
-        guard Limits.actorLength.contains(actor.count) else {
-            throw RuleViolation(.invalidActor, "actor \(ShopState.quoted(actor)) must be 1 to 100 characters", field: "actor")
-        }
+        try Limits.checkActor(actor)
         return (try ShopDecider.decide(request.command, chain.state), at, actor)
     }
 
@@ -252,35 +386,59 @@ public final class Journal {
 
     // MARK: Reading back
 
-    /// Reads and checks every line; with `recoverTail`, backs up and cuts a torn last line.
+    /// Reads and checks every line; with `recoverTail`, backs up and cuts a
+    /// torn last line, and the lines of an incomplete command at the end.
     private func load(recoverTail: Bool) throws(JournalError) {
         guard lseek(fd, 0, SEEK_SET) == 0 else { throw JournalError.io("seek", path) }
         var lines = JournalLines(fd: fd, path: path)
         var chain = JournalChain()
         try chain.accept(all: &lines)
-        var size = lines.consumedOffset
-        if let tail = lines.trailing {
-            let number = chain.head.seq + 1
-            guard tail.bytes.first == UInt8(ascii: "{") || tail.bytes.allSatisfy({ $0 == 0 }) else {
-                throw JournalError.corrupt(line: number, offset: tail.offset, "the last line has no newline and does not start like a journal line; this is not a torn write")
-            }
-            guard recoverTail else {
-                throw JournalError.corrupt(line: number, offset: tail.offset, "the last line has no newline")
-            }
-            let backup = try backUp(tail.bytes)
-            guard ftruncate(fd, off_t(tail.offset)) == 0 else { throw JournalError.io("truncate", path) }
-            guard Journal.fullSync(fd) else { throw JournalError.io("fsync", path) }
-            recoveredTornTail = TornTailRecovery(line: number, offset: tail.offset, length: tail.bytes.count, backupPath: backup)
-            size = tail.offset
+        let end = lines.consumedOffset + (lines.trailing?.bytes.count ?? 0)
+        if let tail = lines.trailing, let problem = JournalChain.notATornWrite(tail.bytes) {
+            throw JournalError.corrupt(line: chain.head.seq + 1, offset: tail.offset, problem)
         }
-        self.chain = chain
-        self.size = size
+        // Where the journal must end: before an incomplete command, else before a torn line.
+        let cut: (line: Int, offset: Int, open: OpenCommand?)?
+        if let open = chain.openCommand {
+            cut = (open.line, open.offset, open)
+        } else if let tail = lines.trailing {
+            cut = (chain.head.seq + 1, tail.offset, nil)
+        } else {
+            cut = nil
+        }
+        guard let cut else {
+            self.chain = chain
+            self.size = end
+            return
+        }
+        guard recoverTail else {
+            throw JournalError.corrupt(line: cut.line, offset: cut.offset, cut.open == nil ? "the last line has no newline" : "the last command is incomplete")
+        }
+        let bytes = try readBytes(from: cut.offset, to: end)
+        let backup = try backUp(bytes)
+        guard ftruncate(fd, off_t(cut.offset)) == 0 else { throw JournalError.io("truncate", path) }
+        guard Journal.fullSync(fd) else { throw JournalError.io("fsync", path) }
+        recoveredTornTail = TornTailRecovery(line: cut.line, offset: cut.offset, length: bytes.count,
+                                             commandLines: cut.open?.have ?? 0, command: cut.open?.command, backupPath: backup)
+        // Fold again up to the cut: the state must not hold the events just removed.
+        try load(recoverTail: false)
+    }
+
+    private func readBytes(from start: Int, to end: Int) throws(JournalError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: end - start)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(start + done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw JournalError.io("read", path) }
+            done += n
+        }
+        return bytes
     }
 
     /// Copies torn bytes to `<journal>.torn-<UTC time>` and makes the copy durable.
     private func backUp(_ bytes: [UInt8]) throws(JournalError) -> String {
-        let stamp = options.clock.now().description
-            .replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let stamp = Journal.fileStamp(Timestamp(Date()))
         var candidate = "\(path).torn-\(stamp)"
         var attempt = 1
         var backupFD = Posix.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -312,6 +470,17 @@ public final class Journal {
         }
         return events
     }
+}
+
+/// The command of an all-or-nothing batch that a rule rejected; nothing of
+/// the batch was written.
+public struct BatchRejection: ShopError, Hashable {
+    /// Its place in the batch, from 0.
+    public var index: Int
+    public var violation: RuleViolation
+
+    public var code: String { violation.code }
+    public var message: String { "command \(index + 1) of the batch: \(violation.message); nothing of the batch was written" }
 }
 
 /// What executing one command gave: its events (from the first time, for a retry).

@@ -32,62 +32,145 @@ struct CommandRecord: Hashable {
     var offset: Int
 }
 
+/// A command whose first line promised (`commandEvents`) more lines than
+/// have been read so far.
+struct OpenCommand: Hashable {
+    var command: CommandID
+    /// Line number (= seq) and byte offset of its first line.
+    var line: Int
+    var offset: Int
+    var expected: Int
+    var have: Int
+    /// The head before its first line: where the journal ends if it is cut.
+    var headBefore: JournalHead
+}
+
+/// The first line that a newer version of ShopEvents wrote.
+public struct NewerLineFound: Hashable, Sendable {
+    /// Its line number and byte offset.
+    public var line: Int
+    public var offset: Int
+    public var envelope: NewerEventLine
+    /// The audit head of the lines before it.
+    public var headBefore: JournalHead
+
+    /// The `JournalError` that refuses writing (and fails `verify`) because of it.
+    public var error: JournalError {
+        JournalError(envelope.isKnownType ? .unsupportedVersion : .unknownEventType,
+                     "line \(line) (byte offset \(offset)): \(envelope.type) v\(envelope.version) was written by a newer ShopEvents; update to read and write this journal",
+                     line: line, offset: offset)
+    }
+}
+
 /// Checks line after line what the specification promises of a journal:
 /// valid events, contiguous `seq` from 1, each `prev` the hash of the line
-/// before, `at` never decreasing, event ids unique, and the events of one
-/// command contiguous. It folds the state as it goes.
+/// before, `at` never decreasing, event ids unique, the events of one
+/// command contiguous and as many as its `commandEvents`. It folds the state
+/// as it goes.
 struct JournalChain {
+    /// What to do on meeting a line a newer version wrote.
+    enum NewerLines {
+        /// Refuse it (`unsupported_version` / `unknown_event_type`) once the
+        /// chain after it has been checked too: opening for writing. (A line
+        /// whose `type` was changed would otherwise pass for a newer one.)
+        case refuse
+        /// Check the chain over it and every line after it, fold nothing more (`verify`).
+        case checkChainOnly
+    }
+
     private(set) var head = JournalHead.empty
     /// The head before the last line accepted.
     private(set) var previousHead = JournalHead.empty
     private(set) var lastAt: Timestamp?
     private(set) var state = ShopState.initial
     private(set) var commands: [CommandID: CommandRecord] = [:]
+    /// A command at the end whose lines are not all there (yet).
+    private(set) var openCommand: OpenCommand?
+    /// The first line a newer version wrote, with ``NewerLines/checkChainOnly``.
+    private(set) var firstNewer: NewerLineFound?
     private var lastCommand: CommandID?
+    /// `commandEvents` of the last command, when it gave one.
+    private var lastCommandDeclared: Int?
     private var eventIDs: Set<EventID> = []
     /// Also check that every event is legal given those before it (`verify`).
     var checkRules = false
+    var newerLines = NewerLines.refuse
 
     /// Checks one line and folds it; throws `corrupt_line` naming the line and offset.
-    @discardableResult
-    mutating func accept(_ line: UnsafeRawBufferPointer, number: Int, offset: Int) throws(JournalError) -> RecordedEvent {
-        let recorded: RecordedEvent
+    mutating func accept(_ line: UnsafeRawBufferPointer, number: Int, offset: Int) throws(JournalError) {
+        let decoded: JournalLine
         do {
-            recorded = try EventLineCodec.decode(line)
+            decoded = try EventLineCodec.decodeLine(line)
         } catch {
             throw JournalError.corrupt(line: number, offset: offset + error.offset, "\(error.code): \(error.detail)")
         }
-        guard recorded.seq == head.seq + 1 else {
-            throw JournalError.corrupt(line: number, offset: offset, "seq is \(recorded.seq) where \(head.seq + 1) was expected (lines missing, repeated or out of order)")
-        }
-        guard recorded.prev == head.hash else {
-            throw JournalError.corrupt(line: number, offset: offset, "prev \(recorded.prev) is not the SHA-256 of line \(number - 1) (\(head.hash)): line \(number - 1) or this line's prev was changed")
-        }
-        if let lastAt, recorded.at < lastAt {
-            throw JournalError.corrupt(line: number, offset: offset, "at \(recorded.at) is earlier than the line before (\(lastAt))")
-        }
-        guard eventIDs.insert(recorded.id).inserted else {
-            throw JournalError.corrupt(line: number, offset: offset, "event id \(recorded.id) appears twice")
-        }
-        if recorded.command == lastCommand {
-            commands[recorded.command]?.count += 1
-        } else {
-            guard commands[recorded.command] == nil else {
-                throw JournalError.corrupt(line: number, offset: offset, "the events of command \(recorded.command) are not contiguous")
+        switch decoded {
+        case let .event(recorded):
+            try checkEnvelope(seq: recorded.seq, id: recorded.id, at: recorded.at, command: recorded.command,
+                              commandEvents: recorded.commandEvents, prev: recorded.prev, number: number, offset: offset)
+            if firstNewer == nil {
+                if checkRules {
+                    do { try ShopDecider.check(recorded.event, state) } catch {
+                        throw JournalError.corrupt(line: number, offset: offset, "\(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
+                    }
+                }
+                state.apply(recorded)
             }
-            commands[recorded.command] = CommandRecord(firstSeq: recorded.seq, count: 1, offset: offset)
-            lastCommand = recorded.command
+            advance(seq: recorded.seq, at: recorded.at, lineHash: SHA256.hash(line))
+        case let .newer(newer):
+            try checkEnvelope(seq: newer.seq, id: newer.id, at: newer.at, command: newer.command,
+                              commandEvents: newer.commandEvents, prev: newer.prev, number: number, offset: offset)
+            if firstNewer == nil { firstNewer = NewerLineFound(line: number, offset: offset, envelope: newer, headBefore: head) }
+            advance(seq: newer.seq, at: newer.at, lineHash: SHA256.hash(line))
         }
-        if checkRules {
-            do { try ShopDecider.check(recorded.event, state) } catch {
-                throw JournalError.corrupt(line: number, offset: offset, "\(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
-            }
-        }
+    }
+
+    private mutating func advance(seq: Int, at: Timestamp, lineHash: SHA256Digest) {
         previousHead = head
-        head = JournalHead(seq: recorded.seq, hash: SHA256.hash(line))
-        lastAt = recorded.at
-        state.apply(recorded)
-        return recorded
+        head = JournalHead(seq: seq, hash: lineHash)
+        lastAt = at
+    }
+
+    /// `seq`, `prev`, `at`, unique event ids, and the grouping of lines into commands.
+    private mutating func checkEnvelope(seq: Int, id: EventID, at: Timestamp, command: CommandID, commandEvents: Int?,
+                                        prev: SHA256Digest, number: Int, offset: Int) throws(JournalError) {
+        guard seq == head.seq + 1 else {
+            throw JournalError.corrupt(line: number, offset: offset, "seq is \(seq) where \(head.seq + 1) was expected (lines missing, repeated or out of order)")
+        }
+        guard prev == head.hash else {
+            throw JournalError.corrupt(line: number, offset: offset, "prev \(prev) is not the SHA-256 of line \(number - 1) (\(head.hash)): line \(number - 1) or this line's prev was changed")
+        }
+        if let lastAt, at < lastAt {
+            throw JournalError.corrupt(line: number, offset: offset, "at \(at) is earlier than the line before (\(lastAt))")
+        }
+        guard eventIDs.insert(id).inserted else {
+            throw JournalError.corrupt(line: number, offset: offset, "event id \(id) appears twice")
+        }
+        if command == lastCommand {
+            guard commandEvents == nil else {
+                throw JournalError.corrupt(line: number, offset: offset, "commandEvents stands on a line that is not the first of command \(command)")
+            }
+            if var open = openCommand {
+                open.have += 1
+                openCommand = open.have == open.expected ? nil : open
+            } else if let declared = lastCommandDeclared {
+                throw JournalError.corrupt(line: number, offset: offset, "command \(command) has more lines than the \(declared) its first line declares (commandEvents)")
+            }
+            commands[command]?.count += 1
+        } else {
+            if let open = openCommand {
+                throw JournalError.corrupt(line: open.line, offset: open.offset, "command \(open.command) declares \(open.expected) events (commandEvents) but only \(open.have) follow before line \(number) starts another command: lines were removed")
+            }
+            guard commands[command] == nil else {
+                throw JournalError.corrupt(line: number, offset: offset, "the events of command \(command) are not contiguous")
+            }
+            commands[command] = CommandRecord(firstSeq: seq, count: 1, offset: offset)
+            lastCommand = command
+            lastCommandDeclared = commandEvents
+            if let commandEvents {
+                openCommand = OpenCommand(command: command, line: number, offset: offset, expected: commandEvents, have: 1, headBefore: head)
+            }
+        }
     }
 
     /// Checks every line `lines` gives. When a line's `prev` does not match the
@@ -100,23 +183,38 @@ struct JournalChain {
         while let line = try lines.next() {
             do throws(JournalError) {
                 try accept(line.bytes, number: line.number, offset: line.offset)
-            } catch where error.reason == .corruptLine && line.number > 1 && prevMismatch(line.bytes) {
-                let suspect = Array(line.bytes)
-                let number = line.number
-                if let next = try? lines.next(), let following = try? EventLineCodec.decode(next.bytes),
-                   following.prev == SHA256.hash(suspect) {
-                    throw JournalError.corrupt(line: number - 1, offset: previousOffset, "the line was changed: its SHA-256 is not the prev recorded by line \(number), whose own bytes are intact (line \(number + 1) confirms them)")
-                }
-                throw error
+            } catch {
+                throw JournalChain.blame(error, line: line, previousOffset: previousOffset, expectedPrev: head.hash, lines: &lines)
             }
             try afterEach(head, line.offset)
             previousOffset = line.offset
         }
+        if newerLines == .refuse, let firstNewer { throw firstNewer.error }
     }
 
-    private func prevMismatch(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard let recorded = try? EventLineCodec.decode(line) else { return false }
-        return recorded.seq == head.seq + 1 && recorded.prev != head.hash
+    /// The line to name for a broken `prev`: when the line after the one
+    /// whose `prev` does not match records the SHA-256 of that line, that
+    /// line is intact and the one before it was changed, so that one is
+    /// named. Every reader names damage this way, so `verify`, the views and
+    /// opening for writing give the same line number.
+    static func blame(_ error: JournalError, line: JournalLines.Line, previousOffset: Int, expectedPrev: SHA256Digest,
+                      lines: inout JournalLines) -> JournalError {
+        guard error.reason == .corruptLine, line.number > 1,
+              let envelope = EventLineCodec.envelope(line.bytes), envelope.seq == line.number, envelope.prev != expectedPrev else { return error }
+        let suspect = SHA256.hash(line.bytes)
+        let number = line.number
+        if let next = try? lines.next(), let following = EventLineCodec.envelope(next.bytes), following.prev == suspect {
+            return JournalError.corrupt(line: number - 1, offset: previousOffset, "the line was changed: its SHA-256 is not the prev recorded by line \(number), whose own bytes are intact (line \(number + 1) confirms them)")
+        }
+        return error
+    }
+
+    /// Why bytes after the last newline are not a torn write (`nil` when they
+    /// may be one): a torn write is the start of a journal line, or zeros
+    /// that a file system left where a write did not reach.
+    static func notATornWrite(_ bytes: [UInt8]) -> String? {
+        if bytes.first == UInt8(ascii: "{") || bytes.allSatisfy({ $0 == 0 }) { return nil }
+        return "the last \(bytes.count) byte\(bytes.count == 1 ? "" : "s") have no newline and do not start like a journal line: this is not a torn write, and perhaps not a ShopEvents journal"
     }
 
     /// Records an event this process has just written (already encoded to `line`).
@@ -126,8 +224,10 @@ struct JournalChain {
         } else {
             commands[recorded.command] = CommandRecord(firstSeq: recorded.seq, count: 1, offset: offset)
             lastCommand = recorded.command
+            lastCommandDeclared = recorded.commandEvents
         }
         eventIDs.insert(recorded.id)
+        previousHead = head
         head = JournalHead(seq: recorded.seq, hash: lineHash)
         lastAt = recorded.at
         state.apply(recorded)

@@ -21,6 +21,12 @@ public struct JournalError: ShopError, Hashable {
         case io = "io_error"
         /// The journal was closed, or a failed write left it unusable until reopened.
         case closed = "journal_closed"
+        /// A line holds a newer schema version (`v`) of an event type than this version reads.
+        case unsupportedVersion = "unsupported_version"
+        /// A line holds an event type this version does not know: a newer ShopEvents wrote it.
+        case unknownEventType = "unknown_event_type"
+        /// A journal was to be created where a file already is.
+        case exists = "journal_exists"
     }
 
     public var reason: Reason
@@ -41,6 +47,6 @@ public struct JournalError: ShopError, Hashable {
     }
 
     static func corrupt(line: Int, offset: Int, _ why: String) -> JournalError {
-        JournalError(.corruptLine, "line \(line) (byte offset \(offset)): \(why); the journal was not changed — inspect it with `shop-replay verify`", line: line, offset: offset)
+        JournalError(.corruptLine, "line \(line) (byte offset \(offset)): \(why); the journal was not changed. What next: a torn last line is cut by `shop-replay repair --fix` (it keeps a copy of the bytes); any other damage means restoring the journal from a copy", line: line, offset: offset)
     }
 }

@@ -26,8 +26,9 @@ public final class JournalReader {
     public init(path: String, from seq: Int = 1, verifyChain: Bool = true) throws(JournalError) {
         self.path = path
         fd = try Self.openForReading(path)
+        let mark = Mark(seq: 0, hash: .zero, lastAt: .earliest, lastLine: nil, offset: 0)
         cursor = Cursor(lines: JournalLines(fd: fd, path: path), path: path, fd: fd, firstSeq: seq, verifyChain: verifyChain,
-                        seq: 0, hash: .zero, lastAt: .earliest, lastLine: nil, offset: 0)
+                        read: mark, returned: mark)
     }
 
     /// Goes on reading where an earlier reader stopped.
@@ -39,12 +40,15 @@ public final class JournalReader {
             throw JournalError.io("seek", path)
         }
         self.fd = fd
-        cursor = Cursor(lines: JournalLines(fd: fd, path: path, startOffset: position.offset, firstLineNumber: position.seq + 1),
-                        path: path, fd: fd, firstSeq: position.seq + 1, verifyChain: verifyChain, seq: position.seq,
-                        hash: position.seq == 0 ? .zero : nil, lastAt: position.lastAt ?? .earliest,
+        let mark = Mark(seq: position.seq, hash: position.seq == 0 ? .zero : nil, lastAt: position.lastAt ?? .earliest,
                         lastLine: position.seq == 0 ? nil : (position.lastLineOffset, position.offset - 1 - position.lastLineOffset),
                         offset: position.offset)
-        if verifyChain { _ = try cursor.lastLineHash() }
+        cursor = Cursor(lines: JournalLines(fd: fd, path: path, startOffset: position.offset, firstLineNumber: position.seq + 1),
+                        path: path, fd: fd, firstSeq: position.seq + 1, verifyChain: verifyChain, read: mark, returned: mark)
+        if verifyChain {
+            let hash = try cursor.lastLineHash()
+            cursor.read.hash = hash
+        }
     }
 
     private static func openForReading(_ path: String) throws(JournalError) -> Int32 {
@@ -58,17 +62,35 @@ public final class JournalReader {
 
     deinit { Posix.close(fd) }
 
-    /// The next event, or `nil` after the last complete line.
+    /// The next event, or `nil` after the last complete command. The events
+    /// of a command are returned only when all of its lines are there (its
+    /// `commandEvents`); reading stops before a line written by a newer
+    /// version of ShopEvents (``newerLine``).
     public func next() throws(JournalError) -> RecordedEvent? { try cursor.next() }
 
-    /// Where the reader stands: after the last event it read.
+    /// Where the reader stands: after the last event it returned.
     public var position: JournalPosition { cursor.position }
 
-    /// The audit head of what was read (hashes the last line if the chain was not verified).
-    public func head() throws(JournalError) -> JournalHead { JournalHead(seq: cursor.seq, hash: try cursor.lastLineHash()) }
+    /// The audit head of what was returned (hashes the last line if the chain was not verified).
+    public func head() throws(JournalError) -> JournalHead { JournalHead(seq: cursor.returned.seq, hash: try cursor.lastLineHash()) }
 
     /// Bytes after the last complete line: a line being written, or a torn tail.
     public var incompleteTail: Int { cursor.lines.trailing?.bytes.count ?? 0 }
+
+    /// The bytes after the last complete line, if any: a line being written, or a torn tail.
+    public var trailingBytes: [UInt8]? { cursor.lines.trailing?.bytes }
+
+    /// Why bytes after the last newline cannot be a line being written or a
+    /// torn write (`nil` when they can): every writer writes a line from its `{`.
+    public static func whyNotATornWrite(_ bytes: [UInt8]) -> String? { JournalChain.notATornWrite(bytes) }
+
+    /// The line where reading stopped because a newer version of ShopEvents
+    /// wrote it: the events before it are all there is to read with this version.
+    public var newerLine: NewerLineFound? { cursor.newer }
+
+    /// A command at the end whose lines are not all there: being written right
+    /// now, or cut short by a crash (opening for writing cuts it). Its events were not returned.
+    public var heldBackCommand: (line: Int, offset: Int, lines: Int, of: Int)? { cursor.heldBack }
 
     /// Every event of the journal at `path` from `seq` on.
     public static func readAll(path: String, from seq: Int = 1) throws(JournalError) -> [RecordedEvent] {
@@ -78,59 +100,128 @@ public final class JournalReader {
         return events
     }
 
+    /// Where reading stands after one line.
+    fileprivate struct Mark {
+        var seq: Int
+        /// `nil` when not known (the chain is not verified).
+        var hash: SHA256Digest?
+        var lastAt: Timestamp
+        var lastLine: (offset: Int, length: Int)?
+        var offset: Int
+    }
+
     private struct Cursor: ~Copyable {
         var lines: JournalLines
         let path: String
         let fd: Int32
         let firstSeq: Int
         let verifyChain: Bool
-        var seq: Int
-        var hash: SHA256Digest?
-        var lastAt: Timestamp
-        var lastLine: (offset: Int, length: Int)?
-        var offset: Int
+        /// After the last line read (and checked).
+        var read: Mark
+        /// After the last event returned.
+        var returned: Mark
+        /// Events of a complete command read ahead, with the mark after each.
+        var pending: [(RecordedEvent, Mark)] = []
+        var pendingIndex = 0
+        var newer: NewerLineFound?
+        var heldBack: (line: Int, offset: Int, lines: Int, of: Int)?
 
         mutating func next() throws(JournalError) -> RecordedEvent? {
-            while let line = try lines.next() {
-                let recorded: RecordedEvent
-                do { recorded = try EventLineCodec.decode(line.bytes) } catch {
-                    throw JournalError.corrupt(line: line.number, offset: line.offset + error.offset, "\(error.code): \(error.detail)")
+            while true {
+                while pendingIndex < pending.count {
+                    let (recorded, mark) = pending[pendingIndex]
+                    pendingIndex += 1
+                    returned = mark
+                    if recorded.seq >= firstSeq { return recorded }
                 }
-                guard recorded.seq == seq + 1 else {
-                    throw JournalError.corrupt(line: line.number, offset: line.offset, "seq is \(recorded.seq) where \(seq + 1) was expected")
+                pending.removeAll(keepingCapacity: true)
+                pendingIndex = 0
+                guard newer == nil, heldBack == nil, let line = try lines.next() else { return nil }
+                let lineNumber = line.number, lineOffset = line.offset
+                guard let recorded = try readLine(line) else { return nil }
+                guard let declared = recorded.commandEvents else {
+                    returned = read
+                    if recorded.seq >= firstSeq { return recorded }
+                    continue
                 }
-                if verifyChain {
-                    guard recorded.prev == hash else {
-                        throw JournalError.corrupt(line: line.number, offset: line.offset, "prev is not the SHA-256 of line \(line.number - 1)")
+                // A command of several events: read all of its lines before returning any.
+                pending.append((recorded, read))
+                while pending.count < declared {
+                    guard let following = try lines.next() else {
+                        heldBack = (lineNumber, lineOffset, pending.count, declared)
+                        return stopBeforeGroup()
                     }
-                    hash = SHA256.hash(line.bytes)
-                } else {
-                    hash = nil
+                    guard let event = try readLine(following) else { return stopBeforeGroup() }
+                    guard event.command == recorded.command else {
+                        throw JournalError.corrupt(line: lineNumber, offset: lineOffset, "command \(recorded.command) declares \(declared) events (commandEvents) but only \(pending.count) follow before line \(following.number) starts another command: lines were removed")
+                    }
+                    pending.append((event, read))
                 }
-                guard recorded.at >= lastAt else {
-                    throw JournalError.corrupt(line: line.number, offset: line.offset, "at \(recorded.at) is earlier than the line before")
-                }
-                seq = recorded.seq
-                lastAt = recorded.at
-                lastLine = (line.offset, line.bytes.count)
-                offset = line.offset + line.bytes.count + 1
-                if recorded.seq >= firstSeq { return recorded }
             }
+        }
+
+        /// Gives up a command read ahead: reading ends before its first line.
+        private mutating func stopBeforeGroup() -> RecordedEvent? {
+            pending.removeAll()
+            pendingIndex = 0
+            read = returned
             return nil
         }
 
+        /// Decodes and checks one line; `nil` (and ``newer`` set) for a line a newer version wrote.
+        private mutating func readLine(_ line: JournalLines.Line) throws(JournalError) -> RecordedEvent? {
+            let decoded: JournalLine
+            do { decoded = try EventLineCodec.decodeLine(line.bytes) } catch {
+                throw JournalError.corrupt(line: line.number, offset: line.offset + error.offset, "\(error.code): \(error.detail)")
+            }
+            let seq: Int, prev: SHA256Digest, at: Timestamp
+            switch decoded {
+            case let .event(recorded): (seq, prev, at) = (recorded.seq, recorded.prev, recorded.at)
+            case let .newer(envelope): (seq, prev, at) = (envelope.seq, envelope.prev, envelope.at)
+            }
+            guard seq == read.seq + 1 else {
+                throw JournalError.corrupt(line: line.number, offset: line.offset, "seq is \(seq) where \(read.seq + 1) was expected (lines missing, repeated or out of order)")
+            }
+            var hash: SHA256Digest?
+            if verifyChain {
+                guard prev == read.hash else {
+                    let error = JournalError.corrupt(line: line.number, offset: line.offset, "prev is not the SHA-256 of line \(line.number - 1): line \(line.number - 1) or this line's prev was changed")
+                    throw JournalChain.blame(error, line: line, previousOffset: read.lastLine?.offset ?? 0, expectedPrev: read.hash ?? .zero, lines: &lines)
+                }
+                hash = SHA256.hash(line.bytes)
+            }
+            guard at >= read.lastAt else {
+                throw JournalError.corrupt(line: line.number, offset: line.offset, "at \(at) is earlier than the line before (\(read.lastAt))")
+            }
+            if case let .newer(envelope) = decoded {
+                // A line whose type or version was changed would pass for a newer one: the next line's prev tells.
+                let hash = SHA256.hash(line.bytes)
+                let number = line.number, offset = line.offset
+                if let next = try lines.next(), let following = EventLineCodec.envelope(next.bytes), following.prev != hash {
+                    throw JournalError.corrupt(line: number, offset: offset, "\(envelope.type) v\(envelope.version) is no event this version knows, and line \(number + 1) does not record this line's SHA-256 as its prev: the line was changed")
+                }
+                newer = NewerLineFound(line: number, offset: offset, envelope: envelope,
+                                       headBefore: JournalHead(seq: returned.seq, hash: (try? lastLineHash()) ?? .zero))
+                return nil
+            }
+            read = Mark(seq: seq, hash: hash, lastAt: at, lastLine: (line.offset, line.bytes.count), offset: line.offset + line.bytes.count + 1)
+            guard case let .event(recorded) = decoded else { return nil }
+            return recorded
+        }
+
         var position: JournalPosition {
-            JournalPosition(seq: seq, offset: offset, lastLineOffset: lastLine?.offset ?? 0, lastAt: seq == 0 ? nil : lastAt)
+            JournalPosition(seq: returned.seq, offset: returned.offset, lastLineOffset: returned.lastLine?.offset ?? 0,
+                            lastAt: returned.seq == 0 ? nil : returned.lastAt)
         }
 
         mutating func lastLineHash() throws(JournalError) -> SHA256Digest {
-            if let hash { return hash }
-            guard let lastLine else { return .zero }
+            if let hash = returned.hash { return hash }
+            guard let lastLine = returned.lastLine else { return .zero }
             var bytes = [UInt8](repeating: 0, count: lastLine.length)
             let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, lastLine.length, off_t(lastLine.offset)) }
             guard n == lastLine.length else { throw JournalError.io("read", path) }
             let digest = SHA256.hash(bytes)
-            hash = digest
+            returned.hash = digest
             return digest
         }
     }

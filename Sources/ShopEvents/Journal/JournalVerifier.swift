@@ -8,15 +8,22 @@ public struct VerificationReport: Hashable, Sendable {
     public var head: JournalHead
     /// The first problem: a bad line, a torn tail, or a head that does not match.
     public var failure: JournalError?
-    /// Bytes after the last newline, if that is the only problem: what `repair --fix` cuts.
+    /// What a crash left at the end, if that is the only problem: what `repair --fix` cuts.
     public var tornTail: TornTail?
+    /// The first line a newer version of ShopEvents wrote, if any; the chain
+    /// was checked over it and every line after it.
+    public var newerLine: NewerLineFound?
 
-    /// A last line without its newline.
+    /// A last line without its newline, or the lines of a command at the end
+    /// that has fewer lines than its `commandEvents` (and any torn bytes after them).
     public struct TornTail: Hashable, Sendable {
-        /// The number that line would have.
+        /// The number of the first line to cut.
         public var line: Int
         public var offset: Int
+        /// Bytes to cut, to the end of the file.
         public var length: Int
+        /// Complete lines of an incomplete command among them (0 for a torn line alone).
+        public var commandLines: Int
     }
 
     public var ok: Bool { failure == nil }
@@ -43,6 +50,7 @@ public enum JournalVerifier {
         var lines = JournalLines(fd: fd, path: path)
         var chain = JournalChain()
         chain.checkRules = true
+        chain.newerLines = .checkChainOnly
         var failure: JournalError?
         var expectedFound = expected.map { $0.seq == 0 && $0.hash == .zero } ?? true
         do throws(JournalError) {
@@ -58,15 +66,27 @@ public enum JournalVerifier {
             failure = error
         }
         var torn: VerificationReport.TornTail?
-        if failure == nil, let tail = lines.trailing {
-            torn = VerificationReport.TornTail(line: chain.head.seq + 1, offset: tail.offset, length: tail.bytes.count)
-            failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(tail.bytes.count) bytes without a newline at the end — a torn write; `shop-replay repair` shows it and `repair --fix` cuts it", line: chain.head.seq + 1, offset: tail.offset)
+        var good = chain.head
+        let end = lines.consumedOffset + (lines.trailing?.bytes.count ?? 0)
+        if failure != nil {
+            // A line blamed through the one after it was accepted before its change showed.
+            if failure?.line.map({ $0 <= chain.head.seq }) == true { good = chain.previousHead }
+        } else if let newer = chain.firstNewer {
+            failure = JournalError(newer.error.reason, "\(newer.error.message). The hash chain holds over it and the lines after it (to seq \(chain.head.seq), head \(chain.head)); only a newer ShopEvents can check their rules", line: newer.line, offset: newer.offset)
+            good = newer.headBefore
+        } else if let tail = lines.trailing, let problem = JournalChain.notATornWrite(tail.bytes) {
+            failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(problem)", line: chain.head.seq + 1, offset: tail.offset)
+        } else if let open = chain.openCommand {
+            torn = VerificationReport.TornTail(line: open.line, offset: open.offset, length: end - open.offset, commandLines: open.have)
+            failure = JournalError(.corruptLine, "line \(open.line) (byte offset \(open.offset)): command \(open.command) declares \(open.expected) events (commandEvents) but the journal ends after \(open.have) of them\(lines.trailing == nil ? "" : " and a torn line") — a crash cut it short, and it was never acknowledged; `shop-replay repair --fix` keeps a copy of its lines and cuts them", line: open.line, offset: open.offset)
+            good = open.headBefore
+        } else if let tail = lines.trailing {
+            torn = VerificationReport.TornTail(line: chain.head.seq + 1, offset: tail.offset, length: tail.bytes.count, commandLines: 0)
+            failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(tail.bytes.count) bytes without a newline at the end — a torn write; `shop-replay repair --fix` keeps a copy of them and cuts them", line: chain.head.seq + 1, offset: tail.offset)
         }
         if failure == nil, let expected, !expectedFound {
             failure = JournalError(.corruptLine, "the recorded head \(expected) is not in this history: it ends at seq \(chain.head.seq), so it was truncated", line: chain.head.seq + 1, offset: lines.consumedOffset)
         }
-        // A line blamed through the one after it was accepted before its change showed.
-        let good = failure?.line.map { $0 <= chain.head.seq } == true ? chain.previousHead : chain.head
-        return VerificationReport(events: good.seq, head: good, failure: failure, tornTail: torn)
+        return VerificationReport(events: good.seq, head: good, failure: failure, tornTail: torn, newerLine: chain.firstNewer)
     }
 }

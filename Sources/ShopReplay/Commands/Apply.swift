@@ -1,63 +1,81 @@
 import Foundation
 import ShopEvents
 
-/// Opens a journal for writing; a journal this run created and left empty is removed again,
-/// so a failed run leaves nothing behind.
-final class Writer {
-    let journal: Journal
-    private let created: Bool
-    private let path: String
-
-    init(path: String, actor: String, wait: Double = 5) throws(JournalError) {
-        created = !FileManager.default.fileExists(atPath: path)
-        self.path = path
-        do {
-            journal = try Journal.open(path: path, options: .init(actor: actor, device: "shop-replay", lockTimeout: wait))
-        } catch {
-            if created { unlink(path); unlink(path + ".lock") }
-            throw error
+/// Opening a journal for writing from the tool: the library creates it under
+/// the writer's lock and, on close, discards it only if this run created it
+/// and left it empty. A torn tail cut on opening is said on standard error.
+enum ToolJournal {
+    static func open(_ path: String, actor: String, wait: Double = 5) throws(JournalError) -> Journal {
+        let journal = try Journal.open(path: path, options: .init(actor: actor, device: "shop-replay", lockTimeout: wait))
+        if let recovery = journal.recoveredTornTail {
+            Tool.fail("warning: \(path): a crash had left its end unfinished; \(recovery.summary)")
         }
+        return journal
     }
 
-    func close() {
-        let empty = journal.head.seq == 0
-        journal.close()
-        if created, empty {
-            unlink(path)
-            unlink(path + ".lock")
+    /// `--actor`, or $USER, checked by the actor rule.
+    static func actor(_ arguments: inout Arguments) throws(UsageError) -> String {
+        let actor = try arguments.option("--actor", "NAME") ?? defaultActor
+        do { try Limits.checkActor(actor) } catch {
+            throw UsageError(message: "--actor: \(error.code): \(error.message)")
         }
+        return actor
     }
 
     static var defaultActor: String {
         ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "shop-replay"
+    }
+
+    static func recoveryJSON(_ recovery: Journal.TornTailRecovery) -> JSONValue {
+        .object([("line", .int(recovery.line)), ("offset", .int(recovery.offset)), ("length", .int(recovery.length)),
+                 ("commandLines", .int(recovery.commandLines)), ("backup", .string(recovery.backupPath))])
     }
 }
 
 struct Apply: ToolCommand {
     static let name = "apply"
     static let summary = "execute commands (one JSON object a line) from a file or stdin"
-    static let help = """
-    Usage: shop-replay apply [FILE|-] [--actor NAME] [--batch N] [--journal PATH] [--json]
+    static var help: String {
+        let width = CommandType.allCases.map(\.rawValue.count).max() ?? 0
+        let types = CommandType.allCases.map { type in
+            "  \(type.rawValue.padding(toLength: width, withPad: " ", startingAt: 0))  \(CommandCatalog.fields(of: type).joined(separator: ", "))"
+        }.joined(separator: "\n")
+        let fields = ["item", "order", "name", "quantity", "unitPrice", "priority", "color", "purchasedAt", "currency", "timeZone"]
+            .map { "  \($0.padding(toLength: 12, withPad: " ", startingAt: 0)) \(CommandCatalog.describe(field: $0))" }.joined(separator: "\n")
+        return """
+        Usage: shop-replay apply [FILE|-] [--actor NAME] [--batch N] [--wait SECONDS] [--journal PATH] [--json]
 
-    Reads commands, one JSON object a line, from FILE or standard input, and
-    answers one line for each: ok with the seqs written, or the error with its
-    code. A command is
-      {"type": "AddItemToList", "id": UUID?, "actor": NAME?, "at": TIME?,
-       "expectedSeq": SEQ?, "correlation": UUID?, "data": {...}}
-    A rejected command writes nothing; the others are written. A command id
-    already in the journal writes nothing again and answers with the first
-    result. Exit code 1 if any command was rejected.
+        Reads commands, one JSON object a line, from FILE or standard input, and
+        answers one line for each as soon as it is decided: ok with the seqs
+        written and the ids of what it created, or the error with its code. A command is
+          {"type": "AddItemToList", "id": UUID?, "actor": NAME?, "at": TIME?,
+           "expectedSeq": SEQ?, "correlation": UUID?, "data": {...}}
+        A rejected command writes nothing; the others are written. A command id
+        already in the journal writes nothing again and answers with the first
+        result. Exit code 1 if any command was rejected.
 
-    Options:
-      --actor NAME     who issues commands that name no actor (default: $USER)
-      --batch N        commands per write and fsync (default 1000 from a file,
-                       1 from standard input so that each answer comes at once)
-      --wait SECONDS   how long to wait for another writer to finish (default 5)
-    \(JournalOptions.help)
+        Command types and their data fields (? = optional; the id of a thing
+        being created may be left out and a new one is made):
+        \(types)
 
-    Example:
-      echo '{"type":"CreateList","data":{"name":"Weekly"}}' | shop-replay apply --actor ana
-    """
+        Fields:
+        \(fields)
+        item, list and location may name a live thing instead of giving its id
+        ("item": "milk"); the journal always records ids.
+
+        Options:
+          --actor NAME     who issues commands that name no actor (default: $USER)
+          --batch N        commands per write and fsync (default 1000 from a file,
+                           1 from standard input so that each answer comes at once)
+          --wait SECONDS   how long to wait for another writer to finish (default 5)
+        \(JournalOptions.help)
+
+        Examples:
+          echo '{"type":"CreateList","data":{"name":"Weekend"}}' | shop-replay apply --actor ana
+          echo '{"type":"AddItemToList","data":{"list":"Weekend","item":"Milk","quantity":2}}' | shop-replay apply
+          echo '{"type":"PurchaseItem","data":{"item":"Milk","list":"Weekend"}}' | shop-replay apply --json
+        """
+    }
 
     var input: String?
     var actor: String
@@ -67,11 +85,10 @@ struct Apply: ToolCommand {
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
-        actor = try arguments.option("--actor", "NAME") ?? Writer.defaultActor
+        actor = try ToolJournal.actor(&arguments)
         batch = try arguments.number("--batch", "N", in: 1...100_000)
         wait = try arguments.number("--wait", "SECONDS", in: 0...3600) ?? 5
         input = arguments.positional()
-        guard Limits.actorLength.contains(actor.count) else { throw UsageError(message: "--actor must be 1 to 100 characters") }
     }
 
     func run() throws -> Int32 {
@@ -85,55 +102,66 @@ struct Apply: ToolCommand {
             handle = FileHandle.standardInput
         }
         let perBatch = batch ?? (input == nil || input == "-" ? 1 : 1000)
-        let writer = try Writer(path: options.journal, actor: actor, wait: Double(wait))
-        defer { writer.close() }
+        let journal = try ToolJournal.open(options.journal, actor: actor, wait: Double(wait))
+        defer { journal.close(discardingIfEmpty: true) }
         let out = Output(json: options.json)
+        var recovered = journal.recoveredTornTail.map(ToolJournal.recoveryJSON)
         var rejected = 0
-        var pending: [(line: Int, request: CommandEnvelope)] = []
+        var pending: [CommandEnvelope] = []
         var lineNumber = 0
 
+        func answer(_ pairs: [(String, JSONValue)], text: String) {
+            if options.json {
+                out.emitLine(.object(pairs + (recovered.map { [("recoveredTornTail", $0)] } ?? [])))
+                recovered = nil
+            } else {
+                out.line(text)
+            }
+        }
         func flush() throws {
-            let results = try writer.journal.execute(batch: pending.map(\.request))
-            for ((_, request), result) in zip(pending, results) {
+            guard !pending.isEmpty else { return }
+            let results = try journal.execute(batch: pending)
+            for (request, result) in zip(pending, results) {
                 switch result {
                 case let .success(outcome):
-                    report(ok: outcome.command, seqs: outcome.seqs, retry: outcome.isRetry)
+                    let created = outcome.created
+                    answer([("ok", true), ("command", .string(outcome.command.description)), ("seqs", .array(outcome.seqs.map(JSONValue.int))),
+                            ("created", .object(created.map { ($0.kind, .string($0.id.uuidString)) }))] + (outcome.isRetry ? [("retry", true)] : []),
+                           text: "ok        \(outcome.command)  seq \(outcome.seqs.map(String.init).joined(separator: ","))"
+                               + created.map { "  \($0.kind) \($0.id.uuidString)" }.joined()
+                               + (outcome.isRetry ? "  (already applied)" : ""))
                 case let .failure(violation):
-                    rejected += 1
-                    report(failed: request.id, code: violation.code, message: violation.message)
+                    rejectedLine(request.id, violation.code, violation.message)
                 }
             }
             pending.removeAll()
         }
-        func report(ok command: CommandID, seqs: [Int], retry: Bool) {
-            if options.json {
-                out.emitLine(.object([("ok", true), ("command", .string(command.description)), ("seqs", .array(seqs.map(JSONValue.int)))]
-                                     + (retry ? [("retry", true)] : [])))
-            } else {
-                out.line("ok        \(command)  seq \(seqs.map(String.init).joined(separator: ","))\(retry ? "  (already applied)" : "")")
-            }
-        }
-        func report(failed command: CommandID?, code: String, message: String) {
-            if options.json {
-                out.emitLine(.object([("ok", false), ("command", .optional(command?.description)),
-                                      ("error", .object([("code", .string(code)), ("message", .string(message))]))]))
-            } else {
-                out.line("rejected  \(command?.description ?? "(no id)")  \(code): \(message)")
-            }
+        func rejectedLine(_ command: CommandID?, _ code: String, _ message: String) {
+            rejected += 1
+            answer([("ok", false), ("command", .optional(command?.description)),
+                    ("error", .object([("code", .string(code)), ("message", .string(message))]))],
+                   text: "rejected  \(command?.description ?? "(no id)")  \(code): \(message)")
         }
 
         var reader = LineReader(handle)
-        while let bytes = try reader.next() {
+        while var bytes = try reader.next() {
             lineNumber += 1
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            if CommandCatalog.usesNames(bytes) {
+                // Names mean what they mean after the commands before this one.
+                try flush()
+                do { bytes = try CommandCatalog.resolvingNames(in: bytes, state: journal.state) } catch {
+                    rejectedLine(nil, error.code, "line \(lineNumber): \(error.message)")
+                    continue
+                }
+            }
             do {
                 var request = try CommandCodec.decode(bytes, ids: .random)
                 if request.id == nil { request.id = CommandID() }
-                pending.append((lineNumber, request))
+                pending.append(request)
             } catch {
                 try flush()
-                rejected += 1
-                report(failed: nil, code: error.code, message: "line \(lineNumber): \(error.message)")
+                rejectedLine(nil, error.code, "line \(lineNumber): \(error.message)")
                 continue
             }
             if pending.count >= perBatch { try flush() }

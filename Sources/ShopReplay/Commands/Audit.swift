@@ -16,15 +16,17 @@ struct Audit: ToolCommand {
       --actor NAME     only purchases by this actor
       --item ID|NAME   only purchases of this item (deleted items too)
       --list ID|NAME   only purchases made on this list
-      --from TIME      only purchases at or after this time (a day means its start, UTC)
-      --to TIME        only purchases before this time
+      --from TIME      only purchases at or after this time; a day (2026-12-01)
+                       is a day of the household's time zone, from its start
+      --to TIME        only purchases before this time; a day counts whole
+                       (--from 2026-11-01 --to 2026-11-30 is November)
     \(AsOf.help)
     \(JournalOptions.help)
     """
 
     var actor: String?, item: String?, list: String?
-    var from: Timestamp?, to: Timestamp?
-    var asOf: ReplayStop
+    var from: TimeArgument?, to: TimeArgument?
+    var asOf: AsOf
     var options: JournalOptions
 
     init(_ arguments: inout Arguments) throws(UsageError) {
@@ -37,9 +39,9 @@ struct Audit: ToolCommand {
         asOf = try AsOf.parse(&arguments)
     }
 
-    static func time(_ arguments: inout Arguments, _ name: String) throws(UsageError) -> Timestamp? {
+    static func time(_ arguments: inout Arguments, _ name: String) throws(UsageError) -> TimeArgument? {
         guard let text = try arguments.option(name, "TIME") else { return nil }
-        guard let time = AsOf.parseTime(text, endOfDay: false) else {
+        guard let time = TimeArgument.parse(text) else {
             throw UsageError(message: "\(name) expects a time such as 2026-03-01T18:00:00.000Z or a day 2026-03-01, not \"\(text)\"")
         }
         return time
@@ -47,11 +49,13 @@ struct Audit: ToolCommand {
 
     func run() throws -> Int32 {
         let views = try loadViews(options, asOf: asOf)
+        let calendar = views.calendar
         let filter = AuditView.Filter(actor: actor, item: try item.map { try Lookup.item($0, in: views.state) },
-                                      list: try list.map { try Lookup.list($0, in: views.state) }, from: from, to: to)
+                                      list: try list.map { try Lookup.list($0, in: views.state) },
+                                      from: try from?.start(in: calendar), to: try to?.end(in: calendar))
         let audit = AuditView(views, filter: filter)
         let out = Output(json: options.json)
-        options.json ? out.emit(audit.json) : out.line(TextViews.audit(audit))
+        options.json ? out.emit(audit.json) : out.line(TextViews.audit(audit, calendar: calendar))
         return 0
     }
 }
@@ -72,7 +76,7 @@ struct Stats: ToolCommand {
     \(JournalOptions.help)
     """
 
-    var asOf: ReplayStop
+    var asOf: AsOf
     var options: JournalOptions
 
     init(_ arguments: inout Arguments) throws(UsageError) {
@@ -84,7 +88,7 @@ struct Stats: ToolCommand {
         let views = try loadViews(options, asOf: asOf)
         let stats = StatsView(views)
         let out = Output(json: options.json)
-        options.json ? out.emit(stats.json) : out.line(TextViews.stats(stats, currency: views.state.household?.currency))
+        options.json ? out.emit(stats.json) : out.line(TextViews.stats(stats, currency: views.state.household?.currency, calendar: views.calendar))
         return 0
     }
 }

@@ -17,8 +17,9 @@ struct Demo: ToolCommand {
     The same seed always writes the same journal, byte for byte.
 
     Options:
-      --journal PATH   where to write it (default: ./shop-demo.ndjson); an
-                       existing demo journal there is replaced, any other file is not
+      --journal PATH   where to write it (default: ./shop-demo.ndjson); a journal
+                       already there is never lost: it is renamed to
+                       PATH.old-<UTC time> first, and the demo says so
       --seed N         the household's luck (default: 1)
       --months N       how many months of shopping, 1 to 24 (default: 4)
       --json           the same, as JSON
@@ -38,19 +39,25 @@ struct Demo: ToolCommand {
 
     func run() throws -> Int32 {
         let path = options.journal
-        try replaceOldDemo(at: path)
+        if FileManager.default.fileExists(atPath: path), (try? JournalReader(path: path, verifyChain: false).next()) == nil {
+            throw UsageError(message: "\(path) exists and is not a ShopEvents journal; the demo leaves it alone — give the demo another --journal PATH")
+        }
         var simulation = DemoSimulation(seed: UInt64(seed), days: months * 30)
         let requests = simulation.run()
-        let journal = try Journal.open(path: path, options: .init(
+        // Never destroys events: a journal already at `path` is renamed aside, under the writer's lock.
+        let journal = try Journal.create(path: path, options: .init(
             clock: .stepping(from: simulation.start, by: 0), ids: .sequential(prefix: 0xDE00_0000 | UInt32(seed & 0xFFFF)),
-            actor: "ana", device: Self.device))
+            actor: "ana", device: Self.device), existing: .keepAsBackup)
+        defer { journal.close() }
+        if let backup = journal.previousJournalBackup {
+            unlink(path + ".snapshot")   // the old journal's views: derived, and stale now
+            Tool.fail("note: \(path) was already there; it is kept, untouched, as \(backup)")
+        }
         var start = 0
         while start < requests.count {
             let batch = Array(requests[start..<min(start + 1000, requests.count)])
             for result in try journal.execute(batch: batch) {
                 if case let .failure(violation) = result {
-                    journal.close()
-                    unlink(path)
                     throw ToolFailure(message: "the demo's own command was rejected (\(violation.code): \(violation.message)); this is a bug", exitCode: 3)
                 }
             }
@@ -61,16 +68,6 @@ struct Demo: ToolCommand {
         let views = try ViewEngine.views(journal: path, useSnapshot: false).0
         show(views, head: head, path: path, simulation: simulation)
         return 0
-    }
-
-    /// Replaces a journal an earlier demo wrote; refuses to touch any other file.
-    func replaceOldDemo(at path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        let reader = try? JournalReader(path: path)
-        guard let first = try? reader?.next(), first.device == Self.device else {
-            throw UsageError(message: "\(path) exists and is not a demo journal; give the demo another --journal PATH")
-        }
-        for suffix in ["", ".snapshot", ".lock"] { unlink(path + suffix) }
     }
 
     func show(_ views: HouseholdViews, head: JournalHead, path: String, simulation: DemoSimulation) {
@@ -99,7 +96,7 @@ struct Demo: ToolCommand {
         out.line("\nLast purchases, from the audit (\(audit.purchases.count) in all, \(audit.purchases.filter(\.isReverted).count) reverted)")
         var table = Table(["when", "who", "item", "qty", "price", "where", ""], rightAligned: [3, 4])
         for r in last {
-            table.add([Format.time(r.purchasedAt), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice), r.locationName,
+            table.add([Format.time(r.purchasedAt, views.calendar), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice), r.locationName,
                        r.isReverted ? "reverted" : ""])
         }
         out.line(table.render(indent: "  "))

@@ -58,10 +58,11 @@ struct History: ToolCommand {
             resolved = .location(found); (kind, id, name) = ("location", found.description, final.locations[found]!.name)
         }
         var state = ShopState.initial
+        let calendar = householdCalendar(journal: options.journal)
         var touching: [(RecordedEvent, String)] = []
         for recorded in events {
             if Self.touches(recorded.event, resolved, before: state) {
-                touching.append((recorded, EventSummary.describe(recorded.event, in: state)))
+                touching.append((recorded, EventSummary.describe(recorded.event, in: state, calendar: calendar)))
             }
             state.apply(recorded)
         }
@@ -74,7 +75,7 @@ struct History: ToolCommand {
         } else {
             var table = Table(["seq", "at", "actor", "event", ""], rightAligned: [0])
             for (recorded, summary) in touching {
-                table.add(["\(recorded.seq)", Format.time(recorded.at), recorded.actor, recorded.event.typeName, summary])
+                table.add(["\(recorded.seq)", Format.time(recorded.at, calendar), recorded.actor, recorded.event.typeName, summary])
             }
             out.line("History of \(kind) \(name) (\(id)): \(Format.count(touching.count, "event"))\n")
             out.line(table.render())

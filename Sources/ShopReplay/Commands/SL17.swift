@@ -37,7 +37,7 @@ struct ImportSL17: ToolCommand {
         household.name = try arguments.option("--household", "NAME") ?? household.name
         household.currency = try arguments.option("--currency", "CODE") ?? household.currency
         household.timeZone = try arguments.option("--time-zone", "ZONE") ?? household.timeZone
-        actor = try arguments.option("--actor", "NAME") ?? Writer.defaultActor
+        actor = try ToolJournal.actor(&arguments)
         guard let file = arguments.positional() else { throw UsageError(message: "which archive? give its FILE") }
         self.file = file
     }
@@ -50,24 +50,17 @@ struct ImportSL17: ToolCommand {
         do { archive = try SL17Archive.parse(Array(data)) } catch {
             throw ToolFailure(message: "\(file) is not a ShoppingList17 archive: \(error.message)", exitCode: 3)
         }
-        let writer = try Writer(path: options.journal, actor: actor)
-        defer { writer.close() }
-        let journal = writer.journal
+        let journal = try ToolJournal.open(options.journal, actor: actor)
+        defer { journal.close(discardingIfEmpty: true) }
         let commands = SL17Transfer.importCommands(archive, into: journal.state, listName: list, household: household, ids: .random)
-        // All or nothing: decide every command on a copy of the state first.
-        var trial = journal.state
-        for command in commands {
-            do {
-                for event in try ShopDecider.decide(command, trial) {
-                    trial.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: actor, command: CommandID(), event: event, prev: .zero))
-                }
-            } catch {
-                throw ToolFailure(message: "\(file) cannot be imported, nothing was written: \(command.typeName) is rejected — \(error.code): \(error.message)", exitCode: 1)
-            }
-        }
+        // All or nothing: a rejected command leaves the journal as it was.
         let correlation = CorrelationID()
-        let seqs = try journal.execute(batch: commands.map { CommandEnvelope($0, correlation: correlation) })
-            .flatMap { try $0.get().seqs }
+        let seqs: [Int]
+        do {
+            seqs = try journal.execute(allOrNothing: commands.map { CommandEnvelope($0, correlation: correlation) }).flatMap(\.seqs)
+        } catch let rejection as BatchRejection {
+            throw ToolFailure(message: "\(file) cannot be imported, nothing was written: \(commands[rejection.index].typeName) is rejected — \(rejection.violation.code): \(rejection.violation.message)", exitCode: 1)
+        }
         let items = archive.locations.reduce(0) { $0 + $1.items.count }
         let onList = archive.locations.reduce(0) { $0 + $1.items.filter(\.onList).count }
         let out = Output(json: options.json)
@@ -97,21 +90,23 @@ struct ExportSL17: ToolCommand {
     the same views.
 
     Options:
-      --list NAME      the list whose entries become onList (default: Shopping List)
+      --list NAME      the list whose unbought entries become onList (default: the
+                       list called Shopping List, else the first live list by
+                       priority and name); the export says which it used
       --force          replace FILE if it exists
     \(AsOf.help)
     \(JournalOptions.help)
     """
 
     var file: String
-    var list: String
+    var list: String?
     var force: Bool
-    var asOf: ReplayStop
+    var asOf: AsOf
     var options: JournalOptions
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
-        list = try arguments.option("--list", "NAME") ?? SL17Transfer.defaultListName
+        list = try arguments.option("--list", "NAME")
         force = arguments.flag("--force")
         asOf = try AsOf.parse(&arguments)
         guard let file = arguments.positional() else { throw UsageError(message: "where to? give the archive's FILE") }
@@ -123,7 +118,12 @@ struct ExportSL17: ToolCommand {
             throw UsageError(message: "\(file) exists; pass --force to replace it")
         }
         let views = try loadViews(options, asOf: asOf)
-        let archive = SL17Transfer.export(views.state, listName: list)
+        let listID: ListID?
+        do { listID = try SL17Transfer.exportList(views.state, named: list) } catch {
+            throw UsageError(message: "--list: \(error.message); nothing was written")
+        }
+        let listName = listID.flatMap { views.state.lists[$0]?.name }
+        let archive = SL17Transfer.export(views.state, list: listID)
         let temporary = file + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(archive.encoded())),
               rename(temporary, file) == 0 else {
@@ -131,10 +131,14 @@ struct ExportSL17: ToolCommand {
             throw ToolFailure(message: "cannot write \(file): errno \(errno)", exitCode: 3)
         }
         let items = archive.locations.reduce(0) { $0 + $1.items.count }
+        let onList = archive.locations.reduce(0) { $0 + $1.items.filter(\.onList).count }
         let out = Output(json: options.json)
         options.json
-            ? out.emit(.object([("ok", true), ("file", .string(file)), ("locations", .int(archive.locations.count)), ("items", .int(items)), ("asOf", .int(views.asOf))]))
-            : out.line("wrote \(file): \(Format.count(archive.locations.count, "location")), \(Format.count(items, "item")) (as of seq \(views.asOf))")
+            ? out.emit(.object([("ok", true), ("file", .string(file)), ("locations", .int(archive.locations.count)), ("items", .int(items)),
+                                ("list", .optional(listName)), ("onList", .int(onList)), ("asOf", .int(views.asOf))]))
+            : out.line("wrote \(file): \(Format.count(archive.locations.count, "location")), \(Format.count(items, "item")), "
+                       + (listName.map { "\(onList) on the list from \"\($0)\"" } ?? "nothing on the list (the household has no list)")
+                       + " (as of seq \(views.asOf))")
         return 0
     }
 }

@@ -48,6 +48,9 @@ struct Verify: ToolCommand {
         } else if let failure = report.failure {
             out.line("FAILED: \(failure.message)")
             out.line("\(Format.count(report.events, "event")) before it verify; their head is \(report.head)")
+            if report.tornTail == nil, report.newerLine == nil {
+                out.line("What next: the journal was not changed. Restore it from a copy (or a device's replica), or keep the \(Format.count(report.events, "event")) before the bad line by copying them to a new journal.")
+            }
         } else {
             out.line("ok: \(Format.count(report.events, "event")) verify; audit head \(report.head)")
             if let expected { out.line("the recorded head \(expected) is part of this history") }
@@ -101,9 +104,13 @@ struct Repair: ToolCommand {
                    [("error", .object([("line", .optional(failure.line)), ("offset", .optional(failure.offset)), ("reason", .string(failure.message))]))])
             return 1
         }
-        let tornJSON: [(String, JSONValue)] = [("torn", .object([("line", .int(torn.line)), ("offset", .int(torn.offset)), ("length", .int(torn.length))]))]
+        let tornJSON: [(String, JSONValue)] = [("torn", .object([("line", .int(torn.line)), ("offset", .int(torn.offset)), ("length", .int(torn.length)),
+                                                                 ("commandLines", .int(torn.commandLines))]))]
         guard fix else {
-            answer("torn", "line \(torn.line) at byte offset \(torn.offset) is torn: \(Format.count(torn.length, "byte")) without a newline.\nRun again with --fix to back them up and cut them; the \(Format.count(report.events, "event")) before it stay.", tornJSON)
+            let what = torn.commandLines > 0
+                ? "\(Format.count(torn.commandLines, "line")) of a command a crash cut short (\(Format.count(torn.length, "byte")) to the end)"
+                : "\(Format.count(torn.length, "byte")) without a newline"
+            answer("torn", "line \(torn.line) at byte offset \(torn.offset) was never completed: \(what).\nRun again with --fix to back them up and cut them; the \(Format.count(report.events, "event")) before it stay.", tornJSON)
             return 1
         }
         let journal = try Journal.open(path: options.journal)
@@ -113,7 +120,7 @@ struct Repair: ToolCommand {
             answer("ok", "nothing to repair any more: the journal ends with a complete line")
             return 0
         }
-        answer("repaired", "cut \(Format.count(recovery.length, "byte")) of torn line \(recovery.line) at byte offset \(recovery.offset); they are kept in \(recovery.backupPath)",
+        answer("repaired", recovery.summary,
                tornJSON + [("backup", .string(recovery.backupPath))])
         return 0
     }

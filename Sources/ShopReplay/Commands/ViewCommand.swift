@@ -20,8 +20,9 @@ enum ViewName: String, CaseIterable {
 }
 
 /// Loads the views of a journal as of a point, saying why a snapshot was not used.
-func loadViews(_ options: JournalOptions, asOf: ReplayStop, useSnapshot: Bool = true) throws -> HouseholdViews {
-    let (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: asOf, useSnapshot: useSnapshot)
+func loadViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> HouseholdViews {
+    let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
+    let (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot)
     for warning in warnings { Tool.fail("warning: \(warning)") }
     return views
 }
@@ -57,7 +58,7 @@ struct ViewCommand: ToolCommand {
 
     var view: ViewName
     var list: String?
-    var asOf: ReplayStop
+    var asOf: AsOf
     var useSnapshot: Bool
     var options: JournalOptions
 
@@ -106,10 +107,10 @@ struct ViewCommand: ToolCommand {
                 : out.line(text.trimmingCharacters(in: .newlines))
         case .lists:
             let lists = ListsView(views)
-            show(lists.json) { TextViews.lists(lists) }
+            show(lists.json) { TextViews.lists(lists, calendar: views.calendar) }
         case .deletedLists:
             let deleted = DeletedListsView(views)
-            show(deleted.json) { TextViews.deletedLists(deleted) }
+            show(deleted.json) { TextViews.deletedLists(deleted, calendar: views.calendar) }
         case .locations:
             let locations = LocationsView(views)
             show(locations.json) { TextViews.locations(locations) }
@@ -121,10 +122,10 @@ struct ViewCommand: ToolCommand {
             show(items.json) { TextViews.itemsByPurchaseDate(items) }
         case .audit:
             let audit = AuditView(views)
-            show(audit.json) { TextViews.audit(audit) }
+            show(audit.json) { TextViews.audit(audit, calendar: views.calendar) }
         case .stats:
             let stats = StatsView(views)
-            show(stats.json) { TextViews.stats(stats, currency: currency) }
+            show(stats.json) { TextViews.stats(stats, currency: currency, calendar: views.calendar) }
         }
         return 0
     }

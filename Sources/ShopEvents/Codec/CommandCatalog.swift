@@ -1,0 +1,168 @@
+import Foundation
+
+/// What people and tools need to write commands by hand: every command type
+/// with its data fields, references by name, and the ids a command created.
+///
+/// ```swift
+/// print(CommandCatalog.fields(of: .addItemToList))        // ["list", "item", "quantity?"]
+/// let line = #"{"type":"AddItemToList","data":{"list":"weekly","item":"Milk"}}"#
+/// let resolved = try CommandCatalog.resolvingNames(in: Array(line.utf8), state: journal.state)
+/// let request = try CommandCodec.decode(resolved, ids: .random)   // ids, as the journal records them
+/// ```
+public enum CommandCatalog {
+    /// The data fields of a command type, in the order the codec writes them;
+    /// `?` marks an optional one. An id of a thing being created is optional:
+    /// a new one is made.
+    public static func fields(of type: CommandType) -> [String] {
+        switch type {
+        case .createHousehold: ["household?", "name", "currency", "timeZone"]
+        case .createLocation: ["location?", "name", "color?"]
+        case .renameLocation: ["location", "name"]
+        case .recolorLocation: ["location", "color"]
+        case .reorderLocations: ["order"]
+        case .deleteLocation: ["location"]
+        case .createItem: ["item?", "name", "location?", "category?", "notes?", "unitPrice?", "photo?"]
+        case .renameItem: ["item", "name"]
+        case .changeItemDetails: ["item", "category?", "notes?", "unitPrice?", "photo?"]
+        case .relocateItem: ["item", "location"]
+        case .setItemAvailability: ["item", "available"]
+        case .deleteItem: ["item"]
+        case .createList: ["list?", "name", "priority?"]
+        case .renameList: ["list", "name"]
+        case .setListPriority: ["list", "priority"]
+        case .deleteList, .restoreList, .purgeList, .clearBought: ["list"]
+        case .addItemToList: ["list", "item", "quantity?"]
+        case .changeQuantity: ["list", "item", "quantity"]
+        case .removeItemFromList: ["list", "item"]
+        case .reorderList: ["list", "order"]
+        case .purchaseItem: ["purchase?", "item", "list?", "quantity?", "unitPrice?", "location?", "purchasedAt?"]
+        case .revertPurchase: ["purchase"]
+        case .startTrip: ["trip?", "list?"]
+        case .pauseTrip, .resumeTrip, .endTrip: ["trip"]
+        }
+    }
+
+    /// What a field holds, for help texts.
+    public static func describe(field: String) -> String {
+        switch field.trimmingCharacters(in: CharacterSet(charactersIn: "?")) {
+        case "household", "purchase", "trip": "an id (UUID)"
+        case "item", "list", "location": "an id, or the name of a live one (ignoring case)"
+        case "order": "ids or names, all of them, first to visit first"
+        case "name": "1 to 200 characters"
+        case "currency": "ISO 4217 code, e.g. EUR"
+        case "timeZone": "IANA zone, e.g. Europe/Berlin"
+        case "color": #"{"red":0…1,"green":0…1,"blue":0…1,"opacity":0…1}"#
+        case "quantity": "1 to 9999"
+        case "unitPrice": "minor units, 0 to 100000000 (249 = 2.49)"
+        case "priority": #""low", "normal" or "high""#
+        case "available": "true or false"
+        case "purchasedAt": "a time, 2026-03-01T18:00:00.000Z"
+        case "category", "notes", "photo": "text (photo: a file name or URL)"
+        default: "see the specification"
+        }
+    }
+
+    /// `true` when a line's data gives a reference (`item`, `list`,
+    /// `location`, `order`) by name rather than by id.
+    public static func usesNames(_ line: [UInt8]) -> Bool {
+        guard let (type, data) = typeAndData(line) else { return false }
+        return data.contains { key, value in
+            guard isReference(key, in: type) else { return false }
+            switch value {
+            case let .string(text): return UUID(uuidString: text) == nil
+            case let .array(elements): return elements.contains { $0.stringValue.map { UUID(uuidString: $0) == nil } ?? false }
+            default: return false
+            }
+        }
+    }
+
+    /// The line with every reference by name replaced by the id of the live
+    /// thing of that name in `state` (ignoring case). A name no live thing has
+    /// is rejected like an unknown id (`unknown_item`, `unknown_list`,
+    /// `unknown_location`). A line that is not a JSON object with a known
+    /// `type` comes back unchanged, for the codec to refuse with its own error.
+    public static func resolvingNames(in line: [UInt8], state: ShopState) throws(RuleViolation) -> [UInt8] {
+        guard usesNames(line), case let .object(pairs)? = try? JSONValue.parse(line), let (type, _) = typeAndData(line) else { return line }
+        var out: [(String, JSONValue)] = []
+        for (key, value) in pairs {
+            guard key == "data", case let .object(fields) = value else { out.append((key, value)); continue }
+            var resolved: [(String, JSONValue)] = []
+            for (field, fieldValue) in fields {
+                guard isReference(field, in: type) else { resolved.append((field, fieldValue)); continue }
+                let kind = field == "order" ? (type == .reorderLocations ? "location" : "item") : field
+                switch fieldValue {
+                case let .string(text): resolved.append((field, .string(try resolve(text, kind: kind, state: state))))
+                case let .array(elements):
+                    var ids: [JSONValue] = []
+                    for element in elements {
+                        guard let text = element.stringValue else { ids.append(element); continue }
+                        ids.append(.string(try resolve(text, kind: kind, state: state)))
+                    }
+                    resolved.append((field, .array(ids)))
+                default: resolved.append((field, fieldValue))
+                }
+            }
+            out.append((key, .object(resolved)))
+        }
+        return Array(JSONValue.object(out).text().utf8)
+    }
+
+    private static func resolve(_ text: String, kind: String, state: ShopState) throws(RuleViolation) -> String {
+        if UUID(uuidString: text) != nil { return text }
+        switch kind {
+        case "item":
+            guard let id = state.liveItem(named: text) else { throw RuleViolation(.unknownItem, "there is no live item named \(ShopState.quoted(text))", field: "item") }
+            return id.description
+        case "list":
+            guard let id = state.liveList(named: text) else {
+                let names = state.lists.values.filter { !$0.isDeleted }.map(\.name).sorted()
+                throw RuleViolation(.unknownList, "there is no live list named \(ShopState.quoted(text))\(names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")", field: "list")
+            }
+            return id.description
+        default:
+            guard let id = state.liveLocation(named: text) else { throw RuleViolation(.unknownLocation, "there is no live location named \(ShopState.quoted(text))", field: "location") }
+            return id.description
+        }
+    }
+
+    /// A data field that names an existing thing (not the id of one being created).
+    static func isReference(_ field: String, in type: CommandType) -> Bool {
+        switch field {
+        case "item": type != .createItem
+        case "list": type != .createList
+        case "location": type != .createLocation
+        case "order": type == .reorderLocations || type == .reorderList
+        default: false
+        }
+    }
+
+    private static func typeAndData(_ line: [UInt8]) -> (CommandType, [(String, JSONValue)])? {
+        guard case let .object(pairs)? = try? JSONValue.parse(line),
+              let typeName = pairs.first(where: { $0.0 == "type" })?.1.stringValue, let type = CommandType(rawValue: typeName),
+              case let .object(data)? = pairs.first(where: { $0.0 == "data" })?.1 else { return nil }
+        return (type, data)
+    }
+}
+
+extension CommandOutcome {
+    /// The ids of the things the command created, by kind (`household`,
+    /// `location`, `item`, `list`, `purchase`, `trip`): what a later command
+    /// needs to name them (a `RevertPurchase` needs the `purchase` id).
+    public var created: [(kind: String, id: UUID)] {
+        events.compactMap { recorded in
+            switch recorded.event {
+            case let .householdCreated(household, _, _, _): ("household", household.uuid)
+            case let .locationCreated(location, _, _, _): ("location", location.uuid)
+            case let .itemCreated(item, _, _, _): ("item", item.uuid)
+            case let .listCreated(list, _, _): ("list", list.uuid)
+            case let .itemPurchased(purchase, _, _, _, _, _, _): ("purchase", purchase.uuid)
+            case let .tripStarted(trip, _): ("trip", trip.uuid)
+            case .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted, .itemRenamed,
+                 .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .listRenamed,
+                 .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
+                 .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .purchaseReverted,
+                 .boughtEntriesCleared, .tripPaused, .tripResumed, .tripEnded: nil
+            }
+        }
+    }
+}
