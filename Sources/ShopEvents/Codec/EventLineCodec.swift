@@ -217,6 +217,13 @@ public enum EventLineCodec {
 
 /// One journal line as read: an event of this version, or the envelope of a
 /// line that a newer version of ShopEvents wrote.
+///
+/// ```swift
+/// switch try EventLineCodec.decodeLine(bytes) {
+/// case let .event(recorded): print(recorded.event.typeName)
+/// case let .newer(line): print("\(line.type) v\(line.version): update ShopEvents")
+/// }
+/// ```
 public enum JournalLine: Hashable, Sendable {
     case event(RecordedEvent)
     case newer(NewerEventLine)

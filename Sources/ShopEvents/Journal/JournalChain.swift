@@ -46,6 +46,12 @@ struct OpenCommand: Hashable {
 }
 
 /// The first line that a newer version of ShopEvents wrote.
+///
+/// ```swift
+/// let reader = try JournalReader(path: "shop.ndjson")
+/// while let _ = try reader.next() {}
+/// if let newer = reader.newerLine { print(newer.error.message) }   // "line 812 …: update …"
+/// ```
 public struct NewerLineFound: Hashable, Sendable {
     /// Its line number and byte offset.
     public var line: Int
