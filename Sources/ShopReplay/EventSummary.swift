@@ -36,6 +36,8 @@ enum EventSummary {
             return state.purchases[id].map { "purchase of \(item($0.item)) (seq \($0.seq))" } ?? id.description
         case let .tripStarted(_, l): return l.map { "for \(list($0))" } ?? ""
         case .tripPaused, .tripResumed, .tripEnded: return ""
+        case let .memberAdded(member, role), let .memberRoleChanged(member, role): return "\(member) as \(role.rawValue)"
+        case let .memberRemoved(member): return member
         }
     }
 }

@@ -79,6 +79,16 @@ enum TextViews {
         return out.joined(separator: "\n")
     }
 
+    static func members(_ view: MembersView, calendar: HouseholdCalendar) -> String {
+        guard !view.isOpen else {
+            return [header("Members", asOf: view.asOf), "", "No members: the household is open, every actor may issue every command."]
+                .joined(separator: "\n")
+        }
+        var table = Table(["member", "role", "joined", "added by"])
+        for row in view.members { table.add([row.member, row.role.rawValue, Format.time(row.joinedAt, calendar), row.addedBy]) }
+        return [header("Members", asOf: view.asOf), "", table.render()].joined(separator: "\n")
+    }
+
     static func audit(_ view: AuditView, calendar: HouseholdCalendar) -> String {
         var table = Table(["seq", "when", "who", "item", "qty", "price", "list", "where", ""], rightAligned: [0, 4, 5])
         for r in view.purchases {

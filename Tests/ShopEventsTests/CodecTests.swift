@@ -203,6 +203,9 @@ struct RandomEvents {
         case .tripPaused: return .tripPaused(trip: id())
         case .tripResumed: return .tripResumed(trip: id())
         case .tripEnded: return .tripEnded(trip: id())
+        case .memberAdded: return .memberAdded(member: text(), role: Role.allCases.randomElement(using: &rng)!)
+        case .memberRoleChanged: return .memberRoleChanged(member: text(), role: Role.allCases.randomElement(using: &rng)!)
+        case .memberRemoved: return .memberRemoved(member: text())
         }
     }
 
@@ -211,6 +214,7 @@ struct RandomEvents {
         if actor.isEmpty || actor.count > 100 { actor = "x" }
         return RecordedEvent(seq: Int.random(in: 1...Int.max, using: &rng), id: id(), at: time(), actor: actor,
                              device: Bool.random(using: &rng) ? text() : nil, command: id(),
+                             commandEvents: Bool.random(using: &rng) ? Int.random(in: 2...Int.max, using: &rng) : nil,
                              correlation: Bool.random(using: &rng) ? id() : nil, event: event(),
                              prev: SHA256.hash(Array(text().utf8)))
     }

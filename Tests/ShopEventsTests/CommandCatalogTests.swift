@@ -15,7 +15,7 @@ import ShopTestSupport
         "name": #""x""#, "category": #""x""#, "notes": #""x""#, "photo": #""x""#,
         "currency": #""EUR""#, "timeZone": #""UTC""#, "color": #"{"red":0,"green":0,"blue":0,"opacity":1}"#,
         "quantity": "1", "unitPrice": "1", "priority": #""high""#, "available": "true",
-        "purchasedAt": #""2026-01-01T00:00:00.000Z""#,
+        "purchasedAt": #""2026-01-01T00:00:00.000Z""#, "member": #""ben""#, "role": #""viewer""#,
     ]
 
     static func sample(_ field: String) -> String {

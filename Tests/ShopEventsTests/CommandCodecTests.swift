@@ -61,7 +61,7 @@ import ShopTestSupport
                                           correlation: CorrelationID(), device: "d")
             let encoded = CommandCodec.encode(request)
             #expect(try CommandCodec.decode(encoded, ids: .sequential()) == request)
-            if let events = try? ShopDecider.decide(command, state) {
+            if let events = try? ShopDecider.decide(command, state, actor: "ana") {
                 for event in events {
                     seq += 1
                     state.apply(RecordedEvent(seq: seq, id: EventID(), at: TestClock.start, actor: "ana", command: CommandID(), event: event, prev: .zero))

@@ -221,9 +221,9 @@ struct JournalLinesBuilder {
     private var prev: SHA256Digest { lines.last.map { SHA256.hash($0) } ?? .zero }
     private var at: Timestamp { TestClock.start.adding(milliseconds: Int64(lines.count) * 1000) }
 
-    func add(_ event: Event, command: Int, commandEvents: Int? = nil) -> JournalLinesBuilder {
+    func add(_ event: Event, command: Int, commandEvents: Int? = nil, actor: String = "ana") -> JournalLinesBuilder {
         var copy = self
-        let recorded = RecordedEvent(seq: lines.count + 1, id: id(0xE000 + lines.count), at: at, actor: "ana",
+        let recorded = RecordedEvent(seq: lines.count + 1, id: id(0xE000 + lines.count), at: at, actor: actor,
                                      command: id(0xC000 + command), commandEvents: commandEvents, event: event, prev: prev)
         copy.lines.append(EventLineCodec.encode(recorded))
         return copy

@@ -300,7 +300,7 @@ func rejectionCode(_ body: () throws -> Void) -> String? {
             for _ in 0..<size {
                 let command = generator.next(for: shadow)
                 batch.append(CommandEnvelope(command, actor: ["ana", "ben", "cleo"].randomElement(using: &rng)))
-                if let events = try? ShopDecider.decide(command, shadow) {
+                if let events = try? ShopDecider.decide(command, shadow, actor: "ana") {
                     for event in events {
                         shadow.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: "x", command: CommandID(), event: event, prev: .zero))
                     }

@@ -10,7 +10,7 @@ struct Fixture {
 
     @discardableResult
     mutating func run(_ command: Command, actor: String = "ana") throws -> [Event] {
-        let events = try ShopDecider.decide(command, state)
+        let events = try ShopDecider.decide(command, state, actor: actor)
         for event in events {
             seq += 1
             clock = clock.adding(milliseconds: 60_000)
@@ -20,9 +20,9 @@ struct Fixture {
         return events
     }
 
-    func rejection(_ command: Command) -> RuleViolation.Reason? {
+    func rejection(_ command: Command, actor: String = "ana") -> RuleViolation.Reason? {
         do {
-            _ = try ShopDecider.decide(command, state)
+            _ = try ShopDecider.decide(command, state, actor: actor)
             return nil
         } catch { return error.reason }
     }

@@ -9,7 +9,7 @@ import ShopTestSupport
         var state = state
         let commands = SL17Transfer.importCommands(archive, into: state, household: .init(timeZone: "UTC"), ids: .sequential())
         for command in commands {
-            for event in try ShopDecider.decide(command, state) {
+            for event in try ShopDecider.decide(command, state, actor: "ana") {
                 state.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: "t", command: CommandID(), event: event, prev: .zero))
             }
         }

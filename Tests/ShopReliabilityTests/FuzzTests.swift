@@ -74,7 +74,7 @@ import ShopTestSupport
         while pool.count < 3_000 {
             let command = generator.next(for: state)
             pool.append(CommandCodec.encode(CommandEnvelope(command, id: generator.ids.make(), actor: "ana")))
-            if let events = try? ShopDecider.decide(command, state) {
+            if let events = try? ShopDecider.decide(command, state, actor: "ana") {
                 for event in events { state.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: "f", command: CommandID(), event: event, prev: .zero)) }
             }
         }
@@ -88,7 +88,7 @@ import ShopTestSupport
             accepted += 1
             #expect(Self.independentlyValid(input), "accepted what is not JSON: \(String(decoding: input, as: UTF8.self))")
             #expect(try CommandCodec.decode(CommandCodec.encode(decoded), ids: .sequential()) == decoded)
-            _ = try? ShopDecider.decide(decoded.command, state)   // and the rules take whatever it is without crashing
+            _ = try? ShopDecider.decide(decoded.command, state, actor: "ana")   // and the rules take whatever it is without crashing
         }
         print("fuzz: command decoder, \(cases) cases, \(accepted) accepted and consistent, 0 crashes")
     }
@@ -117,7 +117,7 @@ import ShopTestSupport
             var state = ShopState.initial
             var allAccepted = true
             for command in SL17Transfer.importCommands(archive, into: state, ids: .sequential()) {
-                guard let events = try? ShopDecider.decide(command, state) else { allAccepted = false; continue }
+                guard let events = try? ShopDecider.decide(command, state, actor: "ana") else { allAccepted = false; continue }
                 for event in events { state.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: "f", command: CommandID(), event: event, prev: .zero)) }
             }
             if allAccepted {
@@ -141,7 +141,7 @@ struct RandomEventLines {
         var seq = 0
         while pool.count < count {
             let command = generator.next(for: state)
-            guard let events = try? ShopDecider.decide(command, state) else { continue }
+            guard let events = try? ShopDecider.decide(command, state, actor: "ana") else { continue }
             for event in events {
                 seq += 1
                 let recorded = RecordedEvent(seq: seq, id: ids.make(), at: TestClock.start, actor: "ana", device: seq % 3 == 0 ? "phone" : nil,

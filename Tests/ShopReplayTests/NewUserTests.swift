@@ -75,7 +75,7 @@ import ShopTestSupport
         let tool = ToolRunner()
         defer { tool.remove() }
         #expect(try tool.run(["demo"]).status == 0)
-        let added = try tool.run(["apply", "--journal", "shop-demo.ndjson"], stdin: #"{"type":"CreateList","data":{"name":"Mine"}}"# + "\n")
+        let added = try tool.run(["apply", "--actor", "ana", "--journal", "shop-demo.ndjson"], stdin: #"{"type":"CreateList","data":{"name":"Mine"}}"# + "\n")
         #expect(added.status == 0)
         let withMine = Scratch.bytes(tool.path("shop-demo.ndjson"))
         let again = try tool.run(["demo"])

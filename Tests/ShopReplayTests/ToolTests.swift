@@ -5,7 +5,7 @@ import ShopTestSupport
 
 let allCommands = ["demo", "apply", "view", "audit", "stats", "history", "verify", "repair", "import-sl17", "export-sl17", "snapshot"]
 let allViews = ["shopping-list-by-location", "shopping-list-by-name", "list-detail", "lists", "deleted-lists", "locations",
-                "all-items-by-name", "all-items-by-purchase-date", "audit", "stats", "share-text"]
+                "all-items-by-name", "all-items-by-purchase-date", "audit", "stats", "share-text", "members"]
 
 /// A small journal written through `apply`, the way a script would.
 let householdCommands = """
@@ -58,7 +58,7 @@ extension ToolRunner {
             (["view", "lists", "--as-of", "yesterday"], "--as-of expects"),
             (["view", "list-detail", "--list", "Holiday"], "there is no list named \"Holiday\"; the lists are Weekly"),
             (["view", "lists", "--list", "Weekly"], "--list is for the list views"),
-            (["history"], "give exactly one of --item, --list or --location"),
+            (["history"], "give exactly one of --item, --list, --location or --member"),
             (["verify", "--expect-head", "12:abc"], "--expect-head expects SEQ:HASH"),
             (["demo", "--months", "99"], "--months expects a whole number from 1 to 24"),
             (["audit", "--item", "Caviar"], "there is no item named \"Caviar\""),
@@ -176,6 +176,7 @@ extension ToolRunner {
             "list-detail": ["list", "entries", "bought", "total"], "lists": ["lists"], "deleted-lists": ["lists"],
             "locations": ["locations"], "all-items-by-name": ["items"], "all-items-by-purchase-date": ["sections"],
             "audit": ["purchases"], "stats": ["items", "months", "actors", "locations", "trips"], "share-text": ["list", "text"],
+            "members": ["members", "open"],
         ]
         for view in allViews {
             let result = try tool.run(["view", view, "--json"])

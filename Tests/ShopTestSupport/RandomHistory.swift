@@ -117,6 +117,33 @@ public struct RandomCommands {
         }
     }
 
+    /// The people of random histories with members; `eve` is never added by
+    /// the generator on purpose, so strangers keep knocking.
+    public static let actors = ["ana", "ben", "cleo", "dora", "eve"]
+
+    /// A command and who issues it, for histories with members and roles:
+    /// member commands among the others (adding, promoting, demoting,
+    /// removing, leaving), issued by owners, members, viewers and strangers.
+    public mutating func nextWithActor(for state: ShopState) -> (Command, String) {
+        let members = state.members
+        let actor: String
+        if members.isEmpty || chance(10) {
+            actor = pick(Self.actors)!
+        } else {
+            // Mostly owners and members, so that the household does things.
+            let doers = members.filter { $0.role != .viewer }
+            actor = (chance(85) ? pick(doers) : pick(members))?.name ?? "ana"
+        }
+        guard state.household != nil, chance(12) else { return (next(for: state), actor) }
+        let someone = chance(85) ? pick(Array(Self.actors.dropLast()))! : (chance(50) ? "eve" : " ")
+        let role = pick(Role.allCases)!
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0, 1: return (.addMember(member: someone, role: role), actor)
+        case 2: return (.changeMemberRole(member: pick(members)?.name ?? someone, role: role), actor)
+        default: return (.removeMember(member: chance(40) ? actor : (pick(members)?.name ?? someone)), actor)
+        }
+    }
+
     mutating func entryItem(_ state: ShopState, _ list: ListID, unboughtOnly: Bool = false) -> ItemID? {
         pick(state.lists[list]?.entries.filter { !unboughtOnly || !$0.isBought }.map(\.item) ?? [])
     }

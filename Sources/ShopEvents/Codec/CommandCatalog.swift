@@ -39,6 +39,8 @@ public enum CommandCatalog {
         case .revertPurchase: ["purchase"]
         case .startTrip: ["trip?", "list?"]
         case .pauseTrip, .resumeTrip, .endTrip: ["trip"]
+        case .addMember, .changeMemberRole: ["member", "role"]
+        case .removeMember: ["member"]
         }
     }
 
@@ -58,6 +60,8 @@ public enum CommandCatalog {
         case "available": "true or false"
         case "purchasedAt": "a time, 2026-03-01T18:00:00.000Z"
         case "category", "notes", "photo": "text (photo: a file name or URL)"
+        case "member": "an actor name, compared exactly"
+        case "role": #""owner", "member" or "viewer""#
         default: "see the specification"
         }
     }
@@ -161,7 +165,8 @@ extension CommandOutcome {
                  .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .listRenamed,
                  .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
                  .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .purchaseReverted,
-                 .boughtEntriesCleared, .tripPaused, .tripResumed, .tripEnded: nil
+                 .boughtEntriesCleared, .tripPaused, .tripResumed, .tripEnded,
+                 .memberAdded, .memberRoleChanged, .memberRemoved: nil
             }
         }
     }

@@ -115,6 +115,9 @@ public enum CommandCodec {
         case .pauseTrip: return .pauseTrip(trip: try d.id("trip"))
         case .resumeTrip: return .resumeTrip(trip: try d.id("trip"))
         case .endTrip: return .endTrip(trip: try d.id("trip"))
+        case .addMember: return .addMember(member: try d.string("member"), role: try d.role("role"))
+        case .changeMemberRole: return .changeMemberRole(member: try d.string("member"), role: try d.role("role"))
+        case .removeMember: return .removeMember(member: try d.string("member"))
         }
     }
 
@@ -173,6 +176,9 @@ public enum CommandCodec {
         case let .revertPurchase(purchase): w.field("purchase", purchase)
         case let .startTrip(trip, list): w.field("trip", trip); w.field("list", list)
         case let .pauseTrip(trip), let .resumeTrip(trip), let .endTrip(trip): w.field("trip", trip)
+        case let .addMember(member, role), let .changeMemberRole(member, role):
+            w.field("member", member); w.field("role", role.rawValue)
+        case let .removeMember(member): w.field("member", member)
         }
         w.endObject()
     }

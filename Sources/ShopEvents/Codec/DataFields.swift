@@ -88,6 +88,17 @@ struct DataFields {
         return try at.readBool()
     }
 
+    mutating func role(_ name: StaticString) throws(CodecError) -> Role {
+        guard var at = value(name) else { throw missing(name) }
+        let start = at.position
+        guard at.peek() == UInt8(ascii: "\"") else { throw at.fail(.invalidField, "\(name) must be a string\(at.found())") }
+        let text = try at.readString()
+        guard let role = Role(rawValue: text) else {
+            throw CodecError(.invalidField, "\(name) \"\(text)\" is not owner, member or viewer", offset: start)
+        }
+        return role
+    }
+
     mutating func priority(_ name: StaticString) throws(CodecError) -> Priority {
         guard let priority = try optionalPriority(name) else { throw missing(name) }
         return priority

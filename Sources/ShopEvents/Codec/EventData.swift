@@ -7,7 +7,7 @@ import Foundation
 struct EventData {
     enum Field: UInt32 {
         case household, name, currency, timeZone, location, position, color, order, item, category, notes, unitPrice
-        case photo, available, list, priority, quantity, purchase, purchasedAt, trip
+        case photo, available, list, priority, quantity, purchase, purchasedAt, trip, member, role
         var bit: UInt32 { 1 << rawValue }
     }
 
@@ -19,6 +19,8 @@ struct EventData {
     var position: Int?, quantity: Int?, unitPrice: Int?
     var available: Bool?
     var priority: Priority?
+    var member: String?
+    var role: Role?
     var color: Color?
     var order: [UUID]?
     var purchasedAt: Timestamp?
@@ -38,6 +40,7 @@ struct EventData {
             case UInt8(ascii: "i"): return is_("item") ? .item : nil
             case UInt8(ascii: "l"): return is_("list") ? .list : nil
             case UInt8(ascii: "t"): return is_("trip") ? .trip : nil
+            case UInt8(ascii: "r"): return is_("role") ? .role : nil
             default: return nil
             }
         case 5:
@@ -57,6 +60,8 @@ struct EventData {
             case UInt8(ascii: "q"): return is_("quantity") ? .quantity : nil
             default: return nil
             }
+        case 6:
+            return is_("member") ? .member : nil
         case 9:
             return is_("household") ? .household : is_("unitPrice") ? .unitPrice : is_("available") ? .available : nil
         case 11:
@@ -118,6 +123,14 @@ struct EventData {
                 while try s.nextElement(first: &firstElement) { ids.append(try s.readUUID("order")) }
                 order = ids
             case .purchasedAt: purchasedAt = try s.readTimestamp("purchasedAt")
+            case .member: member = try Self.string(&s, "member")
+            case .role:
+                let at = s.position
+                let text = try Self.string(&s, "role")
+                guard let value = Role(rawValue: text) else {
+                    throw CodecError(.invalidField, "role \"\(text)\" is not owner, member or viewer", offset: at)
+                }
+                role = value
             }
         }
     }
@@ -181,6 +194,9 @@ struct EventData {
         case .tripPaused: return .tripPaused(trip: try id(trip, "trip"))
         case .tripResumed: return .tripResumed(trip: try id(trip, "trip"))
         case .tripEnded: return .tripEnded(trip: try id(trip, "trip"))
+        case .memberAdded: return .memberAdded(member: try need(member, "member"), role: try need(role, "role"))
+        case .memberRoleChanged: return .memberRoleChanged(member: try need(member, "member"), role: try need(role, "role"))
+        case .memberRemoved: return .memberRemoved(member: try need(member, "member"))
         }
     }
 }
@@ -191,6 +207,7 @@ extension EventData.Field: CaseIterable {
         (.position, "position"), (.color, "color"), (.order, "order"), (.item, "item"), (.category, "category"), (.notes, "notes"),
         (.unitPrice, "unitPrice"), (.photo, "photo"), (.available, "available"), (.list, "list"), (.priority, "priority"),
         (.quantity, "quantity"), (.purchase, "purchase"), (.purchasedAt, "purchasedAt"), (.trip, "trip"),
+        (.member, "member"), (.role, "role"),
     ]
 }
 

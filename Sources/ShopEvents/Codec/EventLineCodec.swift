@@ -210,6 +210,9 @@ public enum EventLineCodec {
         case let .purchaseReverted(purchase): w.field("purchase", purchase)
         case let .tripStarted(trip, list): w.field("trip", trip); w.field("list", list)
         case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): w.field("trip", trip)
+        case let .memberAdded(member, role), let .memberRoleChanged(member, role):
+            w.field("member", member); w.field("role", role.rawValue)
+        case let .memberRemoved(member): w.field("member", member)
         }
         w.endObject()
     }

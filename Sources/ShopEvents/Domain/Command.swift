@@ -47,6 +47,12 @@ public enum Command: Hashable, Sendable {
     case resumeTrip(trip: TripID)
     case endTrip(trip: TripID)
 
+    /// Adds a member with a role; in an open household the issuer first becomes an owner.
+    case addMember(member: String, role: Role)
+    case changeMemberRole(member: String, role: Role)
+    /// Removes a member; a member may remove itself (leave).
+    case removeMember(member: String)
+
     /// The command's `type` spelling, e.g. `AddItemToList`.
     public var typeName: String { kind.rawValue }
 
@@ -82,6 +88,9 @@ public enum Command: Hashable, Sendable {
         case .pauseTrip: return .pauseTrip
         case .resumeTrip: return .resumeTrip
         case .endTrip: return .endTrip
+        case .addMember: return .addMember
+        case .changeMemberRole: return .changeMemberRole
+        case .removeMember: return .removeMember
         }
     }
 }
@@ -117,6 +126,9 @@ public enum CommandType: String, CaseIterable, Sendable {
     case pauseTrip = "PauseTrip"
     case resumeTrip = "ResumeTrip"
     case endTrip = "EndTrip"
+    case addMember = "AddMember"
+    case changeMemberRole = "ChangeMemberRole"
+    case removeMember = "RemoveMember"
 }
 
 /// A command with its envelope: who asks, when, and the retry and

@@ -46,6 +46,10 @@ public enum Event: Hashable, Sendable {
     case tripResumed(trip: TripID)
     case tripEnded(trip: TripID)
 
+    case memberAdded(member: String, role: Role)
+    case memberRoleChanged(member: String, role: Role)
+    case memberRemoved(member: String)
+
     /// The journal's `type` key for this event.
     public var typeName: String { kind.rawValue }
 
@@ -81,6 +85,9 @@ public enum Event: Hashable, Sendable {
         case .tripPaused: return .tripPaused
         case .tripResumed: return .tripResumed
         case .tripEnded: return .tripEnded
+        case .memberAdded: return .memberAdded
+        case .memberRoleChanged: return .memberRoleChanged
+        case .memberRemoved: return .memberRemoved
         }
     }
 }
@@ -116,6 +123,9 @@ public enum EventType: String, CaseIterable, Sendable {
     case tripPaused = "TripPaused"
     case tripResumed = "TripResumed"
     case tripEnded = "TripEnded"
+    case memberAdded = "MemberAdded"
+    case memberRoleChanged = "MemberRoleChanged"
+    case memberRemoved = "MemberRemoved"
 }
 
 /// One journal line: an ``Event`` with its envelope.

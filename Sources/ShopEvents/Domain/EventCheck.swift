@@ -6,9 +6,9 @@ extension ShopDecider {
     /// Throws unless `event` could have been decided from `state`.
     ///
     /// ```swift
-    /// try ShopDecider.check(.itemRenamed(item: milk, name: "Oat milk"), state)   // ok, or a RuleViolation
+    /// try ShopDecider.check(.itemRenamed(item: milk, name: "Oat milk"), state, actor: "ana")   // ok, or a RuleViolation
     /// ```
-    public static func check(_ event: Event, _ state: ShopState) throws(RuleViolation) {
+    public static func check(_ event: Event, _ state: ShopState, actor: String) throws(RuleViolation) {
         let command: Command
         switch event {
         case let .householdCreated(household, name, currency, timeZone):
@@ -52,8 +52,14 @@ extension ShopDecider {
         case let .tripPaused(trip): command = .pauseTrip(trip: trip)
         case let .tripResumed(trip): command = .resumeTrip(trip: trip)
         case let .tripEnded(trip): command = .endTrip(trip: trip)
+        case let .memberAdded(member, role):
+            // The first AddMember of an open household makes the issuer an owner first, in the same command.
+            if state.isOpen, member == actor, role == .owner { return }
+            command = .addMember(member: member, role: role)
+        case let .memberRoleChanged(member, role): command = .changeMemberRole(member: member, role: role)
+        case let .memberRemoved(member): command = .removeMember(member: member)
         }
-        let decided = try decide(command, state)
+        let decided = try decide(command, state, actor: actor)
         guard decided == [event] else {
             throw RuleViolation(.inconsistentEvent, "the rules make \(decided.map(\.typeName).joined(separator: ", ")) \(decided.count == 1 ? "with other data " : "")from this state, not this \(event.typeName)")
         }

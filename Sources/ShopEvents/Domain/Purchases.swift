@@ -3,11 +3,24 @@
 extension ShopDecider {
     /// On a list, the item must be on it and not bought; quantity defaults to
     /// the entry's, price to the item's, location to the item's. Off a list,
-    /// quantity defaults to 1.
+    /// quantity defaults to 1. Off a list and with `purchasedAt`, the item may
+    /// have been deleted since (a purchase recorded after the fact: an offline
+    /// phone, an import); its location then defaults to the item's last one,
+    /// even if that location was deleted since.
     static func decidePurchaseItem(_ purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int?,
                                    unitPrice: Int?, location: LocationID?, purchasedAt: Timestamp?,
                                    _ state: ShopState) throws(RuleViolation) -> [Event] {
         try state.requireNew(purchase, field: "purchase")
+        if list == nil, purchasedAt != nil, let deleted = state.items[item], deleted.isDeleted {
+            let quantity = try ShopState.validQuantity(quantity ?? 1)
+            try ShopState.validPrice(unitPrice)
+            let place = location ?? deleted.location
+            guard state.locations[place] != nil else {
+                throw RuleViolation(.unknownLocation, "location \(place) does not exist", field: "location")
+            }
+            return [.itemPurchased(purchase: purchase, item: item, list: nil, quantity: quantity,
+                                   unitPrice: unitPrice ?? deleted.details.unitPrice, location: place, purchasedAt: purchasedAt)]
+        }
         let bought = try state.requireLiveItem(item)
         var defaultQuantity = 1
         if let list {

@@ -60,6 +60,16 @@ public struct RuleViolation: ShopError, Hashable {
         case tripEnded = "trip_ended"
         case conflict = "conflict"
         case timeOutOfOrder = "time_out_of_order"
+        /// The household has members and the actor is not one of them.
+        case notAMember = "not_a_member"
+        /// The actor's role does not allow the command.
+        case forbidden = "forbidden"
+        case alreadyMember = "already_member"
+        case unknownMember = "unknown_member"
+        /// The member already has that role.
+        case unchanged = "unchanged"
+        /// The household would be left without an owner.
+        case lastOwner = "last_owner"
         /// An event in a journal that the rules would not have made from the state before it.
         case inconsistentEvent = "inconsistent_event"
     }

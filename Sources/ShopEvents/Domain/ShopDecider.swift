@@ -5,20 +5,23 @@ import Foundation
 /// no I/O: everything it needs is in its arguments.
 ///
 /// The rules of each area live beside its events: `Household.swift`,
-/// `Locations.swift`, `Items.swift`, `Lists.swift`, `Purchases.swift`, `Trips.swift`.
+/// `Locations.swift`, `Items.swift`, `Lists.swift`, `Purchases.swift`,
+/// `Trips.swift`, `Members.swift`. The decider knows who issues the command
+/// (`actor`): in a household with members, roles decide what each may do.
 ///
 /// ```swift
 /// var state = ShopState.initial
 /// let events = try ShopDecider.decide(
 ///     .createHousehold(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "Europe/Berlin"),
-///     state)
+///     state, actor: "ana")
 /// // [.householdCreated(…)]
 /// ```
 public enum ShopDecider {
-    public static func decide(_ command: Command, _ state: ShopState) throws(RuleViolation) -> [Event] {
+    public static func decide(_ command: Command, _ state: ShopState, actor: String) throws(RuleViolation) -> [Event] {
         if case .createHousehold = command {} else if state.household == nil {
             throw RuleViolation(.noHousehold, "the journal has no household yet: the first command must be CreateHousehold")
         }
+        try authorize(command, actor: actor, state)
         switch command {
         case let .createHousehold(household, name, currency, timeZone):
             return try decideCreateHousehold(household, name: name, currency: currency, timeZone: timeZone, state)
@@ -58,6 +61,9 @@ public enum ShopDecider {
         case let .pauseTrip(trip): return try decidePauseTrip(trip, state)
         case let .resumeTrip(trip): return try decideResumeTrip(trip, state)
         case let .endTrip(trip): return try decideEndTrip(trip, state)
+        case let .addMember(member, role): return try decideAddMember(member, role: role, actor: actor, state)
+        case let .changeMemberRole(member, role): return try decideChangeMemberRole(member, role: role, state)
+        case let .removeMember(member): return try decideRemoveMember(member, state)
         }
     }
 }

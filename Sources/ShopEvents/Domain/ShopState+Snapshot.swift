@@ -43,6 +43,9 @@ extension ShopState {
             }
         }
         w.optional(openTrip) { $0.id($1) }
+        w.array(members) { w, m in
+            w.string(m.name); w.string(m.role.rawValue); w.timestamp(m.joinedAt); w.string(m.addedBy)
+        }
     }
 
     package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
@@ -105,5 +108,10 @@ extension ShopState {
             return Trip(id: id, list: list, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active))
         }) { trips[t.id] = t }
         openTrip = try r.optional { r throws(BinaryDecodingError) in try r.id() }
+        members = try r.array { r throws(BinaryDecodingError) in
+            let name = try r.string(), roleText = try r.string()
+            guard let role = Role(rawValue: roleText) else { throw BinaryDecodingError("role \(roleText)") }
+            return Member(name: name, role: role, joinedAt: try r.timestamp(), addedBy: try r.string())
+        }
     }
 }

@@ -22,6 +22,8 @@ public struct ShopState: Hashable, Sendable {
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
 
+    /// The members in the order they joined; none for an open household.
+    public internal(set) var members: [Member] = []
     /// Lists purged for good: gone from ``lists``, their ids still used.
     public internal(set) var purgedLists: Set<ListID> = []
     /// Lower-cased names of live things, for the uniqueness rules.
@@ -107,6 +109,9 @@ public struct ShopState: Hashable, Sendable {
         case let .purchaseReverted(purchase): applyPurchaseReverted(purchase)
         case let .boughtEntriesCleared(list): lists[list]?.entries.removeAll { $0.isBought }
         case let .tripStarted(trip, list): applyTripStarted(trip, list: list, at: at)
+        case let .memberAdded(member, role): applyMemberAdded(member, role: role, at: at, by: recorded.actor)
+        case let .memberRoleChanged(member, role): applyMemberRoleChanged(member, role: role)
+        case let .memberRemoved(member): applyMemberRemoved(member)
         case let .tripPaused(trip): trips[trip]?.pause(at: at)
         case let .tripResumed(trip): trips[trip]?.resume(at: at)
         case let .tripEnded(trip): applyTripEnded(trip, at: at)

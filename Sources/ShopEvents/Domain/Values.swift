@@ -198,6 +198,21 @@ public enum Priority: String, Hashable, Sendable, CaseIterable {
     }
 }
 
+/// What a member of a household may do (SPEC section 3, "Members and roles").
+///
+/// | role | may issue |
+/// |---|---|
+/// | `owner` | every command |
+/// | `member` | every command but `AddMember`, `ChangeMemberRole`, `PurgeList`, and `RemoveMember` of anyone but itself |
+/// | `viewer` | no command |
+///
+/// ```swift
+/// try journal.execute(.addMember(member: "ben", role: .member))   // ana (the issuer) becomes an owner first
+/// ```
+public enum Role: String, Hashable, Sendable, CaseIterable {
+    case owner, member, viewer
+}
+
 /// The optional details of an item. ``Event/itemDetailsChanged(item:details:)``
 /// carries the complete new set: a `nil` field is cleared.
 ///

@@ -326,7 +326,7 @@ public final class Journal {
         let at = request.at ?? max(options.clock.now(), last)
         let actor = request.actor ?? options.actor
         try Limits.checkActor(actor)
-        return (try ShopDecider.decide(request.command, chain.state), at, actor)
+        return (try ShopDecider.decide(request.command, chain.state, actor: actor), at, actor)
     }
 
     // MARK: Durable writing

@@ -116,7 +116,7 @@ struct JournalChain {
                               commandEvents: recorded.commandEvents, prev: recorded.prev, number: number, offset: offset)
             if firstNewer == nil {
                 if checkRules {
-                    do { try ShopDecider.check(recorded.event, state) } catch {
+                    do { try ShopDecider.check(recorded.event, state, actor: recorded.actor) } catch {
                         throw JournalError.corrupt(line: number, offset: offset, "\(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
                     }
                 }

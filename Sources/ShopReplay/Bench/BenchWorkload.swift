@@ -35,8 +35,8 @@ struct BenchWorkload {
     @discardableResult
     private mutating func issue(_ command: Command, by actor: String? = nil) -> Bool {
         now = now.adding(milliseconds: Int64.random(in: 20_000...240_000, using: &rng))
-        guard let made = try? ShopDecider.decide(command, state) else { return false }
         let who = actor ?? Self.people.randomElement(using: &rng)!
+        guard let made = try? ShopDecider.decide(command, state, actor: who) else { return false }
         for event in made {
             state.apply(RecordedEvent(seq: 0, id: EventID(), at: now, actor: who, command: CommandID(), event: event, prev: .zero))
         }

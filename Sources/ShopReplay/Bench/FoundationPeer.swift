@@ -11,7 +11,7 @@ struct FoundationLine: Decodable {
 
     enum DataKeys: String, CodingKey {
         case household, name, currency, timeZone, location, position, color, order, item, category, notes, unitPrice, photo
-        case available, list, priority, quantity, purchase, purchasedAt, trip
+        case available, list, priority, quantity, purchase, purchasedAt, trip, member, role
     }
 
     struct DecodedColor: Decodable {
@@ -83,6 +83,13 @@ struct FoundationLine: Decodable {
         case .tripPaused: event = .tripPaused(trip: try id(.trip))
         case .tripResumed: event = .tripResumed(trip: try id(.trip))
         case .tripEnded: event = .tripEnded(trip: try id(.trip))
+        case .memberAdded, .memberRoleChanged:
+            guard let role = Role(rawValue: try d.decode(String.self, forKey: .role)) else {
+                throw DecodingError.dataCorruptedError(forKey: .role, in: d, debugDescription: "role")
+            }
+            let member = try d.decode(String.self, forKey: .member)
+            event = type == .memberAdded ? .memberAdded(member: member, role: role) : .memberRoleChanged(member: member, role: role)
+        case .memberRemoved: event = .memberRemoved(member: try d.decode(String.self, forKey: .member))
         }
         guard let prev = SHA256Digest(hex: try c.decode(String.self, forKey: .prev)) else {
             throw DecodingError.dataCorruptedError(forKey: .prev, in: c, debugDescription: "prev")

@@ -63,6 +63,16 @@ struct Apply: ToolCommand {
         item, list and location may name a live thing instead of giving its id
         ("item": "milk"); the journal always records ids.
 
+        Who may do what: a household with no members is open, and every actor
+        may issue every command. AddMember closes it (the issuer becomes an
+        owner first). Then:
+          owner    every command
+          member   every command but AddMember, ChangeMemberRole, PurgeList,
+                   and RemoveMember of anyone but itself (leaving)
+          viewer   no command
+          others   no command (not_a_member)
+        A household always keeps an owner (last_owner).
+
         Options:
           --actor NAME     who issues commands that name no actor (default: $USER)
           --batch N        commands per write and fsync (default 1000 from a file,

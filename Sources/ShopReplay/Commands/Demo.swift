@@ -10,7 +10,8 @@ struct Demo: ToolCommand {
 
     Writes a demo journal: a neighbourhood supermarket's aisles in the order a
     shopper walks them, about a hundred everyday things with prices, a few
-    lists, and months of shopping by ana, ben and cleo — lists filled as things
+    lists, and months of shopping by ana and ben (owners) and cleo (a member;
+    oma is a viewer and only looks) — lists filled as things
     run out, weekly trips, things out of stock, a mistaken purchase reverted,
     a party, a renamed item, an aisle that closed. Then it shows the shopping
     list by location, the last purchases from the audit and some statistics.
@@ -82,6 +83,7 @@ struct Demo: ToolCommand {
             out.emit(.object([
                 ("journal", .string(path)), ("events", .int(head.seq)), ("head", .string(head.description)),
                 ("seed", .int(seed)), ("months", .int(months)),
+                ("members", MembersView(views).json),
                 ("shoppingList", shopping.json),
                 ("lastPurchases", .array(AuditView(views).json["purchases"]!.arrayValue!.suffix(8))),
                 ("stats", stats.json),
@@ -92,6 +94,9 @@ struct Demo: ToolCommand {
         out.line("ShopEvents demo — a family's shopping, kept as an event journal\n")
         out.line("Wrote \(path): \(head.seq) events by \(DemoHousehold.people.joined(separator: ", ")), \(days) (seed \(seed)).")
         out.line("Every line is one immutable event, chained to the one before by its SHA-256; `jq . \(path)` reads it.\n")
+        let members = MembersView(views)
+        out.line("Members: " + members.members.map { "\($0.member) (\($0.role.rawValue))" }.joined(separator: ", ")
+                 + " — owners manage members, members shop, a viewer only looks.\n")
         out.line(TextViews.shoppingList(shopping, currency: currency))
         out.line("\nLast purchases, from the audit (\(audit.purchases.count) in all, \(audit.purchases.filter(\.isReverted).count) reverted)")
         var table = Table(["when", "who", "item", "qty", "price", "where", ""], rightAligned: [3, 4])
@@ -118,7 +123,7 @@ struct Demo: ToolCommand {
         out.line("Anyone who keeps that line can later prove that nothing before it changed:")
         out.line("  swift run shop-replay verify --journal \(path) --expect-head \(head)")
         out.line("\nTry next:")
-        for example in ["view lists", "view deleted-lists", "view locations", "audit --actor ben", "history --item \"Oat drink\"",
+        for example in ["view lists", "view members", "view deleted-lists", "view locations", "audit --actor ben", "history --item \"Oat drink\"", "history --member cleo",
                         "view share-text --list Weekly", "stats --json"] {
             out.line("  swift run shop-replay \(example) --journal \(path)")
         }
@@ -157,7 +162,7 @@ struct DemoSimulation {
     @discardableResult
     private mutating func issue(_ command: Command, by actor: String, after minutes: Int = 1) -> Bool {
         now = now.adding(milliseconds: Int64(minutes) * 60_000 + Int64.random(in: 0..<59_000, using: &rng))
-        guard let events = try? ShopDecider.decide(command, state) else { return false }
+        guard let events = try? ShopDecider.decide(command, state, actor: actor) else { return false }
         for event in events {
             state.apply(RecordedEvent(seq: 0, id: EventID(), at: now, actor: actor, command: CommandID(), event: event, prev: .zero))
         }
@@ -191,6 +196,10 @@ struct DemoSimulation {
 
     private mutating func setUp() {
         issue(.createHousehold(household: ids.make(), name: "The Berg family", currency: "EUR", timeZone: "Europe/Berlin"), by: "ana")
+        // Two parents own the household, the teenager shops with them, grandma looks in.
+        issue(.addMember(member: "ben", role: .owner), by: "ana", after: 0)
+        issue(.addMember(member: "cleo", role: .member), by: "ana", after: 0)
+        issue(.addMember(member: "oma", role: .viewer), by: "ben", after: 0)
         for aisle in DemoHousehold.aisles {
             let location: LocationID = ids.make()
             locations[aisle.name] = location

@@ -3,23 +3,27 @@ import ShopEvents
 
 struct History: ToolCommand {
     static let name = "history"
-    static let summary = "every event that touched an item, a list or a location"
+    static let summary = "every event that touched an item, a list or a location, or by or about a member"
     static let help = """
     Usage: shop-replay history (--item | --list | --location) ID|NAME [--journal PATH] [--json]
+           shop-replay history --member NAME [--journal PATH] [--json]
 
     Lists every event that touched the thing, in journal order: its creation,
     renames, moves, list entries, purchases and reverts, deletion. Names are
     matched ignoring case; a deleted thing can be named by its last name or id.
+    For a member: every event that actor issued, and every event about it
+    (added, role changed, removed); the name is compared exactly.
 
     Options:
       --item ID|NAME
       --list ID|NAME
       --location ID|NAME
+      --member NAME
     \(JournalOptions.help)
     """
 
     enum Target {
-        case item(String), list(String), location(String)
+        case item(String), list(String), location(String), member(String)
     }
 
     var target: Target
@@ -29,15 +33,16 @@ struct History: ToolCommand {
         options = try JournalOptions(&arguments)
         let given = [try arguments.option("--item", "ID|NAME").map(Target.item),
                      try arguments.option("--list", "ID|NAME").map(Target.list),
-                     try arguments.option("--location", "ID|NAME").map(Target.location)].compactMap { $0 }
+                     try arguments.option("--location", "ID|NAME").map(Target.location),
+                     try arguments.option("--member", "NAME").map(Target.member)].compactMap { $0 }
         guard given.count == 1 else {
-            throw UsageError(message: "give exactly one of --item, --list or --location")
+            throw UsageError(message: "give exactly one of --item, --list, --location or --member")
         }
         target = given[0]
     }
 
     enum Resolved {
-        case item(ItemID), list(ListID), location(LocationID)
+        case item(ItemID), list(ListID), location(LocationID), member(String)
     }
 
     func run() throws -> Int32 {
@@ -56,12 +61,17 @@ struct History: ToolCommand {
         case let .location(text):
             let found = try Lookup.location(text, in: final)
             resolved = .location(found); (kind, id, name) = ("location", found.description, final.locations[found]!.name)
+        case let .member(text):
+            guard events.contains(where: { $0.actor == text || Self.isAbout($0.event, member: text) }) else {
+                throw UsageError(message: "no event was issued by or is about \"\(text)\"")
+            }
+            resolved = .member(text); (kind, id, name) = ("member", text, text)
         }
         var state = ShopState.initial
         let calendar = householdCalendar(journal: options.journal)
         var touching: [(RecordedEvent, String)] = []
         for recorded in events {
-            if Self.touches(recorded.event, resolved, before: state) {
+            if Self.touches(recorded, resolved, before: state) {
                 touching.append((recorded, EventSummary.describe(recorded.event, in: state, calendar: calendar)))
             }
             state.apply(recorded)
@@ -83,11 +93,24 @@ struct History: ToolCommand {
         return 0
     }
 
-    static func touches(_ event: Event, _ target: Resolved, before state: ShopState) -> Bool {
+    static func touches(_ recorded: RecordedEvent, _ target: Resolved, before state: ShopState) -> Bool {
         switch target {
-        case let .item(item): return touches(event, item: item, state)
-        case let .list(list): return touches(event, list: list, state)
-        case let .location(location): return touches(event, location: location, state)
+        case let .item(item): return touches(recorded.event, item: item, state)
+        case let .list(list): return touches(recorded.event, list: list, state)
+        case let .location(location): return touches(recorded.event, location: location, state)
+        case let .member(name): return recorded.actor == name || isAbout(recorded.event, member: name)
+        }
+    }
+
+    static func isAbout(_ event: Event, member name: String) -> Bool {
+        switch event {
+        case let .memberAdded(member, _), let .memberRoleChanged(member, _), let .memberRemoved(member): return member == name
+        case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
+             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
+             .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
+             .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .itemPurchased, .purchaseReverted,
+             .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded:
+            return false
         }
     }
 
@@ -102,7 +125,7 @@ struct History: ToolCommand {
         case let .boughtEntriesCleared(list): return state.lists[list]?.entry(for: item)?.isBought == true
         case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
              .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
-             .tripStarted, .tripPaused, .tripResumed, .tripEnded:
+             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved:
             return false
         }
     }
@@ -117,7 +140,8 @@ struct History: ToolCommand {
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.list == list
         case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): return state.trips[trip]?.list == list
         case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
-             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted:
+             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
+             .memberAdded, .memberRoleChanged, .memberRemoved:
             return false
         }
     }
@@ -134,7 +158,8 @@ struct History: ToolCommand {
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.location == location
         case .itemRenamed, .itemDetailsChanged, .itemAvailabilityChanged, .itemDeleted, .listCreated, .listRenamed,
              .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList, .listEntryQuantityChanged,
-             .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded:
+             .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded,
+             .memberAdded, .memberRoleChanged, .memberRemoved:
             return false
         }
     }

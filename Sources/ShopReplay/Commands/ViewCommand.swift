@@ -15,6 +15,7 @@ enum ViewName: String, CaseIterable {
     case audit
     case stats
     case shareText = "share-text"
+    case members
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
 }
@@ -48,6 +49,7 @@ struct ViewCommand: ToolCommand {
       audit                       every purchase (see also: shop-replay audit)
       stats                       statistics (see also: shop-replay stats)
       share-text                  a list as plain text for a message
+      members                     who belongs to the household, with roles
 
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
@@ -126,6 +128,9 @@ struct ViewCommand: ToolCommand {
         case .stats:
             let stats = StatsView(views)
             show(stats.json) { TextViews.stats(stats, currency: currency, calendar: views.calendar) }
+        case .members:
+            let members = MembersView(views)
+            show(members.json) { TextViews.members(members, calendar: views.calendar) }
         }
         return 0
     }
