@@ -25,9 +25,12 @@ public struct HouseholdCalendar: Hashable, Sendable {
     }
 
     /// `YYYY-MM-DD` of the day `time` falls on, in the household's time zone.
-    public func day(_ time: Timestamp) -> String {
-        let (y, m, d) = Self.civil(localDay(time))
-        return "\(Self.pad(y, 4))-\(Self.pad(m, 2))-\(Self.pad(d, 2))"
+    public func day(_ time: Timestamp) -> String { Self.dayText(localDay(time)) }
+
+    /// `YYYY-MM-DD` of a day counted from 1970-01-01.
+    static func dayText(_ days: Int64) -> String {
+        let (y, m, d) = civil(days)
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 
     /// `YYYY-MM-DD HH:MM` in the household's time zone: a time for people.

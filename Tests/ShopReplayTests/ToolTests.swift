@@ -3,7 +3,7 @@ import Testing
 import ShopEvents
 import ShopTestSupport
 
-let allCommands = ["demo", "apply", "view", "audit", "stats", "history", "verify", "repair", "import-sl17", "export-sl17", "snapshot"]
+let allCommands = ["demo", "apply", "view", "audit", "stats", "history", "verify", "repair", "import-sl17", "export-sl17", "snapshot", "report"]
 let allViews = ["shopping-list-by-location", "shopping-list-by-name", "list-detail", "lists", "deleted-lists", "locations",
                 "all-items-by-name", "all-items-by-purchase-date", "audit", "stats", "share-text", "members"]
 

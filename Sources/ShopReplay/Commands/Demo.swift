@@ -13,7 +13,8 @@ struct Demo: ToolCommand {
     lists, and months of shopping by ana and ben (owners) and cleo (a member;
     oma is a viewer and only looks) — lists filled as things
     run out, weekly trips, things out of stock, a mistaken purchase reverted,
-    a party, a renamed item, an aisle that closed. Then it shows the shopping
+    a party, a renamed item, an aisle that closed. Then it writes the household
+    report next to it (PATH.report.html) and shows the shopping
     list by location, the last purchases from the audit and some statistics.
     The same seed always writes the same journal, byte for byte.
 
@@ -66,12 +67,15 @@ struct Demo: ToolCommand {
         }
         let head = journal.head
         journal.close()
-        let views = try ViewEngine.views(journal: path, useSnapshot: false).0
-        show(views, head: head, path: path, simulation: simulation)
+        let engine = ViewEngine(journalPath: path, useSnapshot: false)
+        let views = try engine.refresh()
+        let report = Report.defaultOut(journal: path)
+        _ = try Report.write(views: views, position: engine.position, journal: path, to: report)
+        show(views, head: head, path: path, report: report, simulation: simulation)
         return 0
     }
 
-    func show(_ views: HouseholdViews, head: JournalHead, path: String, simulation: DemoSimulation) {
+    func show(_ views: HouseholdViews, head: JournalHead, path: String, report: String, simulation: DemoSimulation) {
         let out = Output(json: options.json)
         let weekly = simulation.weekly
         let shopping = ShoppingListView(views, list: weekly, grouping: .byLocation)!
@@ -81,7 +85,7 @@ struct Demo: ToolCommand {
         let currency = views.state.household?.currency
         if options.json {
             out.emit(.object([
-                ("journal", .string(path)), ("events", .int(head.seq)), ("head", .string(head.description)),
+                ("journal", .string(path)), ("report", .string(report)), ("events", .int(head.seq)), ("head", .string(head.description)),
                 ("seed", .int(seed)), ("months", .int(months)),
                 ("members", MembersView(views).json),
                 ("shoppingList", shopping.json),
@@ -122,6 +126,7 @@ struct Demo: ToolCommand {
         out.line("\nAudit head \(head)")
         out.line("Anyone who keeps that line can later prove that nothing before it changed:")
         out.line("  swift run shop-replay verify --journal \(path) --expect-head \(head)")
+        out.line("\nThe household report, one page to look at (or print): \(report)")
         out.line("\nTry next:")
         for example in ["view lists", "view members", "view deleted-lists", "view locations", "audit --actor ben", "history --item \"Oat drink\"", "history --member cleo",
                         "view share-text --list Weekly", "stats --json"] {

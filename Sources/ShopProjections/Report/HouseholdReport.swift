@@ -1,0 +1,301 @@
+import Foundation
+import ShopEvents
+
+/// The household report: one self-contained HTML page (inline CSS and SVG,
+/// no scripts, no network) that a family or an auditor would rather look at
+/// than read — spend per month, top items, people and places, a calendar of
+/// shopping days, trips, the current lists, the audit trail of the period,
+/// and the journal's audit head with the command that checks it.
+///
+/// Rendering is a pure function of the views: the same views give the same
+/// page, byte for byte, so it is tested without a browser.
+///
+/// ```swift
+/// let engine = ViewEngine(journalPath: "shop.ndjson")
+/// let views = try engine.refresh()
+/// let head = try JournalReader(path: "shop.ndjson", resumingAt: engine.position).head()
+/// let html = HouseholdReport(views: views, head: head, journal: "shop.ndjson").html
+/// ```
+public struct HouseholdReport: Sendable {
+    public var views: HouseholdViews
+    /// The audit head of the journal as of the views.
+    public var head: JournalHead
+    /// How the `verify` command in the page names the journal.
+    public var journal: String
+    /// Purchases at or after `from` and before `to` (either may be open).
+    public var from: Timestamp?
+    public var to: Timestamp?
+    /// How many items the top-items charts show.
+    public var topCount = 10
+
+    public init(views: HouseholdViews, head: JournalHead, journal: String, from: Timestamp? = nil, to: Timestamp? = nil) {
+        self.views = views; self.head = head; self.journal = journal; self.from = from; self.to = to
+    }
+
+    public var figures: ReportFigures { ReportFigures(views, from: from, to: to) }
+
+    /// The whole page.
+    public var html: String {
+        let figures = figures
+        var page = HTMLPage()
+        let household = views.state.household
+        let name = household?.name ?? "A household"
+        page.line("<!doctype html>")
+        page.line(#"<html lang="en">"#)
+        page.line("<head>")
+        page.line(#"<meta charset="utf-8">"#)
+        page.line(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#)
+        page.line(#"<meta name="color-scheme" content="light dark">"#)
+        page.line("<title>\(escape(name)) — shopping report</title>")
+        page.line("<style>\(Self.css)</style>")
+        page.line("</head>")
+        page.line("<body>")
+        page.line("<header>")
+        page.line("<h1>\(escape(name)) <span class=\"sub\">shopping report</span></h1>")
+        page.line("<p class=\"meta\">\(escape(periodText(figures))) · amounts in \(escape(currency)) · times in \(escape(views.calendar.timeZone.identifier)) · as of event \(views.asOf)</p>")
+        page.line("</header>")
+        page.line("<main>")
+        summary(figures, &page)
+        months(figures, &page)
+        topItems(figures, &page)
+        peopleAndPlaces(figures, &page)
+        calendar(figures, &page)
+        trips(figures, &page)
+        lists(&page)
+        audit(figures, &page)
+        auditHead(&page)
+        page.line("</main>")
+        page.line("</body>")
+        page.line("</html>")
+        return page.text
+    }
+
+    // MARK: Sections
+
+    private var currency: String { views.state.household?.currency ?? "" }
+
+    private func money(_ minor: Int) -> String {
+        let sign = minor < 0 ? "−" : ""
+        let value = abs(minor)
+        let cents = value % 100
+        return "\(sign)\(groupThousands(value / 100)).\(cents < 10 ? "0" : "")\(cents)"
+    }
+
+    private func groupThousands(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
+
+    private func moneyWithCurrency(_ minor: Int) -> String { "\(money(minor)) \(currency)" }
+
+    private func periodText(_ figures: ReportFigures) -> String {
+        let calendar = views.calendar
+        let first = figures.from.map { calendar.day($0) } ?? figures.audit.first.map { calendar.day($0.purchasedAt) }
+        let last = figures.to.map { calendar.day($0.adding(milliseconds: -1)) } ?? figures.audit.last.map { calendar.day($0.purchasedAt) }
+        switch (first, last) {
+        case let (first?, last?): return "\(first) to \(last)"
+        case let (first?, nil): return "from \(first)"
+        case let (nil, last?): return "until \(last)"
+        case (nil, nil): return "no purchases yet"
+        }
+    }
+
+    private func summary(_ figures: ReportFigures, _ page: inout HTMLPage) {
+        let reverted = figures.audit.filter(\.isReverted).count
+        page.section("summary", "In short")
+        page.line("<dl class=\"figures\">")
+        for (term, value) in [("Spent", moneyWithCurrency(figures.total.spend)),
+                              ("Purchases", "\(figures.total.purchases)"),
+                              ("Shopping days", "\(figures.days.count)"),
+                              ("Trips", "\(figures.trips.count)"),
+                              ("Reverted", "\(reverted)")] {
+            page.line("<div><dt>\(term)</dt><dd>\(escape(value))</dd></div>")
+        }
+        page.line("</dl>")
+        if reverted > 0 {
+            page.line("<p class=\"note\">Reverted purchases are listed in the audit trail, marked, and counted nowhere else.</p>")
+        }
+        page.endSection()
+    }
+
+    private func months(_ figures: ReportFigures, _ page: inout HTMLPage) {
+        page.section("months", "Spend per month")
+        guard !figures.months.isEmpty else { return empty(&page, "No purchases in this period.") }
+        let rows = figures.months.map { (label: $0.name, value: $0.tally.spend, text: money($0.tally.spend), count: $0.tally.purchases) }
+        page.line(Chart.columns(id: "months-chart", title: "Spend per month in \(currency)",
+                                description: rows.map { "\($0.label): \($0.text) \(currency)" }.joined(separator: "; "),
+                                bars: rows.map { ($0.label, $0.value, $0.text) }))
+        table(&page, ["Month", "Purchases", "Spend (\(currency))"], rows.map { [$0.label, "\($0.count)", $0.text] }, numeric: [1, 2])
+        page.endSection()
+    }
+
+    private func topItems(_ figures: ReportFigures, _ page: inout HTMLPage) {
+        page.section("items", "Top items")
+        guard !figures.items.isEmpty else { return empty(&page, "No purchases in this period.") }
+        let bySpend = ReportFigures.top(figures.items, topCount) { $0.spend }
+        let byCount = ReportFigures.top(figures.items, topCount) { $0.purchases }
+        page.line("<div class=\"pair\">")
+        page.line("<div><h3>By spend</h3>")
+        page.line(Chart.bars(id: "items-spend", title: "Top \(bySpend.count) items by spend in \(currency)",
+                             bars: bySpend.map { ($0.name, $0.tally.spend, money($0.tally.spend)) }))
+        page.line("</div><div><h3>By number of purchases</h3>")
+        page.line(Chart.bars(id: "items-count", title: "Top \(byCount.count) items by number of purchases",
+                             bars: byCount.map { ($0.name, $0.tally.purchases, "\($0.tally.purchases)×") }))
+        page.line("</div></div>")
+        table(&page, ["Item", "Purchases", "Quantity", "Spend (\(currency))"],
+              figures.items.sorted { ($1.tally.spend, $0.name) < ($0.tally.spend, $1.name) }
+                .map { [$0.name, "\($0.tally.purchases)", "\($0.tally.quantity)", money($0.tally.spend)] },
+              numeric: [1, 2, 3], summary: "All \(figures.items.count) items as a table")
+        page.endSection()
+    }
+
+    private func peopleAndPlaces(_ figures: ReportFigures, _ page: inout HTMLPage) {
+        page.section("people", "Who shopped, and where")
+        guard !figures.actors.isEmpty else { return empty(&page, "No purchases in this period.") }
+        let people = ReportFigures.top(figures.actors, figures.actors.count) { $0.spend }
+        let places = ReportFigures.top(figures.locations, figures.locations.count) { $0.spend }
+        page.line("<div class=\"pair\">")
+        page.line("<div><h3>Spend per person</h3>")
+        page.line(Chart.bars(id: "people-chart", title: "Spend per person in \(currency)",
+                             bars: people.map { ($0.name, $0.tally.spend, "\(money($0.tally.spend)) · \($0.tally.purchases)×") }))
+        page.line("</div><div><h3>Spend per place of purchase</h3>")
+        page.line(Chart.bars(id: "places-chart", title: "Spend per place of purchase in \(currency)",
+                             bars: places.map { ($0.name, $0.tally.spend, "\(money($0.tally.spend)) · \($0.tally.purchases)×") }))
+        page.line("</div></div>")
+        page.endSection()
+    }
+
+    private func calendar(_ figures: ReportFigures, _ page: inout HTMLPage) {
+        page.section("calendar", "Shopping days")
+        guard let first = figures.days.first, let last = figures.days.last else { return empty(&page, "No shopping days in this period.") }
+        let busiest = figures.days.max { ($0.tally.purchases, $1.day) < ($1.tally.purchases, $0.day) }!
+        page.line("<p>\(figures.days.count) shopping days from \(first.day) to \(last.day); the busiest was \(busiest.day) with \(busiest.tally.purchases) purchases (\(escape(moneyWithCurrency(busiest.tally.spend)))).</p>")
+        page.line(Chart.calendar(id: "calendar-chart", days: figures.days.map { ($0.day, $0.tally.purchases, "\($0.day): \($0.tally.purchases) purchases, \(money($0.tally.spend)) \(currency)") }))
+        table(&page, ["Day", "Purchases", "Spend (\(currency))"], figures.days.map { [$0.day, "\($0.tally.purchases)", money($0.tally.spend)] },
+              numeric: [1, 2], summary: "Every shopping day as a table")
+        page.endSection()
+    }
+
+    private func trips(_ figures: ReportFigures, _ page: inout HTMLPage) {
+        page.section("trips", "Shopping trips")
+        let trips = figures.trips
+        guard let mean = trips.meanSeconds else { return empty(&page, "No shopping trip ended in this period.") }
+        page.line("<dl class=\"figures\">")
+        for (term, value) in [("Trips ended", "\(trips.count)"), ("Time in all", Self.duration(trips.totalSeconds)),
+                              ("Mean trip", Self.duration(mean))] {
+            page.line("<div><dt>\(term)</dt><dd>\(value)</dd></div>")
+        }
+        page.line("</dl><p class=\"note\">Paused time is not counted.</p>")
+        page.endSection()
+    }
+
+    private func lists(_ page: inout HTMLPage) {
+        page.section("lists", "The lists now")
+        let lists = ListsView(views).lists
+        guard !lists.isEmpty else { return empty(&page, "The household has no lists.") }
+        for row in lists {
+            guard let view = ShoppingListView(views, list: row.id, grouping: .byLocation) else { continue }
+            page.line("<article class=\"list\"><h3>\(escape(view.list.name)) <span class=\"sub\">\(view.remaining) to buy · \(view.bought) bought · about \(escape(moneyWithCurrency(view.estimatedTotal)))\(view.unpriced > 0 ? " + \(view.unpriced) without a price" : "")</span></h3>")
+            if view.sections.isEmpty { page.line("<p class=\"note\">Nothing to buy.</p>") }
+            for section in view.sections {
+                page.line("<h4>\(escape(section.title))</h4><ul>")
+                for entry in section.entries {
+                    let price = entry.unitPrice.map { " · \(money($0 * entry.quantity))" } ?? ""
+                    page.line("<li>\(escape(entry.name)) <span class=\"qty\">×\(entry.quantity)\(price)</span>\(entry.available ? "" : " <em>(out of stock)</em>")</li>")
+                }
+                page.line("</ul>")
+            }
+            page.line("</article>")
+        }
+        page.endSection()
+    }
+
+    private func audit(_ figures: ReportFigures, _ page: inout HTMLPage) {
+        page.section("audit", "Audit trail")
+        guard !figures.audit.isEmpty else { return empty(&page, "No purchases in this period.") }
+        page.line("<p>Every purchase of the period in the order it was recorded, with the names things had then. Reverted purchases are struck through, marked <strong>reverted</strong>, and not counted in any total.</p>")
+        page.line("<div class=\"scroll\"><table class=\"audit\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">When</th><th scope=\"col\">Who</th><th scope=\"col\">What</th><th scope=\"col\" class=\"num\">Qty</th><th scope=\"col\" class=\"num\">Price</th><th scope=\"col\" class=\"num\">Total</th><th scope=\"col\">Where</th><th scope=\"col\">List</th></tr></thead><tbody>")
+        for r in figures.audit {
+            let price = r.unitPrice.map(money) ?? "—"
+            let total = r.unitPrice == nil ? "—" : money(r.spend)
+            page.line("<tr\(r.isReverted ? " class=\"reverted\"" : "")><td class=\"num\">\(r.seq)</td><td>\(escape(views.calendar.minute(r.purchasedAt)))</td><td>\(escape(r.actor))</td><td>\(escape(r.itemName))\(r.isReverted ? " <strong class=\"tag\">reverted</strong>" : "")</td><td class=\"num\">\(r.quantity)</td><td class=\"num\">\(price)</td><td class=\"num\">\(total)</td><td>\(escape(r.locationName))</td><td>\(escape(r.listName ?? "—"))</td></tr>")
+        }
+        page.line("</tbody><tfoot><tr><th scope=\"row\" colspan=\"6\">Total, reverted purchases excluded</th><td class=\"num\">\(money(figures.total.spend))</td><td colspan=\"2\">\(escape(currency))</td></tr></tfoot></table></div>")
+        page.endSection()
+    }
+
+    private func auditHead(_ page: inout HTMLPage) {
+        page.section("head", "Check this report")
+        page.line("<p>This report was made from the journal up to event \(head.seq). Its audit head identifies that whole history: if anyone changes, removes or reorders any earlier event, the head no longer matches.</p>")
+        page.line("<p class=\"headline\"><code>\(head)</code></p>")
+        page.line("<p>To check a journal against this printout:</p>")
+        page.line("<pre><code>shop-replay verify --journal \(escape(Self.shellQuoted(journal))) --expect-head \(head)</code></pre>")
+        page.endSection()
+    }
+
+    private func empty(_ page: inout HTMLPage, _ text: String) {
+        page.line("<p class=\"note\">\(escape(text))</p>")
+        page.endSection()
+    }
+
+    private func table(_ page: inout HTMLPage, _ headers: [String], _ rows: [[String]], numeric: Set<Int>, summary: String = "As a table") {
+        page.line("<details><summary>\(escape(summary))</summary><div class=\"scroll\"><table><thead><tr>")
+        for (index, header) in headers.enumerated() {
+            page.line("<th scope=\"col\"\(numeric.contains(index) ? " class=\"num\"" : "")>\(escape(header))</th>")
+        }
+        page.line("</tr></thead><tbody>")
+        for row in rows {
+            page.line("<tr>" + row.enumerated().map { index, cell in
+                "<td\(numeric.contains(index) ? " class=\"num\"" : "")>\(escape(cell))</td>"
+            }.joined() + "</tr>")
+        }
+        page.line("</tbody></table></div></details>")
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return total >= 3600 ? "\(total / 3600) h \(total % 3600 / 60) min" : "\(total / 60) min"
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        text.allSatisfy { $0.isLetter || $0.isNumber || "-_./".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// HTML text with its special characters escaped.
+func escape(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&#39;"
+        default: out.append(character)
+        }
+    }
+    return out
+}
+
+/// The page being written, a line at a time.
+struct HTMLPage {
+    private(set) var text = ""
+
+    mutating func line(_ line: String) {
+        text += line
+        text += "\n"
+    }
+
+    mutating func section(_ id: String, _ title: String) {
+        line("<section id=\"\(id)\" aria-labelledby=\"\(id)-title\"><h2 id=\"\(id)-title\">\(escape(title))</h2>")
+    }
+
+    mutating func endSection() { line("</section>") }
+}

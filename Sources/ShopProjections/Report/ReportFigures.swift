@@ -1,0 +1,92 @@
+import Foundation
+import ShopEvents
+
+/// The numbers of the household report for a period: the `stats` view's
+/// figures (per month, item, person, place; trips) restricted to purchases
+/// made in the period, and the audit rows of the period. Without a period
+/// they are exactly ``StatsView``'s numbers (a test holds them to it).
+///
+/// ```swift
+/// let figures = ReportFigures(views, from: nil, to: nil)
+/// print(figures.total.spend, figures.months.map(\.month))
+/// ```
+public struct ReportFigures: Hashable, Sendable {
+    /// One bar or row: a name and its tally.
+    public struct Row: Hashable, Sendable {
+        public var key: String
+        public var name: String
+        public var tally: Tally
+
+        public init(key: String, name: String, tally: Tally) {
+            self.key = key; self.name = name; self.tally = tally
+        }
+    }
+
+    /// Purchases on one calendar day of the household's time zone.
+    public struct Day: Hashable, Sendable {
+        /// `YYYY-MM-DD`.
+        public var day: String
+        public var tally: Tally
+    }
+
+    /// Purchase time at or after `from` and before `to`.
+    public var from: Timestamp?
+    public var to: Timestamp?
+    /// Every purchase of the period in journal order, reverted ones included (and marked).
+    public var audit: [PurchaseRecord]
+    /// Non-reverted purchases only, from here on.
+    public var total: Tally
+    public var months: [Row]
+    public var items: [Row]
+    public var actors: [Row]
+    public var locations: [Row]
+    public var days: [Day]
+    /// Ended trips whose end falls in the period.
+    public var trips: StatsView.Trips
+
+    public init(_ views: HouseholdViews, from: Timestamp?, to: Timestamp?) {
+        self.from = from
+        self.to = to
+        audit = AuditView(views, filter: .init(from: from, to: to)).purchases
+        let counted = audit.filter { !$0.isReverted }
+        let calendar = views.calendar
+        func add(_ tally: inout Tally, _ record: PurchaseRecord) {
+            tally.purchases += 1
+            tally.quantity += record.quantity
+            tally.spend += record.spend
+        }
+        var total = Tally()
+        var months: [String: Tally] = [:], items: [ItemID: Tally] = [:], actors: [String: Tally] = [:]
+        var locations: [LocationID: Tally] = [:], days: [String: Tally] = [:]
+        for record in counted {
+            add(&total, record)
+            add(&months[calendar.month(record.purchasedAt), default: Tally()], record)
+            add(&items[record.item, default: Tally()], record)
+            add(&actors[record.actor, default: Tally()], record)
+            add(&locations[record.location, default: Tally()], record)
+            add(&days[calendar.day(record.purchasedAt), default: Tally()], record)
+        }
+        self.total = total
+        self.months = months.map { Row(key: $0.key, name: $0.key, tally: $0.value) }.sorted { $0.key < $1.key }
+        // Names as the stats view gives them: an item's or place's current (last) name.
+        self.items = items.map { Row(key: $0.key.description, name: views.name(of: $0.key), tally: $0.value) }
+            .sorted { ($0.name.lowercased(), $0.key) < ($1.name.lowercased(), $1.key) }
+        self.actors = actors.map { Row(key: $0.key, name: $0.key, tally: $0.value) }.sorted { $0.key < $1.key }
+        self.locations = locations.map { Row(key: $0.key.description, name: views.name(of: $0.key), tally: $0.value) }
+            .sorted { ($0.name.lowercased(), $0.key) < ($1.name.lowercased(), $1.key) }
+        self.days = days.map { Day(day: $0.key, tally: $0.value) }.sorted { $0.day < $1.day }
+        let ended = views.state.trips.values.compactMap { trip -> Double? in
+            guard case let .ended(at) = trip.phase else { return nil }
+            if let from, at < from { return nil }
+            if let to, at >= to { return nil }
+            return Double(trip.activeMilliseconds) / 1000
+        }
+        let seconds = ended.reduce(0, +)
+        trips = StatsView.Trips(count: ended.count, totalSeconds: seconds, meanSeconds: ended.isEmpty ? nil : seconds / Double(ended.count))
+    }
+
+    /// The `count` rows with the largest value, largest first (ties by name).
+    public static func top(_ rows: [Row], _ count: Int, by value: (Tally) -> Int) -> [Row] {
+        Array(rows.sorted { (value($1.tally), $0.name.lowercased()) < (value($0.tally), $1.name.lowercased()) }.prefix(count))
+    }
+}

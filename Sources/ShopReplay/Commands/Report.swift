@@ -1,0 +1,89 @@
+import Foundation
+import ShopEvents
+import ShopProjections
+
+struct Report: ToolCommand {
+    static let name = "report"
+    static let summary = "write the household report: one HTML page of spending, lists and the audit trail"
+    static let help = """
+    Usage: shop-replay report [--out FILE] [--from DAY] [--to DAY] [--as-of SEQ|TIME] [--journal PATH] [--json]
+
+    Writes one self-contained HTML page (no scripts, no network): spend per
+    month, top items by spend and by count, spend per person and per place,
+    a calendar of shopping days, trips, the current lists by location, the
+    audit trail of the period with reverted purchases marked, and the
+    journal's audit head with the command that checks a printout later.
+    Every number is the stats and audit views' number. It reads well on a
+    phone, in dark mode and printed.
+
+    Options:
+      --out FILE       where to write it (default: the journal's name with
+                       .report.html, e.g. shop.report.html); written atomically
+      --from DAY       only purchases from this day on (a day of the
+                       household's time zone, or any time --as-of takes)
+      --to DAY         only purchases up to and including this day
+    \(AsOf.help)
+    \(JournalOptions.help)
+    """
+
+    var out: String?
+    var from: TimeArgument?, to: TimeArgument?
+    var asOf: AsOf
+    var options: JournalOptions
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        out = try arguments.option("--out", "FILE")
+        from = try Audit.time(&arguments, "--from")
+        to = try Audit.time(&arguments, "--to")
+        asOf = try AsOf.parse(&arguments)
+    }
+
+    static func defaultOut(journal: String) -> String {
+        let base = journal.hasSuffix(".ndjson") ? String(journal.dropLast(".ndjson".count)) : journal
+        return base + ".report.html"
+    }
+
+    func run() throws -> Int32 {
+        let path = out ?? Self.defaultOut(journal: options.journal)
+        let calendar = householdCalendar(journal: options.journal)
+        let engine = ViewEngine(journalPath: options.journal)
+        let views = try engine.refresh(to: try asOf.stop(calendar: calendar))
+        for warning in engine.warnings { Tool.fail("warning: \(warning)") }
+        let written = try Self.write(views: views, position: engine.position, journal: options.journal, to: path,
+                                     from: try from?.start(in: calendar), until: try to?.end(in: calendar))
+        let output = Output(json: options.json)
+        options.json
+            ? output.emit(.object([("ok", true), ("file", .string(path)), ("bytes", .int(written.bytes)), ("asOf", .int(views.asOf)),
+                                   ("head", .string(written.head.description))]))
+            : output.line("wrote \(path) (\(written.bytes / 1024) KB, as of event \(views.asOf)); open it in a browser")
+        return 0
+    }
+
+    /// Renders the report and writes it atomically: a temporary file, `fsync`, rename.
+    static func write(views: HouseholdViews, position: JournalPosition, journal: String, to path: String,
+                      from: Timestamp? = nil, until: Timestamp? = nil) throws -> (bytes: Int, head: JournalHead) {
+        let head = try JournalReader(path: journal, resumingAt: position).head()
+        let name = (journal as NSString).lastPathComponent
+        let html = HouseholdReport(views: views, head: head, journal: name, from: from, to: until).html
+        let bytes = Array(html.utf8)
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ToolFailure(message: "cannot write \(temporary): \(String(cString: strerror(errno)))", exitCode: 3) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                close(fd); unlink(temporary)
+                throw ToolFailure(message: "cannot write \(temporary): \(String(cString: strerror(errno)))", exitCode: 3)
+            }
+            done += n
+        }
+        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw ToolFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: 3)
+        }
+        return (bytes.count, head)
+    }
+}
