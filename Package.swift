@@ -16,8 +16,12 @@ let package = Package(
         .executableTarget(name: "ShopReplay", dependencies: ["ShopEvents", "ShopProjections"]),
         // Random histories and scratch files shared by the test targets; not a product.
         .target(name: "ShopTestSupport", dependencies: ["ShopEvents"], path: "Tests/ShopTestSupport"),
+        // A second process that writes through a ShopStore, for the multi-process store tests; not a product.
+        .executableTarget(name: "ShopStoreWriter", dependencies: ["ShopEvents"], path: "Tests/ShopStoreWriter"),
         .testTarget(name: "ShopEventsTests", dependencies: ["ShopEvents", "ShopTestSupport"]),
         .testTarget(name: "ShopProjectionsTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport"]),
+        // The app API: ShopStore across processes, live events, HouseholdModel.
+        .testTarget(name: "ShopStoreTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport", "ShopStoreWriter"]),
         // End-to-end tests that run the built shop-replay binary as a separate process.
         .testTarget(name: "ShopReplayTests", dependencies: ["ShopReplay", "ShopEvents", "ShopProjections", "ShopTestSupport"]),
         // Crashes, corruption, concurrency, full disks, fuzzing and bad input, with real processes and files.

@@ -297,12 +297,14 @@ func rejectionCode(_ body: () throws -> Void) -> String? {
             let size = Int.random(in: 1...8, using: &rng)
             var batch: [CommandEnvelope] = []
             var shadow = journal.state
+            var seq = journal.head.seq
             for _ in 0..<size {
                 let command = generator.next(for: shadow)
                 batch.append(CommandEnvelope(command, actor: ["ana", "ben", "cleo"].randomElement(using: &rng)))
                 if let events = try? ShopDecider.decide(command, shadow, actor: "ana") {
                     for event in events {
-                        shadow.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: "x", command: CommandID(), event: event, prev: .zero))
+                        seq += 1
+                        shadow.apply(event, EventContext(seq: seq, at: .earliest, actor: "ana"))
                     }
                 }
             }

@@ -8,9 +8,11 @@ import ShopTestSupport
         let archive = try SL17Archive.parse(Array(text.utf8))
         var state = state
         let commands = SL17Transfer.importCommands(archive, into: state, household: .init(timeZone: "UTC"), ids: .sequential())
+        var seq = 0
         for command in commands {
             for event in try ShopDecider.decide(command, state, actor: "ana") {
-                state.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: "t", command: CommandID(), event: event, prev: .zero))
+                seq += 1
+                state.apply(event, EventContext(seq: seq, at: .earliest, actor: "ana"))
             }
         }
         return (state, commands)

@@ -70,12 +70,13 @@ import ShopTestSupport
         // A pool of valid commands of every type, from a history that grows as they are accepted.
         var generator = RandomCommands(seed: Self.seed)
         var state = ShopState.initial
+        var seq = 0
         var pool: [[UInt8]] = []
         while pool.count < 3_000 {
             let command = generator.next(for: state)
             pool.append(CommandCodec.encode(CommandEnvelope(command, id: generator.ids.make(), actor: "ana")))
             if let events = try? ShopDecider.decide(command, state, actor: "ana") {
-                for event in events { state.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: "f", command: CommandID(), event: event, prev: .zero)) }
+                for event in events { seq += 1; state.apply(event, EventContext(seq: seq, at: .earliest, actor: "ana")) }
             }
         }
         var accepted = 0
@@ -115,10 +116,11 @@ import ShopTestSupport
             accepted += 1
             #expect((try? JSONSerialization.jsonObject(with: Data(input), options: [.fragmentsAllowed])) is [Any])
             var state = ShopState.initial
+            var seq = 0
             var allAccepted = true
             for command in SL17Transfer.importCommands(archive, into: state, ids: .sequential()) {
                 guard let events = try? ShopDecider.decide(command, state, actor: "ana") else { allAccepted = false; continue }
-                for event in events { state.apply(RecordedEvent(seq: 0, id: EventID(), at: .earliest, actor: "f", command: CommandID(), event: event, prev: .zero)) }
+                for event in events { seq += 1; state.apply(event, EventContext(seq: seq, at: .earliest, actor: "ana")) }
             }
             if allAccepted {
                 imported += 1

@@ -12,7 +12,12 @@ extension ShopDecider {
         let command: Command
         switch event {
         case let .householdCreated(household, name, currency, timeZone):
-            command = .createHousehold(household: household, name: name, currency: currency, timeZone: timeZone)
+            // Not against this machine's time zone database: it was checked where the household was created.
+            let decided = try decideCreateHousehold(household, name: name, currency: currency, timeZone: timeZone, state, checkTimeZone: false)
+            guard decided == [event] else {
+                throw RuleViolation(.inconsistentEvent, "the rules make other data from this HouseholdCreated")
+            }
+            return
         case let .locationCreated(location, name, _, color):
             command = .createLocation(location: location, name: name, color: color)
         case let .locationRenamed(location, name): command = .renameLocation(location: location, name: name)

@@ -34,11 +34,16 @@ public struct ShopState: Hashable, Sendable {
     /// The state before the first event.
     public static let initial = ShopState()
 
-    /// The pure fold: the state after `event`.
-    public static func evolve(_ state: ShopState, _ event: RecordedEvent) -> ShopState {
+    /// The pure fold: the state after `event`, which happened at `context`.
+    public static func evolve(_ state: ShopState, _ event: Event, _ context: EventContext) -> ShopState {
         var next = state
-        next.apply(event)
+        next.apply(event, context)
         return next
+    }
+
+    /// The pure fold over a journal line.
+    public static func evolve(_ state: ShopState, _ recorded: RecordedEvent) -> ShopState {
+        evolve(state, recorded.event, recorded.context)
     }
 
     /// Live locations in visiting order, Unknown last.
@@ -69,9 +74,12 @@ public struct ShopState: Hashable, Sendable {
 
     /// Folds one event in place. Events are facts: this never fails, and an
     /// event whose references are missing changes only what it can.
-    public mutating func apply(_ recorded: RecordedEvent) {
-        let at = recorded.at
-        switch recorded.event {
+    public mutating func apply(_ recorded: RecordedEvent) { apply(recorded.event, recorded.context) }
+
+    /// Folds one event in place, given its place, time and actor.
+    public mutating func apply(_ event: Event, _ context: EventContext) {
+        let at = context.at
+        switch event {
         case let .householdCreated(household, name, currency, timeZone):
             applyHouseholdCreated(household, name: name, currency: currency, timeZone: timeZone)
         case let .locationCreated(location, name, position, color):
@@ -88,16 +96,16 @@ public struct ShopState: Hashable, Sendable {
         case let .itemAvailabilityChanged(item, available): items[item]?.isAvailable = available
         case let .itemDeleted(item): applyItemDeleted(item)
         case let .listCreated(list, name, priority):
-            applyListCreated(list, name: name, priority: priority, at: at, actor: recorded.actor)
+            applyListCreated(list, name: name, priority: priority, at: at, actor: context.actor)
         case let .listRenamed(list, name): applyListRenamed(list, name: name)
         case let .listPriorityChanged(list, priority): lists[list]?.priority = priority
-        case let .listDeleted(list): applyListDeleted(list, at: at, actor: recorded.actor)
+        case let .listDeleted(list): applyListDeleted(list, at: at, actor: context.actor)
         case let .listRestored(list): applyListRestored(list)
         case let .listPurged(list):
             lists[list] = nil
             purgedLists.insert(list)
         case let .itemAddedToList(list, item, quantity):
-            applyItemAddedToList(list, item: item, quantity: quantity, seq: recorded.seq)
+            applyItemAddedToList(list, item: item, quantity: quantity, seq: context.seq)
         case let .listEntryQuantityChanged(list, item, quantity):
             lists[list]?.updateEntry(for: item) { $0.quantity = quantity }
         case let .itemRemovedFromList(list, item): lists[list]?.entries.removeAll { $0.item == item }
@@ -105,11 +113,11 @@ public struct ShopState: Hashable, Sendable {
         case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
             applyItemPurchased(Purchase(id: purchase, item: item, list: list, quantity: quantity,
                                         unitPrice: unitPrice, location: location, recordedAt: at,
-                                        purchasedAt: purchasedAt, actor: recorded.actor, seq: recorded.seq))
+                                        purchasedAt: purchasedAt, actor: context.actor, seq: context.seq))
         case let .purchaseReverted(purchase): applyPurchaseReverted(purchase)
         case let .boughtEntriesCleared(list): lists[list]?.entries.removeAll { $0.isBought }
         case let .tripStarted(trip, list): applyTripStarted(trip, list: list, at: at)
-        case let .memberAdded(member, role): applyMemberAdded(member, role: role, at: at, by: recorded.actor)
+        case let .memberAdded(member, role): applyMemberAdded(member, role: role, at: at, by: context.actor)
         case let .memberRoleChanged(member, role): applyMemberRoleChanged(member, role: role)
         case let .memberRemoved(member): applyMemberRemoved(member)
         case let .tripPaused(trip): trips[trip]?.pause(at: at)

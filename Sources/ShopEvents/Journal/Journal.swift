@@ -89,6 +89,9 @@ public final class Journal {
 
     private var fd: Int32
     private var lockFD: Int32
+    /// Shared mode (``ShopStore``): the lock is held only between
+    /// ``lockForWriting()`` and ``unlockAfterWriting()``, not while open.
+    private(set) var holdsLock = true
     private var chain: JournalChain
     private var size: Int
 
@@ -127,8 +130,9 @@ public final class Journal {
         try open(path: path, options: options, existing: existing)
     }
 
-    private static func open(path: String, options: Options, existing: ExistingJournal?) throws(JournalError) -> Journal {
-        let lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout)
+    private static func open(path: String, options: Options, existing: ExistingJournal?, lockFD held: Int32? = nil) throws(JournalError) -> Journal {
+        let lockFD: Int32
+        if let held { lockFD = held } else { lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout) }
         var backup: String?
         if let existing, access(path, F_OK) == 0 {
             switch existing {
@@ -167,6 +171,66 @@ public final class Journal {
             throw error
         }
         return journal
+    }
+
+    // MARK: Shared mode: the lock only while writing
+
+    /// Opens for a writer that shares the journal with other processes: the
+    /// caller holds `lockFD` (the writer's lock) on entry; the journal is
+    /// loaded (a torn tail recovered), then the lock is released. Each write
+    /// takes it again (``lockForWriting()``), folds what others appended
+    /// (``catchUp()``), writes, and releases it.
+    static func openShared(path: String, options: Options, lockFD: Int32) throws(JournalError) -> Journal {
+        let journal = try open(path: path, options: options, existing: nil, lockFD: lockFD)
+        journal.holdsLock = false
+        WriterLock.unlock(journal.lockFD)
+        return journal
+    }
+
+    /// Tries once to take the writer's lock (shared mode); `false` if another writer has it.
+    func lockForWriting() throws(JournalError) -> Bool {
+        guard lockFD >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        guard !holdsLock else { return true }
+        guard try WriterLock.tryLock(lockFD, journalPath: path) else { return false }
+        holdsLock = true
+        return true
+    }
+
+    /// Releases the writer's lock (shared mode).
+    func unlockAfterWriting() {
+        guard holdsLock, lockFD >= 0 else { return }
+        WriterLock.unlock(lockFD)
+        holdsLock = false
+    }
+
+    /// Folds the lines other writers appended since this journal last read or
+    /// wrote, checking their chain; with the lock held. A torn tail or an
+    /// incomplete command that a crashed writer left is recovered as on opening.
+    /// Damage closes the journal (`corrupt_line`): nothing more is written to it.
+    func catchUp() throws(JournalError) {
+        guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw JournalError.io("stat", path) }
+        let fileSize = Int(info.st_size)
+        guard fileSize != size else { return }
+        do throws(JournalError) {
+            guard fileSize > size else {
+                throw JournalError.corrupt(line: chain.head.seq, offset: fileSize, "the journal is shorter (\(fileSize) bytes) than the \(size) bytes already read: someone cut it")
+            }
+            guard lseek(fd, off_t(size), SEEK_SET) == off_t(size) else { throw JournalError.io("seek", path) }
+            var lines = JournalLines(fd: fd, path: path, startOffset: size, firstLineNumber: chain.head.seq + 1)
+            try chain.accept(all: &lines)
+            if lines.trailing != nil || chain.openCommand != nil {
+                // A writer crashed mid-write: recover exactly as opening does.
+                chain = JournalChain()
+                try load(recoverTail: true)
+                return
+            }
+            size = lines.consumedOffset
+        } catch {
+            close()
+            throw error
+        }
     }
 
     /// Renames the file at `path` to `<path>.old-<UTC time>` (never over another file).
@@ -236,6 +300,11 @@ public final class Journal {
         try execute(requests, allOrNothing: false)
     }
 
+    /// The offset just after the last line this journal has read or written.
+    var endPosition: JournalPosition {
+        JournalPosition(seq: chain.head.seq, offset: size, lastLineOffset: chain.lastLineOffset, lastAt: chain.lastAt)
+    }
+
     /// Executes commands in order as one unit: either every one is accepted
     /// and all of their events are written with one `write` and one `fsync`,
     /// or the first rejection is thrown as a ``BatchRejection`` and nothing is
@@ -262,6 +331,7 @@ public final class Journal {
 
     private func execute(_ requests: [CommandEnvelope], allOrNothing: Bool) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
         guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        guard holdsLock else { throw JournalError(.locked, "the journal \(path) is shared and its writer's lock is not held: write through ShopStore") }
         let startSize = size
         var out = JSONWriter(capacity: 512 * max(requests.count, 1))
         var results: [Result<CommandOutcome, RuleViolation>] = []
@@ -314,19 +384,11 @@ public final class Journal {
         return id
     }
 
-    /// The envelope rules (`expectedSeq`, `at`, actor), then the domain's decider.
+    /// The envelope rules and the command's rules, decided in the domain.
     private func decide(_ request: CommandEnvelope) throws(RuleViolation) -> ([Event], Timestamp, String) {
-        if let expected = request.expectedSeq, expected != chain.head.seq {
-            throw RuleViolation(.conflict, "expectedSeq \(expected) but the journal is at seq \(chain.head.seq): read the new events and decide again", field: "expectedSeq")
-        }
-        let last = chain.lastAt ?? .earliest
-        if let at = request.at, at < last {
-            throw RuleViolation(.timeOutOfOrder, "at \(at) is earlier than the journal's last at \(last)", field: "at")
-        }
-        let at = request.at ?? max(options.clock.now(), last)
-        let actor = request.actor ?? options.actor
-        try Limits.checkActor(actor)
-        return (try ShopDecider.decide(request.command, chain.state, actor: actor), at, actor)
+        let decided = try ShopDecider.decide(request, chain.state, after: JournalEnd(seq: chain.head.seq, lastAt: chain.lastAt),
+                                             now: options.clock.now(), defaultActor: options.actor)
+        return (decided.events, decided.at, decided.actor)
     }
 
     // MARK: Durable writing
@@ -527,6 +589,33 @@ enum WriterLock {
         _ = ftruncate(fd, 0)
         _ = flock(fd, LOCK_UN)
         _ = Posix.close(fd)
+    }
+
+    /// The lock file opened, not locked: for a writer that locks only while it writes.
+    static func openFile(journalPath: String) throws(JournalError) -> Int32 {
+        let lockPath = journalPath + ".lock"
+        let fd = Posix.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw JournalError.io("open lock file", lockPath) }
+        return fd
+    }
+
+    /// One attempt at the lock; records this process's pid when it is taken.
+    static func tryLock(_ fd: Int32, journalPath: String) throws(JournalError) -> Bool {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            if errno == EWOULDBLOCK { return false }
+            throw JournalError.io("lock", journalPath + ".lock")
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        return true
+    }
+
+    /// Lets the lock go and keeps the file open.
+    static func unlock(_ fd: Int32) {
+        _ = ftruncate(fd, 0)
+        _ = flock(fd, LOCK_UN)
     }
 }
 

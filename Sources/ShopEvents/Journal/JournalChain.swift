@@ -88,6 +88,8 @@ struct JournalChain {
     /// The head before the last line accepted.
     private(set) var previousHead = JournalHead.empty
     private(set) var lastAt: Timestamp?
+    /// Where the last line starts.
+    private(set) var lastLineOffset = 0
     private(set) var state = ShopState.initial
     private(set) var commands: [CommandID: CommandRecord] = [:]
     /// A command at the end whose lines are not all there (yet).
@@ -123,11 +125,13 @@ struct JournalChain {
                 state.apply(recorded)
             }
             advance(seq: recorded.seq, at: recorded.at, lineHash: SHA256.hash(line))
+            lastLineOffset = offset
         case let .newer(newer):
             try checkEnvelope(seq: newer.seq, id: newer.id, at: newer.at, command: newer.command,
                               commandEvents: newer.commandEvents, prev: newer.prev, number: number, offset: offset)
             if firstNewer == nil { firstNewer = NewerLineFound(line: number, offset: offset, envelope: newer, headBefore: head) }
             advance(seq: newer.seq, at: newer.at, lineHash: SHA256.hash(line))
+            lastLineOffset = offset
         }
     }
 
@@ -235,6 +239,7 @@ struct JournalChain {
         eventIDs.insert(recorded.id)
         previousHead = head
         head = JournalHead(seq: recorded.seq, hash: lineHash)
+        lastLineOffset = offset
         lastAt = recorded.at
         state.apply(recorded)
     }

@@ -13,6 +13,8 @@ struct BenchWorkload {
     private var rng: SeededRandom
     private let ids: IDGenerator
     private(set) var state = ShopState.initial
+    /// The seq each event will have in the journal.
+    private var seq = 0
     private(set) var commands: [CommandEnvelope] = []
     private(set) var events = 0
     private var now = Timestamp("2022-01-03T07:00:00.000Z")!
@@ -38,7 +40,8 @@ struct BenchWorkload {
         let who = actor ?? Self.people.randomElement(using: &rng)!
         guard let made = try? ShopDecider.decide(command, state, actor: who) else { return false }
         for event in made {
-            state.apply(RecordedEvent(seq: 0, id: EventID(), at: now, actor: who, command: CommandID(), event: event, prev: .zero))
+            seq += 1
+            state.apply(event, EventContext(seq: seq, at: now, actor: who))
         }
         commands.append(CommandEnvelope(command, id: ids.make(), actor: who, at: now))
         events += made.count

@@ -143,6 +143,8 @@ struct DemoSimulation {
     private var rng: SeededRandom
     private let ids: IDGenerator
     private(set) var state = ShopState.initial
+    /// The seq each event will have in the journal.
+    private var seq = 0
     private var requests: [CommandEnvelope] = []
     private var now: Timestamp
     private var items: [String: ItemID] = [:]
@@ -169,7 +171,8 @@ struct DemoSimulation {
         now = now.adding(milliseconds: Int64(minutes) * 60_000 + Int64.random(in: 0..<59_000, using: &rng))
         guard let events = try? ShopDecider.decide(command, state, actor: actor) else { return false }
         for event in events {
-            state.apply(RecordedEvent(seq: 0, id: EventID(), at: now, actor: actor, command: CommandID(), event: event, prev: .zero))
+            seq += 1
+            state.apply(event, EventContext(seq: seq, at: now, actor: actor))
         }
         requests.append(CommandEnvelope(command, id: ids.make(), actor: actor, at: now))
         return true

@@ -1,0 +1,241 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The household's journal for an app: an actor that several tasks — and
+/// several processes (an app, its widget, `shop-replay`) — can write at the
+/// same time.
+///
+/// It does not hold the writer's lock while it is open. Each write takes the
+/// lock (waiting for it suspends the task; it never blocks a thread of the
+/// cooperative pool), first folds whatever other processes appended since
+/// (checking their hash chain), then decides, writes, `fsync`s and lets the
+/// lock go. ``events(after:)`` streams every event, then live ones: those this
+/// store writes and those any other process appends.
+///
+/// ```swift
+/// let store = try await ShopStore(path: "shop.ndjson", options: .init(actor: "ana"))
+/// let milk = ItemID()
+/// try await store.execute(.createItem(item: milk, name: "Milk", location: nil, details: .init(unitPrice: 119)))
+/// print(await store.head)
+/// for try await recorded in store.events(after: 0) {
+///     print(recorded.seq, recorded.event.typeName)
+/// }
+/// ```
+public actor ShopStore {
+    /// The journal's path.
+    public nonisolated let path: String
+    public nonisolated let options: Journal.Options
+    private let journal: Journal
+
+    /// Opens (or creates) the journal at `path`. Taking the lock for the first
+    /// read (a torn tail left by a crash is recovered then) suspends while
+    /// another process writes; after `options.lockTimeout` seconds it fails
+    /// with `journal_locked`.
+    public init(path: String, options: Journal.Options = .init()) async throws {
+        self.path = path
+        self.options = options
+        let lockFD = try WriterLock.openFile(journalPath: path)
+        do {
+            try await Self.waitForLock(lockFD, path: path, timeout: options.lockTimeout)
+        } catch {
+            _ = Posix.close(lockFD)
+            throw error
+        }
+        // From here the journal owns the lock file's descriptor, on failure too.
+        journal = try Journal.openShared(path: path, options: options, lockFD: lockFD)
+    }
+
+    /// The household as of the last event this store has read or written.
+    public var state: ShopState { journal.state }
+    /// The audit head of what this store has read or written.
+    public var head: JournalHead { journal.head }
+    /// Set when opening cut a torn tail or an incomplete command.
+    public var recoveredTornTail: Journal.TornTailRecovery? { journal.recoveredTornTail }
+
+    /// Executes one command: its events are durable when this returns.
+    /// Throws ``RuleViolation`` if a rule rejects it (nothing is written) or ``JournalError``.
+    @discardableResult
+    public func execute(_ request: CommandEnvelope) async throws -> CommandOutcome {
+        try await execute(batch: [request])[0].get()
+    }
+
+    /// Executes one command with the default actor and a fresh command id.
+    @discardableResult
+    public func execute(_ command: Command) async throws -> CommandOutcome {
+        try await execute(CommandEnvelope(command))
+    }
+
+    /// Executes commands in order, each against the state the ones before it
+    /// left (other processes' events folded first), with one `write` and one
+    /// `fsync` for all of them.
+    public func execute(batch requests: [CommandEnvelope]) async throws -> [Result<CommandOutcome, RuleViolation>] {
+        try await withWriterLock { journal throws(JournalError) in try journal.execute(batch: requests) }
+    }
+
+    /// Folds what other processes appended, without writing anything.
+    public func refresh() async throws {
+        try await withWriterLock { _ throws(JournalError) in }
+    }
+
+    /// Closes the journal; further calls fail with `journal_closed`.
+    public func close() {
+        journal.close()
+    }
+
+    /// Takes the lock (suspending while another writer has it), catches up,
+    /// runs `body`, and always lets the lock go.
+    private func withWriterLock<T>(_ body: (Journal) throws(JournalError) -> T) async throws -> T {
+        let deadline = Date().addingTimeInterval(options.lockTimeout)
+        var pause: UInt64 = 1_000_000
+        while try !journal.lockForWriting() {
+            guard Date() < deadline else {
+                throw JournalError(.locked, "\(path) is being written by another process (lock \(path).lock); waited \(options.lockTimeout) s — try again")
+            }
+            try await Task.sleep(nanoseconds: pause)
+            pause = min(pause * 2, 20_000_000)
+        }
+        defer { journal.unlockAfterWriting() }
+        try journal.catchUp()
+        return try body(journal)
+    }
+
+    private static func waitForLock(_ fd: Int32, path: String, timeout: Double) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var pause: UInt64 = 1_000_000
+        while try !WriterLock.tryLock(fd, journalPath: path) {
+            guard Date() < deadline else {
+                throw JournalError(.locked, "\(path) is being written by another process (lock \(path).lock); waited \(timeout) s — try again")
+            }
+            try await Task.sleep(nanoseconds: pause)
+            pause = min(pause * 2, 20_000_000)
+        }
+    }
+
+    /// Every event after `seq`, in order, then live: the events this store
+    /// writes and those any other process appends, each exactly once, as soon
+    /// as its command is complete on disk. It watches the file with inotify on
+    /// Linux (a change wakes it at once) and checks once a second besides;
+    /// elsewhere it checks every 250 ms. It reads without the lock, on a
+    /// thread of its own (never one of the cooperative pool), and ends — the
+    /// thread stopped, every descriptor closed — when the consuming task is
+    /// cancelled or stops iterating. A damaged journal ends it with the error.
+    public nonisolated func events(after seq: Int) -> AsyncThrowingStream<RecordedEvent, any Error> {
+        let path = self.path
+        return AsyncThrowingStream { continuation in
+            let watch: FileWatch
+            do { watch = try FileWatch(path: path) } catch {
+                continuation.finish(throwing: error)
+                return
+            }
+            continuation.onTermination = { _ in watch.stop() }
+            let thread = Thread {
+                do {
+                    var position = JournalPosition.start
+                    var first = true
+                    while !watch.isStopped {
+                        if FileManager.default.fileExists(atPath: path) {
+                            let reader = first ? try JournalReader(path: path, from: seq + 1)
+                                               : try JournalReader(path: path, resumingAt: position)
+                            while let recorded = try reader.next() {
+                                if recorded.seq > seq { continuation.yield(recorded) }
+                            }
+                            position = reader.position
+                            first = false
+                        }
+                        watch.waitForChange()
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+                watch.close()
+            }
+            thread.name = "ShopStore.events \(path)"
+            thread.start()
+        }
+    }
+}
+
+/// Wakes a watching thread when a journal file changes, or when told to stop.
+/// inotify on Linux; a timed wait elsewhere. Its descriptors are closed once,
+/// by the watching thread, after it has stopped.
+final class FileWatch: @unchecked Sendable {
+    // @unchecked: `stopped` and the descriptors are guarded by `lock`; the
+    // watching thread and the stream's termination handler share this object.
+    private let lock = NSLock()
+    private var stopped = false
+    private var closed = false
+    /// A pipe: writing to it wakes the watcher to stop.
+    private let wakeRead: Int32, wakeWrite: Int32
+    private let inotifyFD: Int32
+
+    init(path: String) throws(JournalError) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw JournalError.io("pipe for watching", path) }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        #if canImport(Glibc)
+        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        if fd >= 0 {
+            // The folder, not the file: the file may not exist yet, or be created anew.
+            let folder = (path as NSString).deletingLastPathComponent
+            let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
+            if inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask) < 0 {
+                _ = Posix.close(fd)
+                inotifyFD = -1
+            } else {
+                inotifyFD = fd
+            }
+        } else {
+            inotifyFD = -1
+        }
+        #else
+        inotifyFD = -1
+        #endif
+    }
+
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Asks the watcher to stop; it wakes at once.
+    func stop() {
+        lock.withLock {
+            guard !stopped else { return }
+            stopped = true
+            if !closed {
+                var byte: UInt8 = 1
+                _ = write(wakeWrite, &byte, 1)
+            }
+        }
+    }
+
+    /// Returns when the folder changed, when asked to stop, or after a while.
+    func waitForChange() {
+        var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if inotifyFD >= 0 { fds.append(pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)) }
+        let timeout: Int32 = inotifyFD >= 0 ? 1000 : 250
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready > 0, inotifyFD >= 0, fds[1].revents != 0 {
+            // Drain the notifications: one read of the journal covers them all.
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while read(inotifyFD, &buffer, buffer.count) > 0 {}
+        }
+    }
+
+    /// Closes the descriptors, once.
+    func close() {
+        lock.withLock {
+            guard !closed else { return }
+            closed = true
+            _ = Posix.close(wakeRead)
+            _ = Posix.close(wakeWrite)
+            if inotifyFD >= 0 { _ = Posix.close(inotifyFD) }
+        }
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Observation
+import ShopEvents
+
+/// Every view of a household, kept up to date for a user interface: SwiftUI
+/// observes ``views`` directly (on Linux, `withObservationTracking`).
+///
+/// It replays the journal once, off the main actor, then folds each new event
+/// as ``ShopStore/events(after:)`` delivers it — those this process writes and
+/// those any other process appends — without reading the file again.
+///
+/// ```swift
+/// let store = try await ShopStore(path: "shop.ndjson", options: .init(actor: "ana"))
+/// let model = try await HouseholdModel(store: store)
+/// print(model.views.asOf)
+/// try await store.execute(.createList(list: ListID(), name: "Weekend", priority: nil))
+/// // a moment later: model.views.asOf has moved on, and observers were told
+/// ```
+@MainActor @Observable
+public final class HouseholdModel {
+    /// The views as of the last event folded.
+    public private(set) var views: HouseholdViews
+    /// Set if the stream of events ended with an error (a damaged journal).
+    public private(set) var failure: (any Error)?
+
+    // Read by deinit, which is not on the main actor: it is set once, in init.
+    @ObservationIgnored nonisolated(unsafe) private var updates: Task<Void, Never>?
+
+    public init(store: ShopStore) async throws {
+        let path = store.path
+        let initial = try await Task.detached { () throws -> HouseholdViews in
+            try ViewEngine.views(journal: path).0
+        }.value
+        views = initial
+        let events = store.events(after: initial.asOf)
+        updates = Task { [weak self] in
+            do {
+                for try await recorded in events {
+                    guard let self else { return }
+                    self.views.apply(recorded)
+                }
+            } catch {
+                self?.failure = error
+            }
+        }
+    }
+
+    deinit { updates?.cancel() }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import Observation
+import ShopEvents
+import ShopProjections
+import ShopTestSupport
+
+/// The ShopStoreWriter helper, next to the test runner in the build folder.
+let storeWriter: String = URL(fileURLWithPath: ToolRunner.binary).deletingLastPathComponent().appendingPathComponent("ShopStoreWriter").path
+
+func household(_ path: String) async throws -> ShopStore {
+    let store = try await ShopStore(path: path, options: .init(actor: "ana", device: "test"))
+    try await store.execute(.createHousehold(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "UTC"))
+    return store
+}
+
+/// Open file descriptors of this process.
+func openDescriptors() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+}
+
+@Suite(.serialized) struct ShopStoreTests {
+    @Test func twoTasksWriteThroughOneStore() async throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("shop.ndjson").path
+        let store = try await household(path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<2 {
+                group.addTask {
+                    for n in 0..<200 {
+                        try await store.execute(.createItem(item: ItemID(), name: "task \(task) item \(n)", location: nil, details: .none))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await store.head.seq == 401)
+        #expect(await store.state.liveItems.count == 400)
+        #expect(try JournalVerifier.verify(path: path).ok)
+        // Another process may write while the store is open: the store does not hold the lock.
+        let other = try Journal.open(path: path, options: .init(actor: "ben", lockTimeout: 1))
+        try other.execute(.createList(list: ListID(), name: "Ben's", priority: nil))
+        other.close()
+        try await store.execute(.createList(list: ListID(), name: "Ana's", priority: nil))
+        #expect(await store.head.seq == 403)
+        #expect(await store.state.lists.values.map(\.name).sorted() == ["Ana's", "Ben's"])
+    }
+
+    /// Two processes × 1,000 commands through their own stores on one journal.
+    @Test func twoProcessesWriteTheSameJournal() async throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("shop.ndjson").path
+        let store = try await household(path)
+        let outputs = ["a", "b"].map { folder.appendingPathComponent("\($0).out").path }
+        let writers = try zip(["a", "b"], outputs).map { name, output in
+            try ChildProcess(storeWriter, [path, name, "1000", "7"], stdout: .file(output), stderr: .file(output + ".err"))
+        }
+        for writer in writers { #expect(writer.waitForExit() == 0) }
+        var acknowledged: [String] = []
+        for output in outputs {
+            acknowledged += String(decoding: Scratch.bytes(output), as: UTF8.self).split(separator: "\n").map { String($0.split(separator: " ")[1]) }
+            #expect(Scratch.bytes(output + ".err").isEmpty, "\(String(decoding: Scratch.bytes(output + ".err"), as: UTF8.self))")
+        }
+        #expect(acknowledged.count == 2000)
+        let events = try JournalReader.readAll(path: path)
+        #expect(events.count == 2001)
+        #expect(Set(events.dropFirst().map(\.command.description)) == Set(acknowledged), "every acknowledged command, exactly once")
+        #expect(try JournalVerifier.verify(path: path).ok)
+        // The first store sees both writers' events before its own next write.
+        try await store.refresh()
+        let reader = try JournalReader(path: path)
+        while try reader.next() != nil {}
+        #expect(await store.head == (try reader.head()))
+        #expect(await store.state.liveItems.count == 2000)
+    }
+
+    /// Every event exactly once, in order, across 10 write bursts from another
+    /// process; cancelling ends the stream and leaves no descriptor behind.
+    @Test func eventsAfterDeliversEveryEventOnceAndEndsOnCancellation() async throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("shop.ndjson").path
+        let store = try await household(path)
+        let expected = 1 + 10 * 20
+        let reader = Task { () throws -> [Int] in
+            var seqs: [Int] = []
+            for try await recorded in store.events(after: 0) {
+                seqs.append(recorded.seq)
+                if seqs.count == expected { break }
+            }
+            return seqs
+        }
+        let writer = try ChildProcess(storeWriter, [path, "burst", "200", "20", "50"])
+        #expect(writer.waitForExit() == 0)
+        let seqs = try await withTimeout(seconds: 30) { try await reader.value }
+        #expect(seqs == Array(1...expected))
+        // Cancelled while waiting for more: it ends, and its thread's descriptors are closed.
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let descriptorsBefore = openDescriptors()   // after one stream has come and gone
+        let idle = Task { () throws -> Int in
+            var count = 0
+            for try await _ in store.events(after: expected) { count += 1 }
+            return count
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        idle.cancel()
+        #expect(try await withTimeout(seconds: 10) { try await idle.value } == 0)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(openDescriptors() == descriptorsBefore)
+    }
+
+    @Test @MainActor func theModelFollowsEveryWriteAndEqualsARebuild() async throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("shop.ndjson").path
+        let store = try await household(path)
+        let model = try await HouseholdModel(store: store)
+        #expect(model.views.asOf == 1)
+        var generator = RandomCommands(seed: 91)
+        for round in 0..<6 {
+            for _ in 0..<40 {
+                let command = generator.next(for: await store.state)
+                _ = try? await store.execute(command)
+            }
+            if round % 2 == 1 {   // another process writes too
+                let other = try ChildProcess(storeWriter, [path, "other\(round)", "15", "5"])
+                #expect(other.waitForExit() == 0)
+                try await store.refresh()
+            }
+            let head = await store.head.seq
+            try await withTimeout(seconds: 20) { @MainActor in
+                while model.views.asOf < head { try await Task.sleep(nanoseconds: 10_000_000) }
+            }
+            let rebuilt = try ViewEngine.views(journal: path, useSnapshot: false).0
+            #expect(model.views == rebuilt, "round \(round)")
+        }
+        // Observation: a change to `views` is announced.
+        let announced = Observed()
+        withObservationTracking { _ = model.views } onChange: { announced.set() }
+        try await store.execute(.createList(list: ListID(), name: "Observed", priority: nil))
+        try await withTimeout(seconds: 10) { while !announced.value { try await Task.sleep(nanoseconds: 10_000_000) } }
+        #expect(model.failure == nil)
+    }
+}
+
+/// A flag set from an observation callback.
+final class Observed: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    func set() { lock.withLock { flag = true } }
+    var value: Bool { lock.withLock { flag } }
+}
+
+struct TimedOut: Error {}
+
+/// Runs `body`, failing with `TimedOut` after `seconds`.
+func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            throw TimedOut()
+        }
+        let first = try await group.next()!
+        group.cancelAll()
+        return first
+    }
+}

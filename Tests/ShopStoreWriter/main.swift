@@ -1,0 +1,35 @@
+// A second process for the ShopStore tests: writes COUNT commands through a
+// ShopStore, in bursts, printing each command's seqs as it is acknowledged.
+//
+//   ShopStoreWriter JOURNAL WRITER COUNT [BURST] [PAUSE-MS]
+import Foundation
+import ShopEvents
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let count = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: ShopStoreWriter JOURNAL WRITER COUNT [BURST] [PAUSE-MS]\n".utf8))
+    exit(2)
+}
+let path = arguments[1], writer = arguments[2]
+let burst = arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1
+let pause = arguments.count > 5 ? UInt64(arguments[5]) ?? 0 : 0
+do {
+    let store = try await ShopStore(path: path, options: .init(actor: writer, device: "writer-\(writer)", lockTimeout: 60))
+    var written = 0
+    while written < count {
+        let size = min(burst, count - written)
+        let batch = (written..<(written + size)).map { n in
+            CommandEnvelope(.createItem(item: ItemID(), name: "\(writer) item \(n)", location: nil, details: .none))
+        }
+        for result in try await store.execute(batch: batch) {
+            let outcome = try result.get()
+            print("ok \(outcome.command) \(outcome.seqs.map(String.init).joined(separator: ","))")
+        }
+        fflush(nil)
+        written += size
+        if pause > 0 { try await Task.sleep(nanoseconds: pause * 1_000_000) }
+    }
+} catch {
+    FileHandle.standardError.write(Data("ShopStoreWriter: \(error)\n".utf8))
+    exit(1)
+}
