@@ -168,3 +168,33 @@ func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () as
         return first
     }
 }
+
+/// The README's ShopStore example, as written there.
+@Suite struct ReadmeStoreExampleTests {
+    @Test @MainActor func theStoreExampleWorks() async throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("shop.ndjson").path
+
+        let store = try await ShopStore(path: path, options: .init(actor: "ana"))
+        let home = HouseholdID(), milk = ItemID(), weekly = ListID()
+        try await store.execute(.createHousehold(household: home, name: "Home", currency: "EUR", timeZone: "Europe/Berlin"))
+        try await store.execute(.createItem(item: milk, name: "Milk", location: nil, details: ItemDetails(unitPrice: 119)))
+        try await store.execute(.createList(list: weekly, name: "Weekly", priority: .high))
+
+        let model = try await HouseholdModel(store: store)
+        try await store.execute(.addItemToList(list: weekly, item: milk, quantity: 2))
+
+        var seen: [String] = []
+        for try await recorded in store.events(after: 0) {
+            seen.append("\(recorded.seq) \(recorded.actor) \(recorded.event.typeName)")
+            if recorded.seq == 4 { break }
+        }
+        #expect(seen == ["1 ana HouseholdCreated", "2 ana ItemCreated", "3 ana ListCreated", "4 ana ItemAddedToList"])
+        try await withTimeout(seconds: 10) { @MainActor in
+            while model.views.asOf < 4 { try await Task.sleep(nanoseconds: 10_000_000) }
+        }
+        #expect(model.views.asOf == 4)
+        #expect(model.views.state.lists[weekly]?.entries.map(\.quantity) == [2])
+    }
+}

@@ -164,6 +164,44 @@ public enum EventLineCodec {
                                     event: try data.event(type), prev: prev))
     }
 
+    /// An event alone: `{"type": …, "v": …, "data": {…}}` (keys in any order; `v` may be left out).
+    static func decodeEvent(_ bytes: [UInt8]) throws(CodecError) -> Event {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(CodecError) in
+                var s = JSONScanner(raw)
+                var type: EventType?, version = RecordedEvent.schemaVersion, dataStart: Int?
+                try s.beginObject()
+                var first = true
+                while let key = try s.nextKey(first: &first) {
+                    if s.keyMatches(key, "type") {
+                        let start = s.position
+                        let name = try s.readString()
+                        guard let known = EventType(rawValue: name) else {
+                            throw CodecError(.unknownType, "type \"\(name)\" is not an event type of this version", offset: start)
+                        }
+                        type = known
+                    } else if s.keyMatches(key, "v") {
+                        version = try s.readInt()
+                    } else if s.keyMatches(key, "data") {
+                        s.skipWhitespace()
+                        dataStart = s.position
+                        try s.skipValue(depth: 1)
+                    } else {
+                        throw CodecError(.unknownField, "an event has no field \"\(s.keyText(key))\" (it has type, v, data)", offset: key.start)
+                    }
+                }
+                try s.expectEnd()
+                guard let type else { throw CodecError(.missingField, "the event has no \"type\"", offset: 0) }
+                guard version == RecordedEvent.schemaVersion else {
+                    throw CodecError(.unsupportedVersion, "v \(version) of \(type.rawValue) is not supported (this version reads v1)", offset: 0)
+                }
+                guard let dataStart else { throw CodecError(.missingField, "the event has no \"data\"", offset: 0) }
+                s.position = dataStart
+                return try EventData(&s).event(type)
+            }
+        }.get()
+    }
+
     /// `seq` and `prev` of a line that decodes, whichever version wrote it.
     static func envelope(_ line: UnsafeRawBufferPointer) -> (seq: Int, prev: SHA256Digest)? {
         switch try? decodeLine(line) {

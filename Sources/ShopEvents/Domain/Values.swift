@@ -260,3 +260,8 @@ public enum Limits {
     /// The position the Unknown Location reports; it always sorts last.
     public static let unknownLocationPosition = 2_147_483_647
 }
+
+// Codable here, beside their declarations, so the conformances are synthesized:
+// the keys are the journal's (`red`, `green`, `blue`, `opacity`; `category`, `notes`, `unitPrice`, `photo`).
+extension Color: Codable {}
+extension ItemDetails: Codable {}
