@@ -8,7 +8,7 @@ import ShopEvents
 /// ```swift
 /// let engine = ViewEngine(journalPath: "shop.ndjson")
 /// let views = try engine.refresh()
-/// let list = ShoppingListView.byLocation(views, list: weekly)
+/// let list = ShoppingListView(views, list: weekly, grouping: .byLocation)
 /// ```
 public struct HouseholdViews: Projection, Hashable, Sendable {
     public private(set) var state = ShopState.initial

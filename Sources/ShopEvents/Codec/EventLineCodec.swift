@@ -51,6 +51,11 @@ public enum EventLineCodec {
         }
     }
 
+    /// Decodes a line's bytes (without the newline); see ``decodeLine(_:)-(UnsafeRawBufferPointer)``.
+    public static func decodeLine(_ bytes: [UInt8]) throws(CodecError) -> JournalLine {
+        try bytes.withUnsafeBytes { raw in Result { () throws(CodecError) in try decodeLine(raw) } }.get()
+    }
+
     /// Decodes a line: its event, or, for a line written by a newer version of
     /// ShopEvents, its envelope (`seq`, `prev`, …) so that the hash chain can
     /// still be checked over it.

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let add = Command.addItemToList(list: weekly, item: milk, quantity: 2)
-/// let events = try ShopDecider.decide(add, state)
+/// let events = try ShopDecider.decide(add, state, actor: "ana")
 /// ```
 public enum Command: Hashable, Sendable {
     case createHousehold(household: HouseholdID, name: String, currency: String, timeZone: String)

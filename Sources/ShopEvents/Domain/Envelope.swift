@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let decided = try ShopDecider.decide(request, state, after: JournalEnd(seq: 41, lastAt: last),
-///                                      now: clock.now(), defaultActor: "ana")
+///                                      now: Clock.system.now(), defaultActor: "ana")
 /// print(decided.events, decided.at, decided.actor)
 /// ```
 public struct JournalEnd: Hashable, Sendable {
@@ -30,7 +30,7 @@ public struct DecidedCommand: Hashable, Sendable {
 /// What folding an event needs besides the event: its place, time and actor.
 ///
 /// ```swift
-/// state.apply(.itemRenamed(item: milk, name: "Oat milk"), EventContext(seq: 42, at: now, actor: "ana"))
+/// let next = ShopState.evolve(state, .itemRenamed(item: milk, name: "Oat milk"), EventContext(seq: 42, at: now, actor: "ana"))
 /// ```
 public struct EventContext: Hashable, Sendable {
     public var seq: Int

@@ -131,7 +131,8 @@ public enum EventType: String, CaseIterable, Sendable {
 /// One journal line: an ``Event`` with its envelope.
 ///
 /// ```swift
-/// for recorded in try JournalReader(path: "shop.ndjson") {
+/// let reader = try JournalReader(path: "shop.ndjson")
+/// while let recorded = try reader.next() {
 ///     print(recorded.seq, recorded.at, recorded.actor, recorded.event.typeName)
 /// }
 /// ```

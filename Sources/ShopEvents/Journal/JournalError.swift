@@ -3,9 +3,10 @@ import Foundation
 /// Why the journal could not be opened, read or written.
 ///
 /// ```swift
-/// do { _ = try Journal.open(path: "shop.ndjson") }
-/// catch let error as JournalError where error.reason == .corruptLine {
-///     print("line \(error.line!), byte \(error.offset!): \(error.message)")
+/// do {
+///     _ = try Journal.open(path: "shop.ndjson")
+/// } catch {                                       // `open` throws only JournalError
+///     if error.reason == .corruptLine { print("line \(error.line!), byte \(error.offset!): \(error.message)") }
 /// }
 /// ```
 public struct JournalError: ShopError, Hashable {

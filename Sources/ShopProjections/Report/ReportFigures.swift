@@ -8,7 +8,7 @@ import ShopEvents
 ///
 /// ```swift
 /// let figures = ReportFigures(views, from: nil, to: nil)
-/// print(figures.total.spend, figures.months.map(\.month))
+/// print(figures.total.spend, figures.months.map(\.name))
 /// ```
 public struct ReportFigures: Hashable, Sendable {
     /// One bar or row: a name and its tally.

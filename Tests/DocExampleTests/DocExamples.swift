@@ -1,0 +1,395 @@
+// Every DocC example in Sources, verbatim, so that building the tests compiles them.
+// DocExampleTests checks that each example here is still exactly its doc comment.
+// The parameters give each example the values its surrounding text assumes.
+import Foundation
+import Observation
+import ShopEvents
+import ShopProjections
+
+// Sources/ShopEvents/Archive/SL17Archive.swift #1
+@MainActor func example_SL17Archive_1(url: URL) throws {
+    let archive = try SL17Archive.parse(Array(try Data(contentsOf: url)))
+    print(archive.locations.count, archive.locations.flatMap(\.items).count)
+}
+
+// Sources/ShopEvents/Archive/SL17Transfer.swift #1
+@MainActor func example_SL17Transfer_1(archive: SL17Archive, importID: CorrelationID, journal: Journal) throws {
+    let commands = SL17Transfer.importCommands(archive, into: journal.state, ids: .random)
+    let results = try journal.execute(batch: commands.map { CommandEnvelope($0, correlation: importID) })
+}
+
+// Sources/ShopEvents/Codec/CodecError.swift #1
+@MainActor func example_CodecError_1() throws {
+    do { _ = try EventLineCodec.decode(Array("{\"seq\":1".utf8)) }
+    catch let error as CodecError { print(error.code, error.offset) }   // malformed_json 8
+}
+
+// Sources/ShopEvents/Codec/CommandCatalog.swift #1
+@MainActor func example_CommandCatalog_1(journal: Journal) throws {
+    print(CommandCatalog.fields(of: .addItemToList))        // ["list", "item", "quantity?"]
+    let line = #"{"type":"AddItemToList","data":{"list":"weekly","item":"Milk"}}"#
+    let resolved = try CommandCatalog.resolvingNames(in: Array(line.utf8), state: journal.state)
+    let request = try CommandCodec.decode(resolved, ids: .random)   // ids, as the journal records them
+}
+
+// Sources/ShopEvents/Codec/CommandCodec.swift #1
+@MainActor func example_CommandCodec_1() throws {
+    let text = #"{"type":"CreateList","actor":"ana","data":{"name":"Weekly"}}"#
+    let request = try CommandCodec.decode(Array(text.utf8), ids: .random)
+}
+
+// Sources/ShopEvents/Codec/EventLineCodec.swift #1
+@MainActor func example_EventLineCodec_1(recorded: RecordedEvent) throws {
+    let line = EventLineCodec.encode(recorded)          // bytes without the "\n"
+    let back = try EventLineCodec.decode(line)          // == recorded
+}
+
+// Sources/ShopEvents/Codec/EventLineCodec.swift #2
+@MainActor func example_EventLineCodec_2(bytes: [UInt8]) throws {
+    switch try EventLineCodec.decodeLine(bytes) {
+    case let .event(recorded): print(recorded.event.typeName)
+    case let .newer(line): print("\(line.type) v\(line.version): update ShopEvents")
+    }
+}
+
+// Sources/ShopEvents/Codec/EventLineCodec.swift #3
+@MainActor func example_EventLineCodec_3(bytes: [UInt8]) throws {
+    if case let .newer(line) = try EventLineCodec.decodeLine(bytes) {
+        print("line \(line.seq): \(line.type) v\(line.version) needs a newer ShopEvents")
+    }
+}
+
+// Sources/ShopEvents/Codec/JSONValue.swift #1
+@MainActor func example_JSONValue_1() throws {
+    let value: JSONValue = .object([("view", "lists"), ("asOf", 42)])
+    print(value.text())                       // {"view":"lists","asOf":42}
+    let back = try JSONValue.parse(Array(value.text().utf8))
+}
+
+// Sources/ShopEvents/Domain/Command.swift #1
+@MainActor func example_Command_1(milk: ItemID, state: ShopState, weekly: ListID) throws {
+    let add = Command.addItemToList(list: weekly, item: milk, quantity: 2)
+    let events = try ShopDecider.decide(add, state, actor: "ana")
+}
+
+// Sources/ShopEvents/Domain/Command.swift #2
+@MainActor func example_Command_2(milk: ItemID, journal: Journal) throws {
+    var request = CommandEnvelope(.renameItem(item: milk, name: "Oat milk"), actor: "ana")
+    request.expectedSeq = journal.head.seq      // reject if someone wrote meanwhile
+    try journal.execute(request)
+}
+
+// Sources/ShopEvents/Domain/Envelope.swift #1
+@MainActor func example_Envelope_1(request: CommandEnvelope, state: ShopState, last: Timestamp) throws {
+    let decided = try ShopDecider.decide(request, state, after: JournalEnd(seq: 41, lastAt: last),
+                                         now: Clock.system.now(), defaultActor: "ana")
+    print(decided.events, decided.at, decided.actor)
+}
+
+// Sources/ShopEvents/Domain/Envelope.swift #2
+@MainActor func example_Envelope_2(milk: ItemID, state: ShopState, now: Timestamp) throws {
+    let next = ShopState.evolve(state, .itemRenamed(item: milk, name: "Oat milk"), EventContext(seq: 42, at: now, actor: "ana"))
+}
+
+// Sources/ShopEvents/Domain/Event.swift #1
+@MainActor func example_Event_1(milk: ItemID) throws {
+    let event = Event.itemRenamed(item: milk, name: "Whole milk")
+    print(event.typeName)   // ItemRenamed
+}
+
+// Sources/ShopEvents/Domain/Event.swift #2
+@MainActor func example_Event_2() throws {
+    let reader = try JournalReader(path: "shop.ndjson")
+    while let recorded = try reader.next() {
+        print(recorded.seq, recorded.at, recorded.actor, recorded.event.typeName)
+    }
+}
+
+// Sources/ShopEvents/Domain/EventCheck.swift #1
+@MainActor func example_EventCheck_1(milk: ItemID, state: ShopState) throws {
+    try ShopDecider.check(.itemRenamed(item: milk, name: "Oat milk"), state, actor: "ana")   // ok, or a RuleViolation
+}
+
+// Sources/ShopEvents/Domain/Identifiers.swift #1
+@MainActor func example_Identifiers_1() throws {
+    let milk = ItemID()                                  // a fresh random id
+    let same = ItemID("e976a9e1-0806-4504-99bf-116004c8ded9")  // any case in
+    print(same!)                                          // upper case out
+}
+
+// Sources/ShopEvents/Domain/Identifiers.swift #2
+@MainActor func example_Identifiers_2() throws {
+    var generator = IDGenerator.sequential()   // 00000000-…-000000000001, …02, …
+    let id: ItemID = generator.make()
+}
+
+// Sources/ShopEvents/Domain/RuleViolation.swift #1
+@MainActor func example_RuleViolation_1(milk: ItemID, journal: Journal, weekly: ListID) throws {
+    do { try journal.execute(.addItemToList(list: weekly, item: milk, quantity: 1)) }
+    catch let violation as RuleViolation where violation.reason == .alreadyOnList {
+        print(violation.message)   // item … "Milk" is already on list … and not bought
+    }
+}
+
+// Sources/ShopEvents/Domain/ShopDecider.swift #1
+@MainActor func example_ShopDecider_1() throws {
+    var state = ShopState.initial
+    let events = try ShopDecider.decide(
+        .createHousehold(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "Europe/Berlin"),
+        state, actor: "ana")
+    // [.householdCreated(…)]
+}
+
+// Sources/ShopEvents/Domain/ShopState.swift #1
+@MainActor func example_ShopState_1(events: [RecordedEvent]) throws {
+    var state = ShopState.initial
+    for recorded in events { state = ShopState.evolve(state, recorded) }
+    print(state.liveItems.count)
+}
+
+// Sources/ShopEvents/Domain/Values.swift #1
+@MainActor func example_Values_1() throws {
+    let at = Timestamp("2026-11-22T09:30:00.000Z")!
+    print(at)                                   // 2026-11-22T09:30:00.000Z
+    print(at.adding(milliseconds: 1_500))       // 2026-11-22T09:30:01.500Z
+}
+
+// Sources/ShopEvents/Domain/Values.swift #2
+@MainActor func example_Values_2() throws {
+    let clock = Clock.stepping(from: Timestamp("2026-01-01T08:00:00.000Z")!, by: 1000)
+}
+
+// Sources/ShopEvents/Domain/Values.swift #3
+@MainActor func example_Values_3() throws {
+    let dairy = Color(red: 0.2, green: 0.4, blue: 1, opacity: 1)
+}
+
+// Sources/ShopEvents/Domain/Values.swift #4
+@MainActor func example_Values_4(journal: Journal) throws {
+    try journal.execute(.addMember(member: "ben", role: .member))   // ana (the issuer) becomes an owner first
+}
+
+// Sources/ShopEvents/Domain/Values.swift #5
+@MainActor func example_Values_5() throws {
+    let details = ItemDetails(category: "Dairy", unitPrice: 129)
+}
+
+// Sources/ShopEvents/Journal/Journal.swift #1
+@MainActor func example_Journal_1() throws {
+    let journal = try Journal.open(path: "shop.ndjson", options: .init(actor: "ana"))
+    let home = HouseholdID(), milk = ItemID()
+    try journal.execute(.createHousehold(household: home, name: "Home", currency: "EUR", timeZone: "Europe/Berlin"))
+    try journal.execute(.createItem(item: milk, name: "Milk", location: nil, details: .init(unitPrice: 119)))
+    print(journal.head)          // 2:5c1e…
+    journal.close()
+}
+
+// Sources/ShopEvents/Journal/Journal.swift #2
+@MainActor func example_Journal_2() throws {
+    let journal = try Journal.create(path: "demo.ndjson", existing: .keepAsBackup)
+    if let old = journal.previousJournalBackup { print("the earlier journal is now \(old)") }
+}
+
+// Sources/ShopEvents/Journal/Journal.swift #3
+@MainActor func example_Journal_3(commands: [Command], journal: Journal) throws {
+    do { let outcomes = try journal.execute(allOrNothing: commands.map { CommandEnvelope($0) }) }
+    catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
+}
+
+// Sources/ShopEvents/Journal/JournalChain.swift #1
+@MainActor func example_JournalChain_1(journal: Journal) throws {
+    let head = journal.head
+    print("\(head)")                // 1234:9f86d08…   (the form `verify --expect-head` takes)
+}
+
+// Sources/ShopEvents/Journal/JournalChain.swift #2
+@MainActor func example_JournalChain_2() throws {
+    let reader = try JournalReader(path: "shop.ndjson")
+    while let _ = try reader.next() {}
+    if let newer = reader.newerLine { print(newer.error.message) }   // "line 812 …: update …"
+}
+
+// Sources/ShopEvents/Journal/JournalError.swift #1
+@MainActor func example_JournalError_1() throws {
+    do {
+        _ = try Journal.open(path: "shop.ndjson")
+    } catch {                                       // `open` throws only JournalError
+        if error.reason == .corruptLine { print("line \(error.line!), byte \(error.offset!): \(error.message)") }
+    }
+}
+
+// Sources/ShopEvents/Journal/JournalReader.swift #1
+@MainActor func example_JournalReader_1() throws {
+    let reader = try JournalReader(path: "shop.ndjson", from: 100)
+    while let recorded = try reader.next() {
+        print(recorded.seq, recorded.event.typeName)
+    }
+    print(reader.head)     // the audit head of what was read
+}
+
+// Sources/ShopEvents/Journal/JournalReader.swift #2
+@MainActor func example_JournalReader_2(path: String) throws {
+    let reader = try JournalReader(path: path)
+    while let _ = try reader.next() {}
+    let later = try JournalReader(path: path, resumingAt: reader.position)   // only new events
+}
+
+// Sources/ShopEvents/Journal/JournalVerifier.swift #1
+@MainActor func example_JournalVerifier_1() throws {
+    let report = try JournalVerifier.verify(path: "shop.ndjson", expecting: JournalHead("1200:9f86d08…"))
+    print(report.ok ? "ok \(report.head)" : report.failure!.message)
+}
+
+// Sources/ShopEvents/Journal/SHA256.swift #1
+@MainActor func example_SHA256_1() throws {
+    let digest = SHA256.hash(Array("abc".utf8))
+    print(digest)   // ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+}
+
+// Sources/ShopEvents/Journal/SHA256.swift #2
+@MainActor func example_SHA256_2() throws {
+    var hasher = SHA256()
+    hasher.update(Array("ab".utf8))
+    hasher.update(Array("c".utf8))
+    let digest = hasher.finalize()
+}
+
+// Sources/ShopEvents/Store/ShopStore.swift #1
+@MainActor func example_ShopStore_1() async throws {
+    let store = try await ShopStore(path: "shop.ndjson", options: .init(actor: "ana"))
+    let milk = ItemID()
+    try await store.execute(.createItem(item: milk, name: "Milk", location: nil, details: .init(unitPrice: 119)))
+    print(await store.head)
+    for try await recorded in store.events(after: 0) {
+        print(recorded.seq, recorded.event.typeName)
+    }
+}
+
+// Sources/ShopProjections/HouseholdCalendar.swift #1
+@MainActor func example_HouseholdCalendar_1() throws {
+    let berlin = HouseholdCalendar(timeZone: "Europe/Berlin")
+    berlin.day(Timestamp("2026-06-01T23:30:00.000Z")!)   // "2026-06-02"
+}
+
+// Sources/ShopProjections/HouseholdModel.swift #1
+@MainActor func example_HouseholdModel_1() async throws {
+    let store = try await ShopStore(path: "shop.ndjson", options: .init(actor: "ana"))
+    let model = try await HouseholdModel(store: store)
+    print(model.views.asOf)
+    try await store.execute(.createList(list: ListID(), name: "Weekend", priority: nil))
+    // a moment later: model.views.asOf has moved on, and observers were told
+}
+
+// Sources/ShopProjections/HouseholdViews.swift #1
+@MainActor func example_HouseholdViews_1(weekly: ListID) throws {
+    let engine = ViewEngine(journalPath: "shop.ndjson")
+    let views = try engine.refresh()
+    let list = ShoppingListView(views, list: weekly, grouping: .byLocation)
+}
+
+// Sources/ShopProjections/Projection.swift #1
+@MainActor func example_Projection_1() throws {
+    struct PurchaseCount: Projection {
+        var count = 0
+        init() {}
+        mutating func apply(_ recorded: RecordedEvent) {
+            if case .itemPurchased = recorded.event { count += 1 }
+        }
+    }
+    let replayer = Replayer<PurchaseCount>(path: "shop.ndjson")
+    try replayer.catchUp()
+    print(replayer.value.count)
+}
+
+// Sources/ShopProjections/Projection.swift #2
+@MainActor func example_Projection_2(replayer: Replayer<HouseholdViews>) throws {
+    try replayer.catchUp(to: .seq(100))                               // as of event 100
+    try replayer.catchUp(to: .time(Timestamp("2026-01-01T00:00:00.000Z")!))  // as of a time
+}
+
+// Sources/ShopProjections/Replayer.swift #1
+@MainActor func example_Replayer_1() throws {
+    let replayer = Replayer<HouseholdViews>(path: "shop.ndjson")
+    try replayer.catchUp(to: .seq(500))     // the household as of event 500
+    try replayer.catchUp()                  // … and now up to date
+}
+
+// Sources/ShopProjections/ViewEngine.swift #1
+@MainActor func example_ViewEngine_1() throws {
+    let engine = ViewEngine(journalPath: "shop.ndjson")
+    let views = try engine.refresh()
+    print(engine.warnings)                 // [] — or why the snapshot was not used
+    try engine.saveSnapshot()
+}
+
+// Sources/ShopProjections/Report/HouseholdReport.swift #1
+@MainActor func example_HouseholdReport_1() throws {
+    let engine = ViewEngine(journalPath: "shop.ndjson")
+    let views = try engine.refresh()
+    let head = try JournalReader(path: "shop.ndjson", resumingAt: engine.position).head()
+    let html = HouseholdReport(views: views, head: head, journal: "shop.ndjson").html
+}
+
+// Sources/ShopProjections/Report/ReportFigures.swift #1
+@MainActor func example_ReportFigures_1(views: HouseholdViews) throws {
+    let figures = ReportFigures(views, from: nil, to: nil)
+    print(figures.total.spend, figures.months.map(\.name))
+}
+
+// Sources/ShopProjections/Views/AuditView.swift #1
+@MainActor func example_AuditView_1(views: HouseholdViews) throws {
+    var filter = AuditView.Filter()
+    filter.actor = "ben"
+    for row in AuditView(views, filter: filter).purchases { print(row.purchasedAt, row.itemName, row.quantity) }
+}
+
+// Sources/ShopProjections/Views/ItemsView.swift #1
+@MainActor func example_ItemsView_1(views: HouseholdViews) throws {
+    for row in ItemsByNameView(views).items { print(row.name, row.locationName, row.lastPurchased as Any) }
+}
+
+// Sources/ShopProjections/Views/ItemsView.swift #2
+@MainActor func example_ItemsView_2(views: HouseholdViews) throws {
+    for section in ItemsByPurchaseDateView(views).sections { print(section.day ?? "never", section.items.count) }
+}
+
+// Sources/ShopProjections/Views/ListsView.swift #1
+@MainActor func example_ListsView_1(views: HouseholdViews) throws {
+    for row in ListsView(views).lists { print(row.name, row.remaining) }
+}
+
+// Sources/ShopProjections/Views/ListsView.swift #2
+@MainActor func example_ListsView_2(views: HouseholdViews) throws {
+    for row in DeletedListsView(views).lists { print(row.name, row.deletedBy, row.deletedAt) }
+}
+
+// Sources/ShopProjections/Views/ListsView.swift #3
+@MainActor func example_ListsView_3(views: HouseholdViews) throws {
+    for row in LocationsView(views).locations { print(row.position, row.name, row.items) }
+}
+
+// Sources/ShopProjections/Views/MembersView.swift #1
+@MainActor func example_MembersView_1(views: HouseholdViews) throws {
+    let members = MembersView(views)
+    print(members.isOpen ? "open household" : members.members.map { "\($0.member) (\($0.role.rawValue))" })
+}
+
+// Sources/ShopProjections/Views/ShoppingListView.swift #1
+@MainActor func example_ShoppingListView_1(weekly: ListID, views: HouseholdViews) throws {
+    let view = ShoppingListView(views, list: weekly, grouping: .byLocation)!
+    for section in view.sections { print(section.title, section.entries.map(\.name)) }
+    print(view.estimatedTotal, view.unpriced)
+}
+
+// Sources/ShopProjections/Views/ShoppingListView.swift #2
+@MainActor func example_ShoppingListView_2(weekly: ListID, views: HouseholdViews) throws {
+    let detail = ListDetailView(views, list: weekly)!
+    print("bought \(detail.bought) of \(detail.total)")
+}
+
+// Sources/ShopProjections/Views/StatsView.swift #1
+@MainActor func example_StatsView_1(views: HouseholdViews) throws {
+    let stats = StatsView(views)
+    for month in stats.months { print(month.month, month.tally.spend) }
+    print(stats.trips.count, stats.trips.meanSeconds as Any)
+}
