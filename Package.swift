@@ -16,6 +16,8 @@ let package = Package(
         .executableTarget(name: "ShopReplay", dependencies: ["ShopEvents", "ShopProjections"]),
         // Random histories and scratch files shared by the test targets; not a product.
         .target(name: "ShopTestSupport", dependencies: ["ShopEvents"], path: "Tests/ShopTestSupport"),
+        // Benchmarks of the app API (write → model latency across processes, opening a store); not a product.
+        .executableTarget(name: "StoreBench", dependencies: ["ShopEvents", "ShopProjections"], path: "Benchmarks/StoreBench"),
         // A second process that writes through a ShopStore, for the multi-process store tests; not a product.
         .executableTarget(name: "ShopStoreWriter", dependencies: ["ShopEvents"], path: "Tests/ShopStoreWriter"),
         .testTarget(name: "ShopEventsTests", dependencies: ["ShopEvents", "ShopTestSupport"]),

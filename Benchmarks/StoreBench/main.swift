@@ -1,0 +1,119 @@
+// Benchmarks of the app API (not tests: nothing here asserts a time).
+//
+//   StoreBench latency [SAMPLES]   — from one process's acknowledged write to the
+//                                    HouseholdModel updated in another process: p50, p99
+//   StoreBench open JOURNAL [RUNS] — opening a ShopStore, and a HouseholdModel with and
+//                                    without a snapshot, on an existing journal (for example
+//                                    the one `shop-replay bench --dir DIR --no-peers` leaves)
+//
+// Build with `swift build -c release`; see docs/BENCHMARKS.md.
+import Foundation
+import Observation
+import ShopEvents
+import ShopProjections
+
+func realtimeNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try await body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+let arguments = CommandLine.arguments
+switch arguments.count > 1 ? arguments[1] : "" {
+case "write":
+    // The other process: one command at a time, printing when each is durable.
+    let path = arguments[2], count = Int(arguments[3])!, pause = UInt64(arguments[4])!
+    let store = try await ShopStore(path: path, options: .init(actor: "writer", device: "bench-writer"))
+    for n in 0..<count {
+        let outcome = try await store.execute(.createItem(item: ItemID(), name: "bench item \(n)", location: nil, details: .none))
+        print("\(outcome.seqs.last!) \(realtimeNanoseconds())")
+        fflush(nil)
+        try await Task.sleep(nanoseconds: pause * 1_000_000)
+    }
+
+case "latency":
+    let samples = arguments.count > 2 ? Int(arguments[2])! : 300
+    let folder = NSTemporaryDirectory() + "store-bench-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/latency.ndjson"
+    let store = try await ShopStore(path: path, options: .init(actor: "ana"))
+    try await store.execute(.createHousehold(household: HouseholdID(), name: "Bench", currency: "EUR", timeZone: "UTC"))
+    let model = try await HouseholdModel(store: store)
+    // When the model reached each seq, observed (not polled) on the main actor.
+    var reached: [Int: UInt64] = [:]
+    let last = 1 + samples
+    let output = Pipe()
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: arguments[0])
+    writer.arguments = ["write", path, "\(samples)", "15"]
+    writer.standardOutput = output
+    try writer.run()
+    while model.views.asOf < last {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            withObservationTracking { _ = model.views } onChange: { continuation.resume() }
+        }
+        await Task.yield()
+        reached[model.views.asOf] = realtimeNanoseconds()
+    }
+    writer.waitUntilExit()
+    let acknowledged = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .split(separator: "\n").compactMap { line -> (Int, UInt64)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let seq = Int(parts[0]), let time = UInt64(parts[1]) else { return nil }
+            return (seq, time)
+        }
+    // A seq the model skipped over arrived with a later one: its time is that one's.
+    let seqs = reached.keys.sorted()
+    let latencies = acknowledged.compactMap { seq, ack -> Double? in
+        guard let at = seqs.first(where: { $0 >= seq }).flatMap({ reached[$0] }) else { return nil }
+        return Double(Int64(at) - Int64(ack)) / 1e6
+    }
+    print(String(format: "write in one process → HouseholdModel updated in another: %d samples, p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                 latencies.count, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? .nan))
+
+case "open":
+    let path = arguments[2]
+    let runs = arguments.count > 3 ? Int(arguments[3])! : 5
+    let events = try JournalReader(path: path, verifyChain: false)
+    var count = 0
+    while try events.next() != nil { count += 1 }
+    var store: [Double] = [], withSnapshot: [Double] = [], without: [Double] = []
+    for _ in 0..<runs {
+        store.append(try await seconds { _ = try await ShopStore(path: path) })
+    }
+    let snapshot = ViewSnapshot.path(forJournal: path)
+    let engine = ViewEngine(journalPath: path, useSnapshot: false)
+    try engine.refresh()
+    try engine.saveSnapshot()
+    for _ in 0..<runs {
+        let store = try await ShopStore(path: path)
+        withSnapshot.append(try await seconds { _ = try await HouseholdModel(store: store) })
+    }
+    try FileManager.default.moveItem(atPath: snapshot, toPath: snapshot + ".aside")
+    defer { try? FileManager.default.moveItem(atPath: snapshot + ".aside", toPath: snapshot) }
+    for _ in 0..<min(runs, 3) {
+        let store = try await ShopStore(path: path)
+        without.append(try await seconds { _ = try await HouseholdModel(store: store) })
+    }
+    print(String(format: "%d events: ShopStore open %.1f ms; HouseholdModel with a snapshot %.1f ms, without %.1f ms (medians of %d, %d, %d runs)",
+                 count, median(store) * 1000, median(withSnapshot) * 1000, median(without) * 1000, store.count, withSnapshot.count, without.count))
+
+default:
+    print("usage: StoreBench latency [SAMPLES] | StoreBench open JOURNAL [RUNS]")
+    exit(2)
+}
