@@ -18,6 +18,11 @@ public struct PurchaseRecord: Hashable, Sendable {
     public var locationName: String
     public var isReverted: Bool
 
+    /// Memberwise, for preview data and tests.
+    public init(seq: Int, event: EventID, purchase: PurchaseID, purchasedAt: Timestamp, actor: String, item: ItemID, itemName: String, quantity: Int, unitPrice: Int?, list: ListID?, listName: String?, location: LocationID, locationName: String, isReverted: Bool) {
+        self.seq = seq; self.event = event; self.purchase = purchase; self.purchasedAt = purchasedAt; self.actor = actor; self.item = item; self.itemName = itemName; self.quantity = quantity; self.unitPrice = unitPrice; self.list = list; self.listName = listName; self.location = location; self.locationName = locationName; self.isReverted = isReverted
+    }
+
     /// quantity × unitPrice; a purchase without a price adds none.
     public var spend: Int { unitPrice.map { $0 * quantity } ?? 0 }
 }

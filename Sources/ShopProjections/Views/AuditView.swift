@@ -34,6 +34,11 @@ public struct AuditView: Hashable, Sendable {
     public var asOf: Int
     public var purchases: [PurchaseRecord]
 
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, purchases: [PurchaseRecord]) {
+        self.asOf = asOf; self.purchases = purchases
+    }
+
     public init(_ views: HouseholdViews, filter: Filter = Filter()) {
         asOf = views.asOf
         purchases = views.history.records.filter(filter.matches)

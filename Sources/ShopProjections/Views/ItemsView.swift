@@ -17,10 +17,20 @@ public struct ItemsByNameView: Hashable, Sendable {
         public var onLists: [ListID]
         /// The latest `purchasedAt`/`at` of its non-reverted purchases.
         public var lastPurchased: Timestamp?
+
+        /// Memberwise, for preview data and tests.
+        public init(id: ItemID, name: String, location: LocationID, locationName: String, onLists: [ListID], lastPurchased: Timestamp?) {
+            self.id = id; self.name = name; self.location = location; self.locationName = locationName; self.onLists = onLists; self.lastPurchased = lastPurchased
+        }
     }
 
     public var asOf: Int
     public var items: [Row]
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, items: [Row]) {
+        self.asOf = asOf; self.items = items
+    }
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf
@@ -61,6 +71,11 @@ public struct ItemsByPurchaseDateView: Hashable, Sendable {
     public struct Item: Hashable, Sendable {
         public var id: ItemID
         public var name: String
+
+        /// Memberwise, for preview data and tests.
+        public init(id: ItemID, name: String) {
+            self.id = id; self.name = name
+        }
     }
 
     /// One section of the view.
@@ -68,10 +83,20 @@ public struct ItemsByPurchaseDateView: Hashable, Sendable {
         /// `YYYY-MM-DD`; `nil` for the items never purchased.
         public var day: String?
         public var items: [Item]
+
+        /// Memberwise, for preview data and tests.
+        public init(day: String?, items: [Item]) {
+            self.day = day; self.items = items
+        }
     }
 
     public var asOf: Int
     public var sections: [Section]
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, sections: [Section]) {
+        self.asOf = asOf; self.sections = sections
+    }
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf

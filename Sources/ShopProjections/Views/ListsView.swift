@@ -15,10 +15,20 @@ public struct ListsView: Hashable, Sendable {
         public var entries: Int
         public var remaining: Int
         public var bought: Int
+
+        /// Memberwise, for preview data and tests.
+        public init(id: ListID, name: String, priority: Priority, createdAt: Timestamp, entries: Int, remaining: Int, bought: Int) {
+            self.id = id; self.name = name; self.priority = priority; self.createdAt = createdAt; self.entries = entries; self.remaining = remaining; self.bought = bought
+        }
     }
 
     public var asOf: Int
     public var lists: [Row]
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, lists: [Row]) {
+        self.asOf = asOf; self.lists = lists
+    }
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf
@@ -56,10 +66,20 @@ public struct DeletedListsView: Hashable, Sendable {
         public var deletedAt: Timestamp
         public var deletedBy: String
         public var entries: Int
+
+        /// Memberwise, for preview data and tests.
+        public init(id: ListID, name: String, deletedAt: Timestamp, deletedBy: String, entries: Int) {
+            self.id = id; self.name = name; self.deletedAt = deletedAt; self.deletedBy = deletedBy; self.entries = entries
+        }
     }
 
     public var asOf: Int
     public var lists: [Row]
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, lists: [Row]) {
+        self.asOf = asOf; self.lists = lists
+    }
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf
@@ -94,10 +114,20 @@ public struct LocationsView: Hashable, Sendable {
         public var position: Int
         public var color: Color
         public var items: Int
+
+        /// Memberwise, for preview data and tests.
+        public init(id: LocationID, name: String, position: Int, color: Color, items: Int) {
+            self.id = id; self.name = name; self.position = position; self.color = color; self.items = items
+        }
     }
 
     public var asOf: Int
     public var locations: [Row]
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, locations: [Row]) {
+        self.asOf = asOf; self.locations = locations
+    }
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf

@@ -16,10 +16,20 @@ public struct MembersView: Hashable, Sendable {
         public var role: Role
         public var joinedAt: Timestamp
         public var addedBy: String
+
+        /// Memberwise, for preview data and tests.
+        public init(member: String, role: Role, joinedAt: Timestamp, addedBy: String) {
+            self.member = member; self.role = role; self.joinedAt = joinedAt; self.addedBy = addedBy
+        }
     }
 
     public var asOf: Int
     public var members: [Row]
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, members: [Row]) {
+        self.asOf = asOf; self.members = members
+    }
     /// `true` when the household has no members.
     public var isOpen: Bool { members.isEmpty }
 

@@ -4,6 +4,11 @@ import ShopEvents
 public struct ListRef: Hashable, Sendable {
     public var id: ListID
     public var name: String
+
+    /// Memberwise, for preview data and tests.
+    public init(id: ListID, name: String) {
+        self.id = id; self.name = name
+    }
     var json: JSONValue { .object([("id", .string(id.description)), ("name", .string(name))]) }
 }
 
@@ -30,6 +35,11 @@ public struct ShoppingListView: Hashable, Sendable {
         public var quantity: Int
         public var available: Bool
         public var unitPrice: Int?
+
+        /// Memberwise, for preview data and tests.
+        public init(item: ItemID, name: String, quantity: Int, available: Bool, unitPrice: Int?) {
+            self.item = item; self.name = name; self.quantity = quantity; self.available = available; self.unitPrice = unitPrice
+        }
     }
 
     /// One section of the view.
@@ -38,6 +48,11 @@ public struct ShoppingListView: Hashable, Sendable {
         /// `nil` for the single section of the by-name view.
         public var location: LocationID?
         public var entries: [Entry]
+
+        /// Memberwise, for preview data and tests.
+        public init(title: String, location: LocationID?, entries: [Entry]) {
+            self.title = title; self.location = location; self.entries = entries
+        }
     }
 
     public var grouping: Grouping
@@ -151,6 +166,11 @@ public struct ListDetailView: Hashable, Sendable {
         public var name: String
         public var quantity: Int
         public var bought: Bool
+
+        /// Memberwise, for preview data and tests.
+        public init(item: ItemID, name: String, quantity: Int, bought: Bool) {
+            self.item = item; self.name = name; self.quantity = quantity; self.bought = bought
+        }
     }
 
     public var asOf: Int

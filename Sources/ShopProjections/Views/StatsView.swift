@@ -20,6 +20,11 @@ public struct StatsView: Hashable, Sendable {
         public var last: Timestamp
         /// (last − first) / (purchases − 1), in days; `nil` with fewer than two purchases.
         public var meanIntervalDays: Double?
+
+        /// Memberwise, for preview data and tests.
+        public init(item: ItemID, name: String, tally: Tally, first: Timestamp, last: Timestamp, meanIntervalDays: Double?) {
+            self.item = item; self.name = name; self.tally = tally; self.first = first; self.last = last; self.meanIntervalDays = meanIntervalDays
+        }
     }
 
     /// One month's totals.
@@ -27,12 +32,22 @@ public struct StatsView: Hashable, Sendable {
         /// `YYYY-MM`.
         public var month: String
         public var tally: Tally
+
+        /// Memberwise, for preview data and tests.
+        public init(month: String, tally: Tally) {
+            self.month = month; self.tally = tally
+        }
     }
 
     /// One person's totals.
     public struct ActorRow: Hashable, Sendable {
         public var actor: String
         public var tally: Tally
+
+        /// Memberwise, for preview data and tests.
+        public init(actor: String, tally: Tally) {
+            self.actor = actor; self.tally = tally
+        }
     }
 
     /// One place's totals.
@@ -40,6 +55,11 @@ public struct StatsView: Hashable, Sendable {
         public var location: LocationID
         public var name: String
         public var tally: Tally
+
+        /// Memberwise, for preview data and tests.
+        public init(location: LocationID, name: String, tally: Tally) {
+            self.location = location; self.name = name; self.tally = tally
+        }
     }
 
     /// The ended trips.
@@ -48,6 +68,11 @@ public struct StatsView: Hashable, Sendable {
         public var count: Int
         public var totalSeconds: Double
         public var meanSeconds: Double?
+
+        /// Memberwise, for preview data and tests.
+        public init(count: Int, totalSeconds: Double, meanSeconds: Double?) {
+            self.count = count; self.totalSeconds = totalSeconds; self.meanSeconds = meanSeconds
+        }
     }
 
     public var asOf: Int
@@ -56,6 +81,11 @@ public struct StatsView: Hashable, Sendable {
     public var actors: [ActorRow]
     public var locations: [LocationRow]
     public var trips: Trips
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, items: [ItemRow], months: [MonthRow], actors: [ActorRow], locations: [LocationRow], trips: Trips) {
+        self.asOf = asOf; self.items = items; self.months = months; self.actors = actors; self.locations = locations; self.trips = trips
+    }
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf
