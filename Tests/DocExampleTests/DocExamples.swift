@@ -192,6 +192,12 @@ import ShopProjections
 
 // Sources/ShopEvents/Journal/Journal.swift #3
 @MainActor func example_Journal_3(commands: [Command], journal: Journal) throws {
+    let journal = try Journal.openShared(path: "shop.ndjson", options: .init(actor: "ana"))
+    try journal.execute(.createList(list: ListID(), name: "Weekend", priority: nil))   // others may write meanwhile
+}
+
+// Sources/ShopEvents/Journal/Journal.swift #4
+@MainActor func example_Journal_4(journal: Journal, commands: [Command]) throws {
     do { let outcomes = try journal.execute(allOrNothing: commands.map { CommandEnvelope($0) }) }
     catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
 }

@@ -187,6 +187,44 @@ public final class Journal {
         return journal
     }
 
+    /// Opens the journal for a writer that shares it with other processes
+    /// while it stays open — `shop-replay apply` reading commands as someone
+    /// types them, next to an app's ``ShopStore``. The lock is held only while
+    /// writing: each `execute` takes it (waiting up to `lockTimeout` seconds,
+    /// blocking the calling thread — use ``ShopStore`` from async code), folds
+    /// what others appended, writes, `fsync`s and lets it go.
+    ///
+    /// ```swift
+    /// let journal = try Journal.openShared(path: "shop.ndjson", options: .init(actor: "ana"))
+    /// try journal.execute(.createList(list: ListID(), name: "Weekend", priority: nil))   // others may write meanwhile
+    /// ```
+    public static func openShared(path: String, options: Options = Options()) throws(JournalError) -> Journal {
+        let lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout)
+        return try openShared(path: path, options: options, lockFD: lockFD)
+    }
+
+    /// In shared mode, folds what other processes appended (taking the lock
+    /// for a moment); in the usual mode there is nothing to fold.
+    public func refresh() throws(JournalError) {
+        guard !holdsLock else { return }
+        try lockBlocking()
+        defer { unlockAfterWriting() }
+        try catchUp()
+    }
+
+    /// Takes the lock in shared mode, waiting at most `lockTimeout` seconds.
+    private func lockBlocking() throws(JournalError) {
+        let deadline = Date().addingTimeInterval(options.lockTimeout)
+        var pause: UInt32 = 1_000
+        while try !lockForWriting() {
+            guard Date() < deadline else {
+                throw JournalError(.locked, "\(path) is being written by process \(WriterLock.holder(lockFD)) (lock \(path).lock); waited \(options.lockTimeout) s — try again when it is done")
+            }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+    }
+
     /// Tries once to take the writer's lock (shared mode); `false` if another writer has it.
     func lockForWriting() throws(JournalError) -> Bool {
         guard lockFD >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
@@ -209,6 +247,7 @@ public final class Journal {
     /// Damage closes the journal (`corrupt_line`): nothing more is written to it.
     func catchUp() throws(JournalError) {
         guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        try followThePath()
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw JournalError.io("stat", path) }
         let fileSize = Int(info.st_size)
@@ -231,6 +270,30 @@ public final class Journal {
             close()
             throw error
         }
+    }
+
+    /// With the lock held: if `path` no longer names the file this journal has
+    /// open — an empty journal discarded by the process that created it, or a
+    /// journal renamed aside — open (or create) what is there now and read it
+    /// from the start, so that nothing is ever written to a file no one can find.
+    private func followThePath() throws(JournalError) {
+        var mine = stat(), there = stat()
+        guard fstat(fd, &mine) == 0 else { throw JournalError.io("stat", path) }
+        if stat(path, &there) == 0, there.st_dev == mine.st_dev, there.st_ino == mine.st_ino { return }
+        var created = true
+        var newFD = Posix.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if newFD < 0, errno == EEXIST {
+            created = false
+            newFD = Posix.open(path, O_RDWR | O_CLOEXEC)
+        }
+        guard newFD >= 0 else { throw JournalError.io("open", path) }
+        _ = Posix.close(fd)
+        fd = newFD
+        createdFile = created
+        if created { try Journal.syncDirectory(of: path) }
+        chain = JournalChain()
+        size = 0
+        try load(recoverTail: true)
     }
 
     /// Renames the file at `path` to `<path>.old-<UTC time>` (never over another file).
@@ -263,7 +326,9 @@ public final class Journal {
     /// lock file itself is never removed (another process may be waiting on it).
     public func close(discardingIfEmpty: Bool) {
         if fd >= 0 {
-            if discardingIfEmpty, createdFile, lockFD >= 0, isStillOurEmptyFile() {
+            // Only under the lock (in shared mode: if it can be had at once), and only while empty.
+            // A shared writer that opened this file meanwhile checks, under the lock, before it writes.
+            if discardingIfEmpty, createdFile, lockFD >= 0, holdsLock || ((try? lockForWriting()) ?? false), isStillOurEmptyFile() {
                 if unlink(path) == 0 { try? Journal.syncDirectory(of: path) }
             }
             _ = Posix.close(fd); fd = -1
@@ -331,7 +396,13 @@ public final class Journal {
 
     private func execute(_ requests: [CommandEnvelope], allOrNothing: Bool) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
         guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
-        guard holdsLock else { throw JournalError(.locked, "the journal \(path) is shared and its writer's lock is not held: write through ShopStore") }
+        if !holdsLock {
+            // Shared mode: the lock for this write only, after folding what others wrote.
+            try lockBlocking()
+            defer { unlockAfterWriting() }
+            try catchUp()
+            return try execute(requests, allOrNothing: allOrNothing)
+        }
         let startSize = size
         var out = JSONWriter(capacity: 512 * max(requests.count, 1))
         var results: [Result<CommandOutcome, RuleViolation>] = []
@@ -571,9 +642,7 @@ enum WriterLock {
                 throw error
             }
             if Date() >= deadline {
-                var holder = [UInt8](repeating: 0, count: 32)
-                let n = pread(fd, &holder, 31, 0)
-                let pid = n > 0 ? String(decoding: holder[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
+                let pid = holder(fd)
                 _ = Posix.close(fd)
                 throw JournalError(.locked, "\(journalPath) is being written by process \(pid) (lock \(lockPath)); waited \(timeout) s — try again when it is done")
             }
@@ -610,6 +679,13 @@ enum WriterLock {
         _ = ftruncate(fd, 0)
         _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         return true
+    }
+
+    /// The pid the lock file names, or "unknown".
+    static func holder(_ fd: Int32) -> String {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let n = pread(fd, &bytes, 31, 0)
+        return n > 0 ? String(decoding: bytes[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
     }
 
     /// Lets the lock go and keeps the file open.

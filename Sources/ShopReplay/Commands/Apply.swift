@@ -5,8 +5,9 @@ import ShopEvents
 /// the writer's lock and, on close, discards it only if this run created it
 /// and left it empty. A torn tail cut on opening is said on standard error.
 enum ToolJournal {
-    static func open(_ path: String, actor: String, wait: Double = 5) throws(JournalError) -> Journal {
-        let journal = try Journal.open(path: path, options: .init(actor: actor, device: "shop-replay", lockTimeout: wait))
+    static func open(_ path: String, actor: String, wait: Double = 5, shared: Bool = false) throws(JournalError) -> Journal {
+        let options = Journal.Options(actor: actor, device: "shop-replay", lockTimeout: wait)
+        let journal = shared ? try Journal.openShared(path: path, options: options) : try Journal.open(path: path, options: options)
         if let recovery = journal.recoveredTornTail {
             Tool.fail("warning: \(path): a crash had left its end unfinished; \(recovery.summary)")
         }
@@ -77,7 +78,8 @@ struct Apply: ToolCommand {
           --actor NAME     who issues commands that name no actor (default: $USER)
           --batch N        commands per write and fsync (default 1000 from a file,
                            1 from standard input so that each answer comes at once)
-          --wait SECONDS   how long to wait for another writer to finish (default 5)
+          --wait SECONDS   how long each write waits for another writer (default 5);
+                       apply holds the writer's lock only while it writes
         \(JournalOptions.help)
 
         Examples:
@@ -112,7 +114,9 @@ struct Apply: ToolCommand {
             handle = FileHandle.standardInput
         }
         let perBatch = batch ?? (input == nil || input == "-" ? 1 : 1000)
-        let journal = try ToolJournal.open(options.journal, actor: actor, wait: Double(wait))
+        // Shared: the lock only while writing, so an app's ShopStore (or another
+        // apply) can write while this one waits for its next line.
+        let journal = try ToolJournal.open(options.journal, actor: actor, wait: Double(wait), shared: true)
         defer { journal.close(discardingIfEmpty: true) }
         let out = Output(json: options.json)
         var recovered = journal.recoveredTornTail.map(ToolJournal.recoveryJSON)
@@ -158,8 +162,9 @@ struct Apply: ToolCommand {
             lineNumber += 1
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             if CommandCatalog.usesNames(bytes) {
-                // Names mean what they mean after the commands before this one.
+                // Names mean what they mean after the commands before this one, and after other writers'.
                 try flush()
+                try journal.refresh()
                 do { bytes = try CommandCatalog.resolvingNames(in: bytes, state: journal.state) } catch {
                     rejectedLine(nil, error.code, "line \(lineNumber): \(error.message)")
                     continue
