@@ -153,55 +153,37 @@ extension Event: Codable {
     }
 }
 
+/// A value the journal writes as one string: an id, a time, a hash.
+private func encodeText(_ text: String, to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(text)
+}
+
+private func decodeText<T>(_ decoder: any Decoder, _ what: String, _ parse: (String) -> T?) throws -> T {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let value = parse(text) else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not \(what)") }
+    return value
+}
+
 extension EntityID: Codable {
     /// The UUID in upper case, as the journal writes it; any case is read.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let id = EntityID(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not a UUID")
-        }
-        self = id
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeText(description, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try decodeText(decoder, "a UUID") { EntityID($0) } }
 }
 
 extension Timestamp: Codable {
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
+    public func encode(to encoder: any Encoder) throws { try encodeText(description, to: encoder) }
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let time = Timestamp(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not a journal time such as 2026-03-01T18:00:00.000Z")
-        }
-        self = time
+        self = try decodeText(decoder, "a journal time such as 2026-03-01T18:00:00.000Z") { Timestamp($0) }
     }
 }
 
 extension SHA256Digest: Codable {
     /// 64 lowercase hex digits.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(hex)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let digest = SHA256Digest(hex: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not 64 hex digits")
-        }
-        self = digest
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeText(hex, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try decodeText(decoder, "64 hex digits") { SHA256Digest(hex: $0) } }
 }
 
 extension JournalHead: Codable {
