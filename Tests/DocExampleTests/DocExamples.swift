@@ -192,12 +192,19 @@ import ShopProjections
 
 // Sources/ShopEvents/Journal/Journal.swift #3
 @MainActor func example_Journal_3(commands: [Command], journal: Journal) throws {
-    let journal = try Journal.openShared(path: "shop.ndjson", options: .init(actor: "ana"))
-    try journal.execute(.createList(list: ListID(), name: "Weekend", priority: nil))   // others may write meanwhile
+    try journal.saveSnapshot()
+    let again = try Journal.open(path: "shop.ndjson")      // reads only the lines after it
+    print(again.startedFromSnapshot as Any)
 }
 
 // Sources/ShopEvents/Journal/Journal.swift #4
 @MainActor func example_Journal_4(journal: Journal, commands: [Command]) throws {
+    let journal = try Journal.openShared(path: "shop.ndjson", options: .init(actor: "ana"))
+    try journal.execute(.createList(list: ListID(), name: "Weekend", priority: nil))   // others may write meanwhile
+}
+
+// Sources/ShopEvents/Journal/Journal.swift #5
+@MainActor func example_Journal_5(commands: [Command], journal: Journal) throws {
     do { let outcomes = try journal.execute(allOrNothing: commands.map { CommandEnvelope($0) }) }
     catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
 }

@@ -45,6 +45,12 @@ func openDescriptors() -> Int {
         try await store.execute(.createList(list: ListID(), name: "Ana's", priority: nil))
         #expect(await store.head.seq == 403)
         #expect(await store.state.lists.values.map(\.name).sorted() == ["Ana's", "Ben's"])
+        // A store opened after a snapshot starts from it, and knows the same household.
+        try await store.saveSnapshot()
+        await store.close()
+        let reopened = try await ShopStore(path: path)
+        #expect(await reopened.startedFromSnapshot == 403)
+        #expect(await reopened.state.liveItems.count == 400)
     }
 
     /// Two processes × 1,000 commands through their own stores on one journal.

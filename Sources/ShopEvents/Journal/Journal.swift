@@ -86,6 +86,8 @@ public final class Journal {
     public private(set) var createdFile = false
     /// Where ``create(path:options:existing:)`` kept the journal that was there before.
     public private(set) var previousJournalBackup: String?
+    /// The seq of the chain snapshot (`<journal>.chain`) that opening started from, if one was good.
+    public private(set) var startedFromSnapshot: Int?
 
     private var fd: Int32
     private var lockFD: Int32
@@ -185,6 +187,21 @@ public final class Journal {
         journal.holdsLock = false
         WriterLock.unlock(journal.lockFD)
         return journal
+    }
+
+    /// Saves the writer's chain (head, state, command and event ids) to
+    /// `<journal>.chain`, atomically, so that the next opening reads only what
+    /// follows. A stale or damaged one is ignored; deleting it changes nothing.
+    ///
+    /// ```swift
+    /// try journal.saveSnapshot()
+    /// let again = try Journal.open(path: "shop.ndjson")      // reads only the lines after it
+    /// print(again.startedFromSnapshot as Any)
+    /// ```
+    public func saveSnapshot() throws(JournalError) {
+        guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        guard chain.head.seq > 0 else { return }
+        try ChainSnapshot.save(chain, size: size, journal: path)
     }
 
     /// Opens the journal for a writer that shares it with other processes
@@ -522,9 +539,14 @@ public final class Journal {
     /// Reads and checks every line; with `recoverTail`, backs up and cuts a
     /// torn last line, and the lines of an incomplete command at the end.
     private func load(recoverTail: Bool) throws(JournalError) {
-        guard lseek(fd, 0, SEEK_SET) == 0 else { throw JournalError.io("seek", path) }
-        var lines = JournalLines(fd: fd, path: path)
-        var chain = JournalChain()
+        // From a good chain snapshot, only what follows it is read and checked.
+        var chain = JournalChain(), start = 0
+        if let snapshot = ChainSnapshot.load(journal: path, fd: fd) {
+            (chain, start) = snapshot
+            startedFromSnapshot = snapshot.chain.head.seq
+        }
+        guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw JournalError.io("seek", path) }
+        var lines = JournalLines(fd: fd, path: path, startOffset: start, firstLineNumber: chain.head.seq + 1)
         try chain.accept(all: &lines)
         let end = lines.consumedOffset + (lines.trailing?.bytes.count ?? 0)
         if let tail = lines.trailing, let problem = JournalChain.notATornWrite(tail.bytes) {

@@ -245,4 +245,38 @@ struct JournalChain {
     }
 
     func knows(_ id: EventID) -> Bool { eventIDs.contains(id) }
+
+    /// The chain of an empty journal.
+    init() {}
+
+    // MARK: The chain in a snapshot (ChainSnapshot)
+
+    /// Everything the chain holds; only a chain with no command open and no newer line is written.
+    func encode(to w: inout BinaryWriter) {
+        w.int(head.seq); w.digest(head.hash)
+        w.int(previousHead.seq); w.digest(previousHead.hash)
+        w.optional(lastAt) { $0.timestamp($1) }
+        w.int(lastLineOffset)
+        state.encode(to: &w)
+        w.array(commands.sorted { $0.value.firstSeq < $1.value.firstSeq }) { w, entry in
+            w.id(entry.key); w.int(entry.value.firstSeq); w.int(entry.value.count); w.int(entry.value.offset)
+        }
+        w.optional(lastCommand) { $0.id($1) }
+        w.optional(lastCommandDeclared) { $0.int($1) }
+        w.array(eventIDs.sorted()) { $0.id($1) }
+    }
+
+    init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+        head = JournalHead(seq: try r.int(), hash: try r.digest())
+        previousHead = JournalHead(seq: try r.int(), hash: try r.digest())
+        lastAt = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
+        lastLineOffset = try r.int()
+        state = try ShopState(from: &r)
+        for (id, record) in try r.array({ r throws(BinaryDecodingError) -> (CommandID, CommandRecord) in
+            (try r.id(), CommandRecord(firstSeq: try r.int(), count: try r.int(), offset: try r.int()))
+        }) { commands[id] = record }
+        lastCommand = try r.optional { r throws(BinaryDecodingError) in try r.id() }
+        lastCommandDeclared = try r.optional { r throws(BinaryDecodingError) in try r.int() }
+        eventIDs = Set(try r.array { r throws(BinaryDecodingError) -> EventID in try r.id() })
+    }
 }

@@ -31,10 +31,11 @@ public actor ShopStore {
     public nonisolated let options: Journal.Options
     private let journal: Journal
 
-    /// Opens (or creates) the journal at `path`. Taking the lock for the first
-    /// read (a torn tail left by a crash is recovered then) suspends while
-    /// another process writes; after `options.lockTimeout` seconds it fails
-    /// with `journal_locked`.
+    /// Opens (or creates) the journal at `path`, starting from its chain
+    /// snapshot (`<journal>.chain`, see ``saveSnapshot()``) when that is good.
+    /// Taking the lock for the first read (a torn tail left by a crash is
+    /// recovered then) suspends while another process writes; after
+    /// `options.lockTimeout` seconds it fails with `journal_locked`.
     public init(path: String, options: Journal.Options = .init()) async throws {
         self.path = path
         self.options = options
@@ -80,6 +81,16 @@ public actor ShopStore {
     public func refresh() async throws {
         try await withWriterLock { _ throws(JournalError) in }
     }
+
+    /// Saves the writer's chain to `<journal>.chain`, so that opening a store
+    /// (or a `Journal`) reads only what follows it. Call it now and then, say
+    /// when the app goes to the background.
+    public func saveSnapshot() throws {
+        try journal.saveSnapshot()
+    }
+
+    /// The seq of the chain snapshot opening started from, if one was good.
+    public var startedFromSnapshot: Int? { journal.startedFromSnapshot }
 
     /// Closes the journal; further calls fail with `journal_closed`.
     public func close() {

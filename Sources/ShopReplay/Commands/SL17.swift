@@ -150,8 +150,9 @@ struct Snapshot: ToolCommand {
     Usage: shop-replay snapshot [--journal PATH] [--json]
 
     Brings every view up to date and saves it with the seq and line hash it
-    covers. Later commands start from it and apply only the newer events; a
-    stale or damaged snapshot is ignored. Deleting it changes no result.
+    covers (<journal>.snapshot), and saves the writer's chain the same way
+    (<journal>.chain). Later commands start from them and read only the newer
+    events; a stale or damaged snapshot is ignored. Deleting one changes no result.
 
     Options:
     \(JournalOptions.help)
@@ -168,6 +169,10 @@ struct Snapshot: ToolCommand {
         try engine.refresh()
         for warning in engine.warnings { Tool.fail("warning: \(warning)") }
         try engine.saveSnapshot()
+        // The writer's side too: opening for writing then reads only what follows.
+        let journal = try Journal.openShared(path: options.journal)
+        defer { journal.close() }
+        try journal.saveSnapshot()
         let out = Output(json: options.json)
         options.json
             ? out.emit(.object([("ok", true), ("snapshot", .string(engine.snapshotPath)), ("seq", .int(engine.views.asOf))]))
