@@ -101,3 +101,28 @@ import ShopTestSupport
         #expect(try JournalVerifier.verify(path: fixture.path).ok)
     }
 }
+
+/// Shared mode (`Journal.openShared`): other writers' events are folded before each write.
+@Suite struct SharedJournalTests {
+    @Test func anAllOrNothingBatchRejectedAfterOthersWroteKeepsTheChain() throws {
+        let fixture = JournalFixture()
+        defer { fixture.remove() }
+        do { try fixture.seeded().close() }
+        let shared = try Journal.openShared(path: fixture.path, options: .init(ids: .sequential(prefix: 0x5E), actor: "ana"))
+        defer { shared.close() }
+        // Another writer appends while the shared journal is open.
+        let other = try fixture.open(ids: .sequential(prefix: 0x07))
+        try other.execute(.createList(list: id(0x12), name: "Other", priority: nil))
+        other.close()
+        // A batch with a rejected command writes nothing …
+        #expect(throws: BatchRejection.self) {
+            _ = try shared.execute(allOrNothing: [CommandEnvelope(.createList(list: id(0x13), name: "Fine", priority: nil)),
+                                                  CommandEnvelope(.createList(list: id(0x14), name: "other", priority: nil))])
+        }
+        #expect(shared.head.seq == 13, "the other writer's event is folded")
+        // … and the next write chains onto the other writer's line.
+        let next = try shared.execute(.createList(list: id(0x13), name: "Fine", priority: nil))
+        #expect(next.seqs == [14])
+        #expect(try JournalVerifier.verify(path: fixture.path).ok)
+    }
+}

@@ -397,6 +397,13 @@ public final class Journal {
     /// catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
     /// ```
     public func execute(allOrNothing requests: [CommandEnvelope]) throws -> [CommandOutcome] {
+        if !holdsLock, fd >= 0 {
+            // Shared mode: what others wrote is folded first, so that a rejection restores the caught-up chain.
+            try lockBlocking()
+            defer { unlockAfterWriting() }
+            try catchUp()
+            return try execute(allOrNothing: requests)
+        }
         let saved = chain
         let results = try execute(requests, allOrNothing: true)
         var outcomes: [CommandOutcome] = []
