@@ -110,13 +110,7 @@ public enum SL17Transfer {
     /// List`, else the first live list as the lists view orders them
     /// (priority high to low, then name); `nil` when there is no live list.
     public static func exportList(_ state: ShopState, named name: String?) throws(RuleViolation) -> ListID? {
-        if let name {
-            guard let id = state.liveList(named: name) else {
-                let names = state.lists.values.filter { !$0.isDeleted }.map(\.name).sorted()
-                throw RuleViolation(.unknownList, "there is no live list named \(ShopState.quoted(name))\(names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")", field: "list")
-            }
-            return id
-        }
+        if let name { return try state.requireLiveList(named: name) }
         if let id = state.liveList(named: defaultListName) { return id }
         return state.lists.values.filter { !$0.isDeleted }
             .min { (-$0.priority.rank, $0.name.lowercased(), $0.id) < (-$1.priority.rank, $1.name.lowercased(), $1.id) }?.id

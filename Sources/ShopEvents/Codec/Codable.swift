@@ -28,24 +28,17 @@ extension JSONValue: Codable {
     /// themselves (Foundation's encoder keeps the order of direct writes).
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .array, .object:
-            if case let .object(pairs) = self {
-                var container = encoder.container(keyedBy: JSONKey.self)
-                for (key, value) in pairs { try value.write(into: &container, key: JSONKey(key)) }
-            } else if case let .array(values) = self {
-                var container = encoder.unkeyedContainer()
-                for value in values { try value.write(into: &container) }
-            }
-        case .null, .bool, .int, .double, .string:
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .null: try container.encodeNil()
-            case let .bool(value): try container.encode(value)
-            case let .int(value): try container.encode(value)
-            case let .double(value): try container.encode(value)
-            case let .string(value): try container.encode(value)
-            case .array, .object: break
-            }
+        case let .object(pairs):
+            var container = encoder.container(keyedBy: JSONKey.self)
+            for (key, value) in pairs { try value.write(into: &container, key: JSONKey(key)) }
+        case let .array(values):
+            var container = encoder.unkeyedContainer()
+            for value in values { try value.write(into: &container) }
+        case .null: var container = encoder.singleValueContainer(); try container.encodeNil()
+        case let .bool(value): var container = encoder.singleValueContainer(); try container.encode(value)
+        case let .int(value): var container = encoder.singleValueContainer(); try container.encode(value)
+        case let .double(value): var container = encoder.singleValueContainer(); try container.encode(value)
+        case let .string(value): var container = encoder.singleValueContainer(); try container.encode(value)
         }
     }
 

@@ -118,11 +118,7 @@ public enum CommandCatalog {
             guard let id = state.liveItem(named: text) else { throw RuleViolation(.unknownItem, "there is no live item named \(ShopState.quoted(text))", field: "item") }
             return id.description
         case "list":
-            guard let id = state.liveList(named: text) else {
-                let names = state.lists.values.filter { !$0.isDeleted }.map(\.name).sorted()
-                throw RuleViolation(.unknownList, "there is no live list named \(ShopState.quoted(text))\(names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")", field: "list")
-            }
-            return id.description
+            return try state.requireLiveList(named: text).description
         default:
             guard let id = state.liveLocation(named: text) else { throw RuleViolation(.unknownLocation, "there is no live location named \(ShopState.quoted(text))", field: "location") }
             return id.description

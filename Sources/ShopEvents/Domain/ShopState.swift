@@ -64,6 +64,16 @@ public struct ShopState: Hashable, Sendable {
     /// The live (not deleted) list of that name, ignoring case and surrounding white space.
     public func liveList(named name: String) -> ListID? { listNames.owner(of: name) }
 
+    /// The live list of that name, or `unknown_list` naming the lists there are
+    /// (an unknown name is rejected like an unknown id).
+    func requireLiveList(named name: String) throws(RuleViolation) -> ListID {
+        guard let id = liveList(named: name) else {
+            let names = lists.values.filter { !$0.isDeleted }.map(\.name).sorted()
+            throw RuleViolation(.unknownList, "there is no live list named \(Self.quoted(name))\(names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")", field: "list")
+        }
+        return id
+    }
+
     /// Whether `uuid` was ever created by an event of this journal, as the id
     /// of anything: ids are never reused, even after a delete or purge.
     public func isUsed(_ uuid: UUID) -> Bool {

@@ -41,7 +41,9 @@ public actor ShopStore {
         self.options = options
         let lockFD = try WriterLock.openFile(journalPath: path)
         do {
-            try await Self.waitForLock(lockFD, path: path, timeout: options.lockTimeout)
+            try await Self.waitForLock(path: path, timeout: options.lockTimeout) { () throws(JournalError) in
+                try WriterLock.tryLock(lockFD, journalPath: path)
+            }
         } catch {
             _ = Posix.close(lockFD)
             throw error
@@ -100,24 +102,21 @@ public actor ShopStore {
     /// Takes the lock (suspending while another writer has it), catches up,
     /// runs `body`, and always lets the lock go.
     private func withWriterLock<T>(_ body: (Journal) throws(JournalError) -> T) async throws -> T {
-        let deadline = Date().addingTimeInterval(options.lockTimeout)
-        var pause: UInt64 = 1_000_000
-        while try !journal.lockForWriting() {
-            guard Date() < deadline else {
-                throw JournalError(.locked, "\(path) is being written by another process (lock \(path).lock); waited \(options.lockTimeout) s — try again")
-            }
-            try await Task.sleep(nanoseconds: pause)
-            pause = min(pause * 2, 20_000_000)
-        }
+        let journal = self.journal
+        try await Self.waitForLock(path: path, timeout: options.lockTimeout) { () throws(JournalError) in try journal.lockForWriting() }
         defer { journal.unlockAfterWriting() }
         try journal.catchUp()
         return try body(journal)
     }
 
-    private static func waitForLock(_ fd: Int32, path: String, timeout: Double) async throws {
+    /// Tries `attempt` until it takes the lock, suspending between tries
+    /// (1 ms, doubling to 20 ms); `journal_locked` after `timeout` seconds.
+    /// It runs on the caller's actor (`isolation`), where `attempt` may touch the journal.
+    private static func waitForLock(path: String, timeout: Double, isolation: isolated (any Actor)? = #isolation,
+                                    _ attempt: () throws(JournalError) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         var pause: UInt64 = 1_000_000
-        while try !WriterLock.tryLock(fd, journalPath: path) {
+        while try !attempt() {
             guard Date() < deadline else {
                 throw JournalError(.locked, "\(path) is being written by another process (lock \(path).lock); waited \(timeout) s — try again")
             }
