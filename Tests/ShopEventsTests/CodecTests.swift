@@ -89,6 +89,7 @@ import ShopTestSupport
         add(replacing(#""seq":1,"#, #""seq":1,"seq":2,"#), .malformedJSON, 10)
         add(replacing(#""seq":1,"#, ""), .missingField, 0)
         add(replacing(#""v":1"#, #""v":2"#), .unsupportedVersion, 0)
+        add(replacing(#""v":1"#, #""v":0"#), .invalidField, 0)   // older than any version: damage, not a newer line
         add(replacing("ItemDeleted", "ItemExploded"), .unknownType, 60)
         add(replacing(#"{"item""#, #"{"thing""#), .missingField, 182)
         add(replacing("E976A9E1-0806", "E976A9E1_0806"), .invalidField, 190)
