@@ -127,9 +127,10 @@ public actor ShopStore {
 
     /// Every event after `seq`, in order, then live: the events this store
     /// writes and those any other process appends, each exactly once, as soon
-    /// as its command is complete on disk. It watches the file with inotify on
-    /// Linux (a change wakes it at once) and checks once a second besides;
-    /// elsewhere it checks every 250 ms. It reads without the lock, on a
+    /// as its command is complete on disk. It watches the file — inotify on
+    /// Linux, a dispatch source on Apple platforms, so a change wakes it at
+    /// once — and checks once a second besides; where neither is available it
+    /// checks every 250 ms. It reads without the lock, on a
     /// thread of its own (never one of the cooperative pool), and ends — the
     /// thread stopped, every descriptor closed — when the consuming task is
     /// cancelled or stops iterating. A damaged journal ends it with the error.
@@ -168,84 +169,4 @@ public actor ShopStore {
             thread.start()
         }
     }
-}
-
-/// Wakes a watching thread when a journal file changes, or when told to stop.
-/// inotify on Linux; a timed wait elsewhere. Its descriptors are closed once,
-/// by the watching thread, after it has stopped.
-final class FileWatch: @unchecked Sendable {
-    // @unchecked: `stopped` and the descriptors are guarded by `lock`; the
-    // watching thread and the stream's termination handler share this object.
-    private let lock = NSLock()
-    private var stopped = false
-    private var closed = false
-    /// A pipe: writing to it wakes the watcher to stop.
-    private let wakeRead: Int32, wakeWrite: Int32
-    private let inotifyFD: Int32
-
-    init(path: String) throws(JournalError) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw JournalError.io("pipe for watching", path) }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        #if canImport(Glibc)
-        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        if fd >= 0 {
-            // The folder, not the file: the file may not exist yet, or be created anew.
-            let folder = (path as NSString).deletingLastPathComponent
-            let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
-            if inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask) < 0 {
-                _ = Posix.close(fd)
-                inotifyFD = -1
-            } else {
-                inotifyFD = fd
-            }
-        } else {
-            inotifyFD = -1
-        }
-        #else
-        inotifyFD = -1
-        #endif
-    }
-
-    var isStopped: Bool { lock.withLock { stopped } }
-
-    /// Asks the watcher to stop; it wakes at once.
-    func stop() {
-        lock.withLock {
-            guard !stopped else { return }
-            stopped = true
-            if !closed {
-                var byte: UInt8 = 1
-                _ = write(wakeWrite, &byte, 1)
-            }
-        }
-    }
-
-    /// Returns when the folder changed, when asked to stop, or after a while.
-    func waitForChange() {
-        var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        if inotifyFD >= 0 { fds.append(pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)) }
-        let timeout: Int32 = inotifyFD >= 0 ? 1000 : 250
-        let ready = poll(&fds, nfds_t(fds.count), timeout)
-        if ready > 0, inotifyFD >= 0, fds[1].revents != 0 {
-            // Drain the notifications: one read of the journal covers them all.
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while read(inotifyFD, &buffer, buffer.count) > 0 {}
-        }
-    }
-
-    /// Closes the descriptors, once.
-    func close() {
-        lock.withLock {
-            guard !closed else { return }
-            closed = true
-            _ = Posix.close(wakeRead)
-            _ = Posix.close(wakeWrite)
-            if inotifyFD >= 0 { _ = Posix.close(inotifyFD) }
-        }
-    }
-
-    deinit { close() }
 }
