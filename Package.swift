@@ -30,6 +30,8 @@ let package = Package(
         .testTarget(name: "ShopStoreTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport", "ShopStoreWriter"]),
         // End-to-end tests that run the built shop-replay binary as a separate process.
         .testTarget(name: "ShopReplayTests", dependencies: ["ShopReplay", "ShopEvents", "ShopProjections", "ShopTestSupport"]),
+        // Sync through a hub: devices and hubs as separate processes, conflicts, SIGKILL, concurrency.
+        .testTarget(name: "ShopSyncTests", dependencies: ["ShopReplay", "ShopEvents", "ShopTestSupport"]),
         // Crashes, corruption, concurrency, full disks, fuzzing and bad input, with real processes and files.
         .testTarget(name: "ShopReliabilityTests", dependencies: ["ShopReplay", "ShopEvents", "ShopProjections", "ShopTestSupport"]),
     ],

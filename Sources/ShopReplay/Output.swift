@@ -12,6 +12,18 @@ struct Output {
 
     func emit(_ value: JSONValue) { Output.write(value.text(pretty: true) + "\n") }
 
+    /// A view: on a sync replica its JSON adds `pending` (commands in the
+    /// outbox), and its text says how many there are.
+    func view(_ value: JSONValue, pending: Int?, _ text: () -> String) {
+        if json {
+            guard let pending, case let .object(pairs) = value else { return emit(value) }
+            emit(.object(pairs + [("pending", .int(pending))]))
+        } else {
+            let note = pending.map { $0 == 0 ? "" : "\n\($0) command\($0 == 1 ? "" : "s") pending in the outbox, shown as if accepted (`shop-replay sync` sends them)" } ?? ""
+            line(text() + note)
+        }
+    }
+
     /// One compact JSON object per line (apply).
     func emitLine(_ value: JSONValue) { Output.write(value.text() + "\n") }
 

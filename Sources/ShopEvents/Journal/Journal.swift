@@ -88,6 +88,8 @@ public final class Journal {
     public private(set) var previousJournalBackup: String?
     /// The seq of the chain snapshot (`<journal>.chain`) that opening started from, if one was good.
     public private(set) var startedFromSnapshot: Int?
+    /// Opened by sync to write a replica (``openReplicaForSync(path:options:)``).
+    private var isReplicaForSync = false
 
     private var fd: Int32
     private var lockFD: Int32
@@ -132,9 +134,14 @@ public final class Journal {
         try open(path: path, options: options, existing: existing)
     }
 
-    private static func open(path: String, options: Options, existing: ExistingJournal?, lockFD held: Int32? = nil) throws(JournalError) -> Journal {
+    private static func open(path: String, options: Options, existing: ExistingJournal?, lockFD held: Int32? = nil,
+                             forSync: Bool = false) throws(JournalError) -> Journal {
         let lockFD: Int32
         if let held { lockFD = held } else { lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout) }
+        if !forSync, Replica.isReplica(path) {
+            WriterLock.release(lockFD)
+            throw JournalError(.replica, "\(path) is a replica of a sync hub (\(path).sync): only `shop-replay sync` writes it; commands go to its outbox (`shop-replay apply` does that) — nothing was changed")
+        }
         var backup: String?
         if let existing, access(path, F_OK) == 0 {
             switch existing {
@@ -163,6 +170,7 @@ public final class Journal {
         }
         // From here on the journal owns both descriptors: close() releases each exactly once.
         let journal = Journal(path: path, options: options, fd: fd, lockFD: lockFD, chain: JournalChain(), size: 0)
+        journal.isReplicaForSync = forSync
         journal.createdFile = created
         journal.previousJournalBackup = backup
         do throws(JournalError) {
@@ -332,6 +340,48 @@ public final class Journal {
     static func fileStamp(_ time: Timestamp) -> String {
         time.description.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
     }
+
+    // MARK: A replica, written by sync only
+
+    /// Opens a sync replica for the one writer it has, sync: the writer's lock
+    /// is held until ``close()``; a torn tail a killed pull left is backed up
+    /// and cut as usual; lines a newer version wrote are kept (chain checked).
+    static func openReplicaForSync(path: String, options: Options) throws(JournalError) -> Journal {
+        try open(path: path, options: options, existing: nil, forSync: true)
+    }
+
+    /// Appends lines pulled from the hub, byte for byte, after checking each
+    /// one's chain (`seq`, `prev`, `at`, command grouping); with one `write`
+    /// and one `fsync`. A command whose lines are not all there is left out
+    /// (the next pull brings it whole). The first bad line throws and nothing
+    /// is written. Returns how many lines were appended.
+    func appendReplicated(_ lines: [[UInt8]]) throws(JournalError) -> Int {
+        guard fd >= 0, holdsLock else { throw JournalError(.closed, "the replica \(path) is closed; open it again") }
+        let saved = chain
+        var bytes: [UInt8] = []
+        var complete = (lines: 0, bytes: 0, chain: chain)
+        for (index, line) in lines.enumerated() {
+            let number = chain.head.seq + 1, offset = size + bytes.count
+            do throws(JournalError) {
+                try line.withUnsafeBytes { raw in
+                    Result { () throws(JournalError) in try chain.accept(raw, number: number, offset: offset) }
+                }.get()
+            } catch {
+                chain = saved
+                throw error
+            }
+            bytes.append(contentsOf: line)
+            bytes.append(0x0A)
+            if chain.openCommand == nil { complete = (index + 1, bytes.count, chain) }
+        }
+        chain = complete.chain
+        guard complete.lines > 0 else { return 0 }
+        try writeDurably(Array(bytes[..<complete.bytes]), at: size)
+        return complete.lines
+    }
+
+    /// The command ids this journal holds.
+    func holds(_ command: CommandID) -> Bool { chain.commands[command] != nil }
 
     /// Releases the lock and the file. Further calls fail with `journal_closed`.
     public func close() { close(discardingIfEmpty: false) }
@@ -548,7 +598,10 @@ public final class Journal {
     private func load(recoverTail: Bool) throws(JournalError) {
         // From a good chain snapshot, only what follows it is read and checked.
         var chain = JournalChain(), start = 0
-        if let snapshot = ChainSnapshot.load(journal: path, fd: fd) {
+        if isReplicaForSync {
+            // A replica keeps what a newer version wrote: its chain is checked, nothing of it folded.
+            chain.newerLines = .checkChainOnly
+        } else if let snapshot = ChainSnapshot.load(journal: path, fd: fd) {
             (chain, start) = snapshot
             startedFromSnapshot = snapshot.chain.head.seq
         }
@@ -651,6 +704,9 @@ public struct CommandOutcome: Hashable, Sendable {
     public var events: [RecordedEvent]
     /// `true` when the command id was already in the journal and nothing was appended.
     public var isRetry: Bool
+    /// `true` on a sync replica: the command is in the outbox, its events are
+    /// as they would be recorded (their `seq`s may change when sync sends it).
+    public var isPending = false
 
     /// The `seq`s of the events.
     public var seqs: [Int] { events.map(\.seq) }

@@ -28,6 +28,9 @@ public struct JournalError: ShopError, Hashable {
         case unknownEventType = "unknown_event_type"
         /// A journal was to be created where a file already is.
         case exists = "journal_exists"
+        /// The journal is a sync replica (`<journal>.sync` is there): only sync writes it;
+        /// commands go to its outbox (``Replica``).
+        case replica = "journal_is_replica"
     }
 
     public var reason: Reason

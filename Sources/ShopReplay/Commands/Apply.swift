@@ -114,12 +114,10 @@ struct Apply: ToolCommand {
             handle = FileHandle.standardInput
         }
         let perBatch = batch ?? (input == nil || input == "-" ? 1 : 1000)
-        // Shared: the lock only while writing, so an app's ShopStore (or another
-        // apply) can write while this one waits for its next line.
-        let journal = try ToolJournal.open(options.journal, actor: actor, wait: Double(wait), shared: true)
-        defer { journal.close(discardingIfEmpty: true) }
+        let target = try Target(path: options.journal, actor: actor, wait: Double(wait))
+        defer { target.close() }
         let out = Output(json: options.json)
-        var recovered = journal.recoveredTornTail.map(ToolJournal.recoveryJSON)
+        var recovered = target.journal?.recoveredTornTail.map(ToolJournal.recoveryJSON)
         var rejected = 0
         var pending: [CommandEnvelope] = []
         var lineNumber = 0
@@ -134,9 +132,16 @@ struct Apply: ToolCommand {
         }
         func flush() throws {
             guard !pending.isEmpty else { return }
-            let results = try journal.execute(batch: pending)
+            let results = try target.execute(pending)
             for (request, result) in zip(pending, results) {
                 switch result {
+                case let .success(outcome) where outcome.isPending:
+                    let created = outcome.created
+                    answer([("ok", true), ("command", .string(outcome.command.description)), ("seqs", []),
+                            ("created", .object(created.map { ($0.kind, .string($0.id.uuidString)) })), ("pending", true)]
+                           + (outcome.isRetry ? [("retry", true)] : []),
+                           text: "pending   \(outcome.command)" + created.map { "  \($0.kind) \($0.id.uuidString)" }.joined()
+                               + "  (in the outbox: `shop-replay sync` sends it)")
                 case let .success(outcome):
                     let created = outcome.created
                     answer([("ok", true), ("command", .string(outcome.command.description)), ("seqs", .array(outcome.seqs.map(JSONValue.int))),
@@ -164,8 +169,7 @@ struct Apply: ToolCommand {
             if CommandCatalog.usesNames(bytes) {
                 // Names mean what they mean after the commands before this one, and after other writers'.
                 try flush()
-                try journal.refresh()
-                do { bytes = try CommandCatalog.resolvingNames(in: bytes, state: journal.state) } catch {
+                do { bytes = try CommandCatalog.resolvingNames(in: bytes, state: try target.refreshedState()) } catch let error as RuleViolation {
                     rejectedLine(nil, error.code, "line \(lineNumber): \(error.message)")
                     continue
                 }
@@ -183,6 +187,45 @@ struct Apply: ToolCommand {
         }
         try flush()
         return rejected == 0 ? 0 : 1
+    }
+}
+
+extension Apply {
+    /// Where commands go: the journal (shared: the lock only while writing, so
+    /// an app's ShopStore or another apply can write while this one waits for
+    /// its next line), or on a sync replica its outbox.
+    final class Target {
+        let journal: Journal?
+        let replica: Replica?
+
+        init(path: String, actor: String, wait: Double) throws {
+            if Replica.isReplica(path) {
+                replica = try Replica(path: path, options: Journal.Options(actor: actor, lockTimeout: wait))
+                journal = nil
+            } else {
+                journal = try ToolJournal.open(path, actor: actor, wait: wait, shared: true)
+                replica = nil
+            }
+        }
+
+        func execute(_ requests: [CommandEnvelope]) throws -> [Result<CommandOutcome, RuleViolation>] {
+            if let journal { return try journal.execute(batch: requests) }
+            return try requests.map { request in
+                do { return .success(try replica!.execute(request)) } catch let violation as RuleViolation { return .failure(violation) }
+            }
+        }
+
+        /// The state names are resolved against: after other writers', or the replica's optimistic one.
+        func refreshedState() throws -> ShopState {
+            if let journal {
+                try journal.refresh()
+                return journal.state
+            }
+            try replica!.refresh()
+            return replica!.state
+        }
+
+        func close() { journal?.close(discardingIfEmpty: true) }
     }
 }
 

@@ -55,7 +55,7 @@ struct Audit: ToolCommand {
                                       from: try from?.start(in: calendar), to: try to?.end(in: calendar))
         let audit = AuditView(views, filter: filter)
         let out = Output(json: options.json)
-        options.json ? out.emit(audit.json) : out.line(TextViews.audit(audit, calendar: calendar))
+        out.view(audit.json, pending: try replicaPending(options)) { TextViews.audit(audit, calendar: calendar) }
         return 0
     }
 }
@@ -88,7 +88,9 @@ struct Stats: ToolCommand {
         let views = try loadViews(options, asOf: asOf)
         let stats = StatsView(views)
         let out = Output(json: options.json)
-        options.json ? out.emit(stats.json) : out.line(TextViews.stats(stats, currency: views.state.household?.currency, calendar: views.calendar))
+        out.view(stats.json, pending: try replicaPending(options)) {
+            TextViews.stats(stats, currency: views.state.household?.currency, calendar: views.calendar)
+        }
         return 0
     }
 }

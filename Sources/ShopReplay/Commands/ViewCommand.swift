@@ -23,9 +23,19 @@ enum ViewName: String, CaseIterable {
 /// Loads the views of a journal as of a point, saying why a snapshot was not used.
 func loadViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> HouseholdViews {
     let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
-    let (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot)
+    var (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot)
     for warning in warnings { Tool.fail("warning: \(warning)") }
+    if case .end = asOf, Replica.isReplica(options.journal) {
+        // A replica shows the optimistic state: the hub's history, then the outbox.
+        for recorded in try Replica(path: options.journal).pendingEvents { views.apply(recorded) }
+    }
     return views
+}
+
+/// On a sync replica, the number of commands in its outbox; `nil` for a journal that is no replica.
+func replicaPending(_ options: JournalOptions) throws -> Int? {
+    guard Replica.isReplica(options.journal) else { return nil }
+    return try Replica(path: options.journal).pending.count
 }
 
 struct ViewCommand: ToolCommand {
@@ -84,7 +94,8 @@ struct ViewCommand: ToolCommand {
         let views = try loadViews(options, asOf: asOf, useSnapshot: useSnapshot)
         let out = Output(json: options.json)
         let currency = views.state.household?.currency
-        func show(_ json: JSONValue, _ text: () -> String) { options.json ? out.emit(json) : out.line(text()) }
+        let pending = try replicaPending(options)
+        func show(_ json: JSONValue, _ text: () -> String) { out.view(json, pending: pending, text) }
         func chosenList() throws -> ListID {
             if let list { return try Lookup.list(list, in: views.state) }
             guard let first = ListsView(views).lists.first else {
@@ -102,11 +113,9 @@ struct ViewCommand: ToolCommand {
         case .shareText:
             let list = try chosenList()
             let text = ShoppingListView.shareText(views, list: list)!
-            options.json
-                ? out.emit(.object([("view", "share-text"), ("asOf", .int(views.asOf)),
-                                    ("list", .object([("id", .string(list.description)), ("name", .string(views.state.lists[list]!.name))])),
-                                    ("text", .string(text))]))
-                : out.line(text.trimmingCharacters(in: .newlines))
+            show(.object([("view", "share-text"), ("asOf", .int(views.asOf)),
+                          ("list", .object([("id", .string(list.description)), ("name", .string(views.state.lists[list]!.name))])),
+                          ("text", .string(text))])) { text.trimmingCharacters(in: .newlines) }
         case .lists:
             let lists = ListsView(views)
             show(lists.json) { TextViews.lists(lists, calendar: views.calendar) }

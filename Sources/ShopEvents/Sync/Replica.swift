@@ -1,0 +1,270 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `<journal>.sync` holds: the hub to sync with and this device's name.
+/// Its presence makes the journal a replica.
+public struct SyncSettings: Hashable, Sendable, Codable {
+    /// A command run by `/bin/sh -c` that speaks the protocol on its standard
+    /// input and output (`ssh host shop-replay hub --journal …`).
+    public var hub: String
+    public var device: String
+
+    public init(hub: String, device: String) { self.hub = hub; self.device = device }
+
+    static func load(journal path: String) throws(JournalError) -> SyncSettings {
+        let file = path + ".sync"
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw JournalError(.notFound, "\(file) is missing: \(path) is not a replica (clone one with `shop-replay clone`)")
+        }
+        guard case let .object(pairs)? = try? JSONValue.parse(Array(data)),
+              let hub = pairs.first(where: { $0.0 == "hub" })?.1.stringValue,
+              let device = pairs.first(where: { $0.0 == "device" })?.1.stringValue else {
+            throw JournalError(.corruptLine, "\(file) is not {\"hub\": COMMAND, \"device\": NAME}")
+        }
+        return SyncSettings(hub: hub, device: device)
+    }
+
+    var json: JSONValue { .object([("hub", .string(hub)), ("device", .string(device))]) }
+}
+
+/// A device's replica of the hub's journal, with the commands made on this
+/// device that the hub has not taken yet (SPEC section 7).
+///
+/// Its files, for a journal `J`: `J` (a byte-identical prefix of the hub's
+/// journal, written only by sync), `J.outbox` (pending commands, one JSON
+/// command a line), `J.rejected` (what the hub refused, and why) and `J.sync`.
+/// ``execute(_:)`` decides a command against the optimistic state — the
+/// replica, then the outbox, folded in order — and appends it, fully
+/// resolved, to the outbox with `fsync`; ``SyncClient`` sends it.
+///
+/// ```swift
+/// let replica = try Replica(path: "phone.ndjson", options: .init(actor: "cleo"))
+/// let outcome = try replica.execute(CommandEnvelope(.addItemToList(list: weekly, item: milk, quantity: 2)))
+/// print(outcome.isPending, replica.pending.count)       // true, 1: `SyncClient.sync` sends it
+/// ```
+public final class Replica {
+    public let path: String
+    public let settings: SyncSettings
+    public let options: Journal.Options
+    /// The replica's own head: the hub's history as far as it was pulled.
+    public private(set) var replicaHead = JournalHead.empty
+    /// Commands in the outbox, in order (those the replica already holds are left out).
+    public private(set) var pending: [CommandEnvelope] = []
+    /// The optimistic state: the replica, then the outbox commands that still decide.
+    public private(set) var state = ShopState.initial
+    /// The outbox commands' events as they would be recorded, numbered on from ``replicaHead``.
+    public private(set) var pendingEvents: [RecordedEvent] = []
+    /// The first line a newer version wrote, if the replica has one: the
+    /// replica's state stops before it, and commands are refused until the app is updated.
+    public private(set) var newerLine: NewerLineFound?
+
+    private var replicaState = ShopState.initial
+    private var replicaLastAt: Timestamp?
+    private var replicaCommands: Set<CommandID> = []
+    private var position = JournalPosition.start
+    private var end = JournalEnd(seq: 0, lastAt: nil)
+
+    /// Whether `path` is a replica: `<path>.sync` is there.
+    public static func isReplica(_ path: String) -> Bool { access(path + ".sync", F_OK) == 0 }
+
+    /// Reads the replica and its outbox. Nothing is locked or written.
+    public init(path: String, options: Journal.Options = .init()) throws {
+        self.path = path
+        self.options = options
+        settings = try SyncSettings.load(journal: path)
+        try refresh()
+    }
+
+    /// Reads what sync appended to the replica since, and the outbox again.
+    public func refresh() throws {
+        if access(path, F_OK) == 0 {
+            let reader = try JournalReader(path: path, resumingAt: position)
+            while let recorded = try reader.next() {
+                replicaState.apply(recorded)
+                replicaCommands.insert(recorded.command)
+                replicaLastAt = recorded.at
+            }
+            position = reader.position
+            newerLine = reader.newerLine
+            replicaHead = try reader.head()
+        }
+        let entries = try Outbox.read(journal: path)
+        pending = entries.filter { !replicaCommands.contains($0.id!) }
+        fold()
+    }
+
+    /// Whether the replica holds the command: sync has brought it back from the hub.
+    func holds(_ command: CommandID) -> Bool { replicaCommands.contains(command) }
+
+    /// The replica, then each outbox command that still decides against it.
+    private func fold() {
+        var state = replicaState
+        var end = JournalEnd(seq: replicaHead.seq, lastAt: replicaLastAt)
+        var events: [RecordedEvent] = []
+        for request in pending {
+            var again = request
+            again.at = nil
+            again.expectedSeq = nil
+            let now = max(request.at ?? .earliest, end.lastAt ?? .earliest)
+            // One that no longer decides (another device got there first) stays in the outbox for the hub to judge.
+            guard let decided = try? ShopDecider.decide(again, state, after: end, now: now, defaultActor: request.actor ?? options.actor) else { continue }
+            let recorded = Replica.record(decided, request, after: end.seq, ids: options.ids)
+            for event in recorded { state.apply(event) }
+            events += recorded
+            end = JournalEnd(seq: end.seq + recorded.count, lastAt: decided.at)
+        }
+        self.state = state
+        self.end = end
+        pendingEvents = events
+    }
+
+    private static func record(_ decided: DecidedCommand, _ request: CommandEnvelope, after seq: Int, ids: IDGenerator) -> [RecordedEvent] {
+        decided.events.enumerated().map { index, event in
+            RecordedEvent(seq: seq + index + 1, id: ids.make(), at: decided.at, actor: decided.actor, device: request.device,
+                          command: request.id!, commandEvents: index == 0 && decided.events.count > 1 ? decided.events.count : nil,
+                          correlation: request.correlation, event: event, prev: .zero)
+        }
+    }
+
+    /// Decides the command against the optimistic state and, if it is
+    /// accepted, appends it to the outbox — with its id, actor, device, the
+    /// device's time, and for a purchase its quantity, price, location and
+    /// `purchasedAt` — and `fsync`s. Rejected, nothing is written. The
+    /// outcome ``CommandOutcome/isPending``.
+    @discardableResult
+    public func execute(_ request: CommandEnvelope) throws -> CommandOutcome {
+        let lock = try WriterLock.acquire(journalPath: Outbox.path(journal: path), timeout: options.lockTimeout)
+        defer { WriterLock.release(lock) }
+        try refresh()
+        if let newerLine { throw newerLine.error }
+        var resolved = request
+        var id = request.id ?? options.ids.make()
+        while request.id == nil, replicaCommands.contains(id) || pending.contains(where: { $0.id == id }) { id = options.ids.make() }
+        if replicaCommands.contains(id) || pending.contains(where: { $0.id == id }) {
+            // A retry of a command this device already made: answered from where it is.
+            let events = pendingEvents.filter { $0.command == id }
+            return CommandOutcome(command: id, events: events, isRetry: true, isPending: !replicaCommands.contains(id))
+        }
+        resolved.id = id
+        resolved.actor = request.actor ?? options.actor
+        resolved.device = request.device ?? options.device ?? settings.device
+        let decided = try ShopDecider.decide(resolved, state, after: end, now: options.clock.now(), defaultActor: options.actor)
+        resolved.at = decided.at
+        resolved.expectedSeq = nil
+        if case let .purchaseItem(purchase, item, list, _, _, _, purchasedAt) = resolved.command,
+           case let .itemPurchased(_, _, _, quantity, unitPrice, location, _)? = decided.events.first {
+            resolved.command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
+                                             location: location, purchasedAt: purchasedAt ?? decided.at)
+        }
+        try Outbox.append(resolved, journal: path)
+        let recorded = Replica.record(decided, resolved, after: end.seq, ids: options.ids)
+        pending.append(resolved)
+        for event in recorded { state.apply(event) }
+        pendingEvents += recorded
+        end = JournalEnd(seq: end.seq + recorded.count, lastAt: decided.at)
+        return CommandOutcome(command: id, events: recorded, isRetry: false, isPending: true)
+    }
+
+    /// Executes one command with the default actor and a fresh command id.
+    @discardableResult
+    public func execute(_ command: Command) throws -> CommandOutcome { try execute(CommandEnvelope(command)) }
+}
+
+/// `<journal>.outbox`: one JSON command a line. Appended with `fsync` under
+/// its own lock (`<journal>.outbox.lock`); rewritten only by sync, atomically.
+enum Outbox {
+    static func path(journal: String) -> String { journal + ".outbox" }
+
+    /// The commands, in order. A last line without its newline was never
+    /// acknowledged (its append did not finish) and is not read; any other
+    /// line that is not a command is damage, named.
+    static func read(journal: String) throws -> [CommandEnvelope] {
+        let file = path(journal: journal)
+        guard let data = FileManager.default.contents(atPath: file) else { return [] }
+        var commands: [CommandEnvelope] = []
+        var number = 0, offset = 0
+        let bytes = [UInt8](data)
+        while let newline = bytes[offset...].firstIndex(of: 0x0A) {
+            number += 1
+            let line = Array(bytes[offset..<newline])
+            do {
+                let command = try CommandCodec.decode(line, ids: .random)
+                guard command.id != nil else { throw CodecError(.missingField, "the command has no id", offset: 0) }
+                commands.append(command)
+            } catch let error as CodecError {
+                throw JournalError(.corruptLine, "\(file) line \(number) (byte \(offset)) is not a command: \(error.code): \(error.message); the outbox was left as it is")
+            }
+            offset = newline + 1
+        }
+        return commands
+    }
+
+    /// Appends one command and `fsync`s.
+    static func append(_ request: CommandEnvelope, journal: String) throws(JournalError) {
+        var line = CommandCodec.encode(request)
+        line.append(0x0A)
+        try appendLines(line, to: path(journal: journal))
+    }
+
+    /// Appends whole lines to `file` and `fsync`s; a torn last line a crash
+    /// left (an append never acknowledged) is cut first.
+    static func appendLines(_ lines: [UInt8], to file: String) throws(JournalError) {
+        let fd = Posix.open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw JournalError.io("open", file) }
+        defer { _ = Posix.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw JournalError.io("stat", file) }
+        var size = Int(info.st_size)
+        if size > 0 {
+            var last: UInt8 = 0
+            guard pread(fd, &last, 1, off_t(size - 1)) == 1 else { throw JournalError.io("read", file) }
+            if last != 0x0A {
+                let whole = try wholeLinesLength(fd: fd, size: size, file: file)
+                guard ftruncate(fd, off_t(whole)) == 0 else { throw JournalError.io("truncate", file) }
+                size = whole
+            }
+        }
+        let written = lines.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(size)) }
+        guard written == lines.count, Journal.fullSync(fd) else {
+            _ = ftruncate(fd, off_t(size))
+            throw JournalError.io("write", file)
+        }
+        if size == 0 { try Journal.syncDirectory(of: file) }
+    }
+
+    private static func wholeLinesLength(fd: Int32, size: Int, file: String) throws(JournalError) -> Int {
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard bytes.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, size, 0) }) == size else { throw JournalError.io("read", file) }
+        return (bytes.lastIndex(of: 0x0A) ?? -1) + 1
+    }
+
+    /// Replaces the outbox with `commands`: a temporary file, `fsync`, rename, `fsync` of the folder.
+    static func rewrite(_ commands: [CommandEnvelope], journal: String) throws(JournalError) {
+        let file = path(journal: journal)
+        var bytes: [UInt8] = []
+        for command in commands {
+            bytes += CommandCodec.encode(command)
+            bytes.append(0x0A)
+        }
+        try writeAtomically(bytes, to: file)
+    }
+
+    static func writeAtomically(_ bytes: [UInt8], to file: String) throws(JournalError) {
+        let temporary = "\(file).tmp-\(getpid())"
+        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw JournalError.io("create", temporary) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = Journal.fullSync(fd)
+        _ = Posix.close(fd)
+        guard written == bytes.count, synced else {
+            unlink(temporary)
+            throw JournalError.io("write", temporary)
+        }
+        guard rename(temporary, file) == 0 else { throw JournalError.io("rename \(temporary) to", file) }
+        try Journal.syncDirectory(of: file)
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The household's hub (SPEC section 7): it holds the canonical journal,
+/// orders everything, and answers one request at a time.
+///
+/// A pull reads the journal without the lock and sends whole commands only;
+/// a push takes the writer's lock, folds what others appended, decides the
+/// commands in order, and makes the accepted ones durable with one `fsync`
+/// (a command id it already has is answered from its record). Many hubs —
+/// one process a device, as `shop-replay hub` runs — can serve one journal at once.
+///
+/// ```swift
+/// let hub = SyncHub(journal: "/srv/home.ndjson", as: "ben")
+/// let answer = hub.respond(to: .hello(protocol: 1, device: "ben-phone", actor: "ben"))
+/// let bytes = hub.respond(toLine: Array(#"{"pull":{"after":0,"hash":"\#(String(repeating: "0", count: 64))"}}"#.utf8))
+/// ```
+public final class SyncHub {
+    public let path: String
+    /// With `--as`: a pushed command naming another actor is `forbidden`; one naming none gets this one.
+    public let actor: String?
+    /// At most this many lines in one pull's answer (a command is never split).
+    public var linesPerPull = 10_000
+    private let options: Journal.Options
+    private var journal: Journal?
+    /// Where the last line served ends, and its hash: the next pull usually starts there.
+    private var served: (seq: Int, end: Int, hash: SHA256Digest)?
+
+    public init(journal path: String, as actor: String? = nil, options: Journal.Options = .init()) {
+        self.path = path
+        self.actor = actor
+        self.options = options
+    }
+
+    deinit { journal?.close() }
+
+    /// One request's answer; never throws: every failure is an `error` answer.
+    public func respond(to request: SyncRequest) -> SyncResponse {
+        do {
+            switch request {
+            case let .hello(version, _, _):
+                guard version == SyncWire.protocolVersion else {
+                    return .error(SyncFailure(code: "unsupported_protocol", message: "this hub speaks protocol \(SyncWire.protocolVersion), the device \(version): update the older one"))
+                }
+                guard access(path, F_OK) == 0 else {
+                    return .hello(protocol: SyncWire.protocolVersion, household: nil, head: .empty)
+                }
+                let journal = try openJournal()
+                try journal.refresh()
+                return .hello(protocol: SyncWire.protocolVersion, household: journal.state.household?.id, head: journal.head)
+            case let .pull(after, hash):
+                return try pull(after: after, hash: hash)
+            case let .push(commands):
+                return try push(commands)
+            }
+        } catch let failure as SyncFailure {
+            return .error(failure)
+        } catch let error as any ShopError {
+            return .error(SyncFailure(code: error.code, message: error.message))
+        } catch {
+            return .error(SyncFailure(code: "io_error", message: "\(error)"))
+        }
+    }
+
+    /// One request line (without its newline) in, the answer's bytes out.
+    public func respond(toLine line: [UInt8]) -> [UInt8] {
+        do {
+            return SyncWire.encode(respond(to: try SyncWire.decodeRequest(line)))
+        } catch {
+            return SyncWire.encode(SyncResponse.error(error))
+        }
+    }
+
+    /// Answers requests from `input` on `output` until the end of input: one
+    /// answer a request, written whole at once. A line over the size limit
+    /// is refused (`bad_request`) and skipped; serving goes on.
+    public func serve(input: Int32, output: Int32) throws {
+        var reader = DescriptorLines(fd: input, maxLine: SyncWire.maxRequestBytes)
+        while let next = try reader.next() {
+            let answer: [UInt8]
+            switch next {
+            case let .line(bytes): answer = respond(toLine: bytes)
+            case let .tooLong(length):
+                answer = SyncWire.encode(SyncResponse.error(.badRequest("the request is \(length) bytes or more; at most \(SyncWire.maxRequestBytes) are taken")))
+            }
+            try DescriptorLines.writeAll(answer, to: output)
+        }
+    }
+
+    private func openJournal() throws(JournalError) -> Journal {
+        if let journal { return journal }
+        let opened = try Journal.openShared(path: path, options: options)
+        journal = opened
+        return opened
+    }
+
+    // MARK: Push
+
+    private func push(_ commands: [CommandEnvelope]) throws -> SyncResponse {
+        var results = [PushResult?](repeating: nil, count: commands.count)
+        var accepted: [(index: Int, request: CommandEnvelope)] = []
+        for (index, command) in commands.enumerated() {
+            var request = command
+            if let actor {
+                if let named = request.actor, named != actor {
+                    results[index] = PushResult(command: command.id!, seqs: [], error: SyncFailure(
+                        code: RuleViolation.Reason.forbidden.rawValue,
+                        message: "this hub serves \(actor) (--as); a command by \(named) is not taken from this connection"))
+                    continue
+                }
+                request.actor = actor
+            }
+            accepted.append((index, request))
+        }
+        if !accepted.isEmpty {
+            let outcomes = try openJournal().execute(batch: accepted.map(\.request))
+            for (slot, outcome) in zip(accepted, outcomes) {
+                switch outcome {
+                case let .success(done): results[slot.index] = PushResult(command: done.command, seqs: done.seqs, error: nil)
+                case let .failure(violation):
+                    results[slot.index] = PushResult(command: slot.request.id!, seqs: [], error: SyncFailure(code: violation.code, message: violation.message))
+                }
+            }
+        }
+        return .results(results.map { $0! })
+    }
+
+    // MARK: Pull
+
+    private func pull(after: Int, hash: SHA256Digest) throws -> SyncResponse {
+        func diverged(_ why: String) -> SyncResponse {
+            .error(SyncFailure(code: "diverged", message: "the device's history is not a prefix of the hub's: \(why)"))
+        }
+        let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            guard errno == ENOENT else { throw JournalError.io("open", path) }
+            return after == 0 && hash == .zero ? .lines([], more: false) : diverged("the hub's journal is empty")
+        }
+        defer { _ = Posix.close(fd) }
+        if after == 0, hash != .zero { return diverged("before seq 1 the hash is all zeros") }
+        // Start where the last pull ended if it ended at `after`; else read up to line `after`.
+        var start = (offset: 0, line: 1)
+        if after > 0 {
+            if let served, served.seq == after {
+                guard served.hash == hash else { return diverged("line \(after) has another hash on the hub") }
+                start = (served.end, after + 1)
+            } else {
+                var lines = JournalLines(fd: fd, path: path)
+                var found = false
+                while let line = try lines.next() {
+                    guard line.number == after else { continue }
+                    guard SHA256.hash(line.bytes) == hash else { return diverged("line \(after) has another hash on the hub") }
+                    found = true
+                    break
+                }
+                guard found else { return diverged("the hub has fewer than \(after) lines") }
+                start = (lines.consumedOffset, after + 1)
+            }
+        }
+        guard lseek(fd, off_t(start.offset), SEEK_SET) == off_t(start.offset) else { throw JournalError.io("seek", path) }
+        var lines = JournalLines(fd: fd, path: path, startOffset: start.offset, firstLineNumber: start.line)
+        var out: [[UInt8]] = []
+        var whole = (count: 0, end: start.offset)
+        var commandLeft = 0
+        var more = false
+        while let line = try lines.next() {
+            if commandLeft == 0, whole.count >= linesPerPull {
+                more = true
+                break
+            }
+            if commandLeft > 0 {
+                commandLeft -= 1
+            } else {
+                switch try? EventLineCodec.decodeLine(line.bytes) {
+                case let .event(recorded)?: commandLeft = (recorded.commandEvents ?? 1) - 1
+                case let .newer(newer)?: commandLeft = (newer.commandEvents ?? 1) - 1
+                case nil: commandLeft = 0   // a damaged line: the device's chain check names it
+                }
+            }
+            out.append(Array(line.bytes))
+            if commandLeft == 0 { whole = (out.count, lines.consumedOffset) }
+        }
+        // A command whose lines are not all there yet (a writer mid-write) is left for the next pull.
+        out.removeLast(out.count - whole.count)
+        if let last = out.last {
+            served = (after + out.count, whole.end, SHA256.hash(last))
+        }
+        return .lines(out, more: more)
+    }
+}
+
+/// Lines read from a descriptor (a pipe), each at most `maxLine` bytes.
+struct DescriptorLines {
+    enum Next { case line([UInt8]), tooLong(Int) }
+
+    let fd: Int32
+    let maxLine: Int
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var eof = false
+
+    init(fd: Int32, maxLine: Int) { self.fd = fd; self.maxLine = maxLine }
+
+    /// The next line without its newline; `nil` at the end of the stream (a
+    /// last line without a newline counts as a line).
+    mutating func next() throws(JournalError) -> Next? {
+        var skipping = 0
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
+                if skipping > 0 { return .tooLong(skipping + line.count) }
+                return line.count > maxLine ? .tooLong(line.count) : .line(line)
+            }
+            if buffer.count - start > maxLine {
+                // Too long: drop what is here and the rest of the line as it comes.
+                skipping += buffer.count - start
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
+            }
+            if eof {
+                guard start < buffer.count else { return skipping > 0 ? .tooLong(skipping) : nil }
+                let line = Array(buffer[start...])
+                start = buffer.count
+                return skipping > 0 ? .tooLong(skipping + line.count) : .line(line)
+            }
+            if start > 0, start * 2 >= buffer.count {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw JournalError.io("read", "fd \(fd)")
+            }
+            if n == 0 { eof = true } else { buffer.append(contentsOf: chunk[0..<n]) }
+        }
+    }
+
+    /// Writes all of `bytes` (write(2) until done): one answer, at once.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(JournalError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw JournalError.io("write", "fd \(fd)")
+            }
+            done += n
+        }
+    }
+}
