@@ -23,7 +23,7 @@ public final class ChildProcess {
 
     /// Runs `executable` with `arguments`, in `directory` if given (through `/bin/sh`, as posix_spawn has no chdir here).
     public init(_ executable: String, _ arguments: [String], directory: String? = nil, environment: [String: String] = [:],
-                stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null) throws {
+                stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null, newProcessGroup: Bool = false) throws {
         var argv = [executable] + arguments
         var program = executable
         if let directory {
@@ -64,8 +64,16 @@ public final class ChildProcess {
             for pointer in cArguments { free(pointer) }
             for pointer in cEnvironment { free(pointer) }
         }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if newProcessGroup {
+            // Its own process group, so that killGroup reaches the processes it starts (a sync's hub).
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         var child: pid_t = 0
-        let result = posix_spawn(&child, program, &actions, nil, cArguments, cEnvironment)
+        let result = posix_spawn(&child, program, &actions, &attributes, cArguments, cEnvironment)
         for fd in childEnds { close(fd) }
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
         pid = child
@@ -115,6 +123,9 @@ public final class ChildProcess {
     }
 
     public func kill(_ signal: Int32) { Glibc.kill(pid, signal) }
+
+    /// Signals the child's whole process group (started with `newProcessGroup`).
+    public func killGroup(_ signal: Int32) { Glibc.kill(-pid, signal) }
 
     private var pendingOutput: [UInt8] = []
 

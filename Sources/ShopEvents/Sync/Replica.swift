@@ -15,7 +15,8 @@ public struct SyncSettings: Hashable, Sendable, Codable {
 
     public init(hub: String, device: String) { self.hub = hub; self.device = device }
 
-    static func load(journal path: String) throws(JournalError) -> SyncSettings {
+    /// Reads `<journal>.sync`.
+    public static func load(journal path: String) throws(JournalError) -> SyncSettings {
         let file = path + ".sync"
         guard let data = FileManager.default.contents(atPath: file) else {
             throw JournalError(.notFound, "\(file) is missing: \(path) is not a replica (clone one with `shop-replay clone`)")
@@ -67,6 +68,9 @@ public final class Replica {
     private var replicaCommands: Set<CommandID> = []
     private var position = JournalPosition.start
     private var end = JournalEnd(seq: 0, lastAt: nil)
+    /// Every command of the outbox as last read, and how far it was read.
+    private var outbox: [CommandEnvelope] = []
+    private var outboxRead = Outbox.ReadEnd()
 
     /// Whether `path` is a replica: `<path>.sync` is there.
     public static func isReplica(_ path: String) -> Bool { access(path + ".sync", F_OK) == 0 }
@@ -79,33 +83,48 @@ public final class Replica {
         try refresh()
     }
 
-    /// Reads what sync appended to the replica since, and the outbox again.
+    /// Reads what sync appended to the replica since, and what was appended
+    /// to the outbox since (all of it again if sync rewrote it). Folds again
+    /// from the replica only when either changed under it; otherwise only the
+    /// new outbox commands: executing many commands costs each one, not the outbox.
     public func refresh() throws {
+        var replicaChanged = false
         if access(path, F_OK) == 0 {
             let reader = try JournalReader(path: path, resumingAt: position)
             while let recorded = try reader.next() {
                 replicaState.apply(recorded)
                 replicaCommands.insert(recorded.command)
                 replicaLastAt = recorded.at
+                replicaChanged = true
             }
             position = reader.position
             newerLine = reader.newerLine
-            replicaHead = try reader.head()
+            if replicaChanged || replicaHead.seq != position.seq { replicaHead = try reader.head() }
         }
-        let entries = try Outbox.read(journal: path)
-        pending = entries.filter { !replicaCommands.contains($0.id!) }
-        fold()
+        let read = try Outbox.read(journal: path, after: outboxRead)
+        if read.rewritten || replicaChanged {
+            outbox = read.rewritten ? read.commands : outbox + read.commands
+            outboxRead = read.end
+            pending = outbox.filter { !replicaCommands.contains($0.id!) }
+            state = replicaState
+            end = JournalEnd(seq: replicaHead.seq, lastAt: replicaLastAt)
+            pendingEvents = []
+            fold(pending)
+        } else if !read.commands.isEmpty {
+            outbox += read.commands
+            outboxRead = read.end
+            let new = read.commands.filter { !replicaCommands.contains($0.id!) }
+            pending += new
+            fold(new)
+        }
     }
 
     /// Whether the replica holds the command: sync has brought it back from the hub.
     func holds(_ command: CommandID) -> Bool { replicaCommands.contains(command) }
 
-    /// The replica, then each outbox command that still decides against it.
-    private func fold() {
-        var state = replicaState
-        var end = JournalEnd(seq: replicaHead.seq, lastAt: replicaLastAt)
-        var events: [RecordedEvent] = []
-        for request in pending {
+    /// Folds outbox commands on top of the optimistic state, each that still decides.
+    private func fold(_ requests: [CommandEnvelope]) {
+        for request in requests {
             var again = request
             again.at = nil
             again.expectedSeq = nil
@@ -114,12 +133,9 @@ public final class Replica {
             guard let decided = try? ShopDecider.decide(again, state, after: end, now: now, defaultActor: request.actor ?? options.actor) else { continue }
             let recorded = Replica.record(decided, request, after: end.seq, ids: options.ids)
             for event in recorded { state.apply(event) }
-            events += recorded
+            pendingEvents += recorded
             end = JournalEnd(seq: end.seq + recorded.count, lastAt: decided.at)
         }
-        self.state = state
-        self.end = end
-        pendingEvents = events
     }
 
     private static func record(_ decided: DecidedCommand, _ request: CommandEnvelope, after seq: Int, ids: IDGenerator) -> [RecordedEvent] {
@@ -160,13 +176,13 @@ public final class Replica {
             resolved.command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
                                              location: location, purchasedAt: purchasedAt ?? decided.at)
         }
-        try Outbox.append(resolved, journal: path)
-        let recorded = Replica.record(decided, resolved, after: end.seq, ids: options.ids)
+        outboxRead = try Outbox.append(resolved, journal: path)
+        outbox.append(resolved)
         pending.append(resolved)
-        for event in recorded { state.apply(event) }
-        pendingEvents += recorded
-        end = JournalEnd(seq: end.seq + recorded.count, lastAt: decided.at)
-        return CommandOutcome(command: id, events: recorded, isRetry: false, isPending: true)
+        // Folded exactly as the outbox is folded when read again: the resolved command, decided anew.
+        let before = pendingEvents.count
+        fold([resolved])
+        return CommandOutcome(command: id, events: Array(pendingEvents[before...]), isRetry: false, isPending: true)
     }
 
     /// Executes one command with the default actor and a fresh command id.
@@ -179,40 +195,74 @@ public final class Replica {
 enum Outbox {
     static func path(journal: String) -> String { journal + ".outbox" }
 
+    /// How far the outbox was read: the file (device, inode) and the offset after its last whole line.
+    struct ReadEnd: Hashable {
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
+        var offset = 0
+    }
+
     /// The commands, in order. A last line without its newline was never
     /// acknowledged (its append did not finish) and is not read; any other
     /// line that is not a command is damage, named.
     static func read(journal: String) throws -> [CommandEnvelope] {
+        try read(journal: journal, after: ReadEnd()).commands
+    }
+
+    /// The commands after `after` — or all of them, `rewritten`, when the
+    /// file is another one than was read (sync replaced it) or shorter.
+    static func read(journal: String, after: ReadEnd) throws -> (commands: [CommandEnvelope], end: ReadEnd, rewritten: Bool) {
         let file = path(journal: journal)
-        guard let data = FileManager.default.contents(atPath: file) else { return [] }
+        let fd = Posix.open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            guard errno == ENOENT else { throw JournalError.io("open", file) }
+            return ([], ReadEnd(), after != ReadEnd())
+        }
+        defer { _ = Posix.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw JournalError.io("stat", file) }
+        let same = UInt64(info.st_dev) == after.device && UInt64(info.st_ino) == after.inode && Int(info.st_size) >= after.offset
+        let start = same ? after.offset : 0
+        let size = Int(info.st_size) - start
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(start + done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
         var commands: [CommandEnvelope] = []
-        var number = 0, offset = 0
-        let bytes = [UInt8](data)
-        while let newline = bytes[offset...].firstIndex(of: 0x0A) {
-            number += 1
+        var offset = 0
+        while let newline = bytes[offset..<done].firstIndex(of: 0x0A) {
             let line = Array(bytes[offset..<newline])
             do {
                 let command = try CommandCodec.decode(line, ids: .random)
                 guard command.id != nil else { throw CodecError(.missingField, "the command has no id", offset: 0) }
                 commands.append(command)
             } catch let error as CodecError {
-                throw JournalError(.corruptLine, "\(file) line \(number) (byte \(offset)) is not a command: \(error.code): \(error.message); the outbox was left as it is")
+                throw JournalError(.corruptLine, "\(file) at byte \(start + offset) holds no command: \(error.code): \(error.message); the outbox was left as it is")
             }
             offset = newline + 1
         }
-        return commands
+        let end = ReadEnd(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), offset: start + offset)
+        return (commands, end, !same)
     }
 
-    /// Appends one command and `fsync`s.
-    static func append(_ request: CommandEnvelope, journal: String) throws(JournalError) {
+    /// Appends one command and `fsync`s; returns where the outbox now ends
+    /// (for a reader that had read all of it, under the outbox's lock).
+    @discardableResult
+    static func append(_ request: CommandEnvelope, journal: String) throws(JournalError) -> ReadEnd {
         var line = CommandCodec.encode(request)
         line.append(0x0A)
-        try appendLines(line, to: path(journal: journal))
+        let (fileID, end) = try appendLines(line, to: path(journal: journal))
+        return ReadEnd(device: fileID.device, inode: fileID.inode, offset: end)
     }
 
     /// Appends whole lines to `file` and `fsync`s; a torn last line a crash
     /// left (an append never acknowledged) is cut first.
-    static func appendLines(_ lines: [UInt8], to file: String) throws(JournalError) {
+    @discardableResult
+    static func appendLines(_ lines: [UInt8], to file: String) throws(JournalError) -> (file: (device: UInt64, inode: UInt64), end: Int) {
         let fd = Posix.open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw JournalError.io("open", file) }
         defer { _ = Posix.close(fd) }
@@ -234,6 +284,7 @@ enum Outbox {
             throw JournalError.io("write", file)
         }
         if size == 0 { try Journal.syncDirectory(of: file) }
+        return ((UInt64(info.st_dev), UInt64(info.st_ino)), size + lines.count)
     }
 
     private static func wholeLinesLength(fd: Int32, size: Int, file: String) throws(JournalError) -> Int {

@@ -48,14 +48,14 @@ struct Audit: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let views = try loadViews(options, asOf: asOf)
+        let (views, pending) = try loadViewsAndPending(options, asOf: asOf)
         let calendar = views.calendar
         let filter = AuditView.Filter(actor: actor, item: try item.map { try Lookup.item($0, in: views.state) },
                                       list: try list.map { try Lookup.list($0, in: views.state) },
                                       from: try from?.start(in: calendar), to: try to?.end(in: calendar))
         let audit = AuditView(views, filter: filter)
         let out = Output(json: options.json)
-        out.view(audit.json, pending: try replicaPending(options)) { TextViews.audit(audit, calendar: calendar) }
+        out.view(audit.json, pending: pending) { TextViews.audit(audit, calendar: calendar) }
         return 0
     }
 }
@@ -85,10 +85,10 @@ struct Stats: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let views = try loadViews(options, asOf: asOf)
+        let (views, pending) = try loadViewsAndPending(options, asOf: asOf)
         let stats = StatsView(views)
         let out = Output(json: options.json)
-        out.view(stats.json, pending: try replicaPending(options)) {
+        out.view(stats.json, pending: pending) {
             TextViews.stats(stats, currency: views.state.household?.currency, calendar: views.calendar)
         }
         return 0

@@ -126,7 +126,7 @@ struct SyncCommand: ToolCommand {
         guard Replica.isReplica(journal) else {
             throw ToolFailure(message: "\(journal) is not a replica (there is no \(journal).sync): make one with `shop-replay clone --hub COMMAND --journal \(journal)`", exitCode: 2)
         }
-        let settings = try Replica(path: journal).settings
+        let settings = try SyncSettings.load(journal: journal)
         let transport = try ProcessTransport(command: HubCommand.shell(settings.hub))
         defer { transport.close() }
         let report = try SyncRun.wait {

@@ -22,20 +22,22 @@ enum ViewName: String, CaseIterable {
 
 /// Loads the views of a journal as of a point, saying why a snapshot was not used.
 func loadViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> HouseholdViews {
+    try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot).views
+}
+
+/// The views and, on a sync replica, the number of commands in its outbox
+/// (`nil` for a journal that is no replica). A replica shows the optimistic
+/// state: the hub's history, then the outbox (not with `--as-of`, which names a point of the hub's history).
+func loadViewsAndPending(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> (views: HouseholdViews, pending: Int?) {
     let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
     var (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot)
     for warning in warnings { Tool.fail("warning: \(warning)") }
-    if case .end = asOf, Replica.isReplica(options.journal) {
-        // A replica shows the optimistic state: the hub's history, then the outbox.
-        for recorded in try Replica(path: options.journal).pendingEvents { views.apply(recorded) }
+    guard Replica.isReplica(options.journal) else { return (views, nil) }
+    let replica = try Replica(path: options.journal)
+    if case .end = asOf {
+        for recorded in replica.pendingEvents { views.apply(recorded) }
     }
-    return views
-}
-
-/// On a sync replica, the number of commands in its outbox; `nil` for a journal that is no replica.
-func replicaPending(_ options: JournalOptions) throws -> Int? {
-    guard Replica.isReplica(options.journal) else { return nil }
-    return try Replica(path: options.journal).pending.count
+    return (views, replica.pending.count)
 }
 
 struct ViewCommand: ToolCommand {
@@ -91,10 +93,9 @@ struct ViewCommand: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let views = try loadViews(options, asOf: asOf, useSnapshot: useSnapshot)
+        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot)
         let out = Output(json: options.json)
         let currency = views.state.household?.currency
-        let pending = try replicaPending(options)
         func show(_ json: JSONValue, _ text: () -> String) { out.view(json, pending: pending, text) }
         func chosenList() throws -> ListID {
             if let list { return try Lookup.list(list, in: views.state) }
