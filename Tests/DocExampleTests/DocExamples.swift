@@ -2,6 +2,9 @@
 // DocExampleTests checks that each example here is still exactly its doc comment.
 // The parameters give each example the values its surrounding text assumes.
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking   // URLSession on Linux
+#endif
 import Observation
 import ShopEvents
 import ShopProjections
@@ -405,4 +408,69 @@ import ShopProjections
     let stats = StatsView(views)
     for month in stats.months { print(month.month, month.tally.spend) }
     print(stats.trips.count, stats.trips.meanSeconds as Any)
+}
+
+// Sources/ShopEvents/Sync/Replica.swift #1
+@MainActor func example_Replica_1(weekly: ListID, milk: ItemID) throws {
+    let replica = try Replica(path: "phone.ndjson", options: .init(actor: "cleo"))
+    let outcome = try replica.execute(CommandEnvelope(.addItemToList(list: weekly, item: milk, quantity: 2)))
+    print(outcome.isPending, replica.pending.count)       // true, 1: `SyncClient.sync` sends it
+}
+
+// Sources/ShopEvents/Sync/SyncClient.swift #1
+@MainActor func example_SyncClient_1() async throws {
+    let hub = try ProcessTransport(command: "shop-replay hub --journal /srv/home.ndjson")
+    let report = try await SyncClient(journal: "phone.ndjson", options: .init(actor: "cleo")).sync(over: hub)
+    print(report.pulled, report.accepted, report.rejected.map(\.error.code))
+}
+
+// Sources/ShopEvents/Sync/SyncHub.swift #1
+@MainActor func example_SyncHub_1() throws {
+    let hub = SyncHub(journal: "/srv/home.ndjson", as: "ben")
+    let answer = hub.respond(to: .hello(protocol: 1, device: "ben-phone", actor: "ben"))
+    let bytes = hub.respond(toLine: Array(#"{"pull":{"after":0,"hash":"\#(String(repeating: "0", count: 64))"}}"#.utf8))
+}
+
+// Sources/ShopEvents/Sync/SyncMessages.swift #1
+@MainActor func example_SyncMessages_1(replicaHead: JournalHead) throws {
+    let request = SyncRequest.pull(after: 41, hash: replicaHead.hash)
+    let line = SyncWire.encode(request)            // {"pull":{"after":41,"hash":"…"}}\n
+    let again = try SyncWire.decodeRequest(Array(line.dropLast()))
+}
+
+// Sources/ShopEvents/Sync/SyncMessages.swift #2
+@MainActor func example_SyncMessages_2(transport: some SyncTransport) async throws {
+    switch try await transport.send(.pull(after: 0, hash: .zero)) {
+    case let .lines(lines, more): print(lines.count, more)
+    case let .error(failure): print(failure)
+    default: break
+    }
+}
+
+// Sources/ShopEvents/Sync/SyncMessages.swift #3
+@MainActor func example_SyncMessages_3() throws {
+    let bytes = SyncWire.encode(SyncResponse.lines([Array(#"{"seq":1}"#.utf8)], more: false))
+    // {"lines":1,"more":false}\n{"seq":1}\n
+}
+
+// Sources/ShopEvents/Sync/SyncTransport.swift #1
+@MainActor func example_SyncTransport_1() throws {
+    struct HTTPSTransport: SyncTransport {
+        let url: URL
+        func send(_ request: SyncRequest) async throws -> SyncResponse {
+            var post = URLRequest(url: url)
+            post.httpMethod = "POST"
+            post.httpBody = Data(SyncWire.encode(request))
+            let (body, _) = try await URLSession.shared.data(for: post)
+            var lines = body.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init).makeIterator()
+            return try SyncWire.readResponse { lines.next() }
+        }
+    }
+}
+
+// Sources/ShopEvents/Sync/SyncTransport.swift #2
+@MainActor func example_SyncTransport_2() async throws {
+    let hub = try ProcessTransport(command: "ssh home shop-replay hub --journal /srv/home.ndjson")
+    defer { hub.close() }
+    let report = try await SyncClient(journal: "phone.ndjson").sync(over: hub)
 }
