@@ -5,6 +5,10 @@
 //   StoreBench open JOURNAL [RUNS] — opening a ShopStore, and a HouseholdModel with and
 //                                    without a snapshot, on an existing journal (for example
 //                                    the one `shop-replay bench --dir DIR --no-peers` leaves)
+//   StoreBench sync PENDING JOURNAL [RUNS] — a sync that pushes PENDING commands made offline
+//                                    to a `shop-replay hub` process and pulls them back, and a
+//                                    clone of JOURNAL (for example a 100,000-event one that
+//                                    `shop-replay bench --events 100000 --dir DIR --no-peers` leaves); medians
 //
 // Build with `swift build -c release`; see docs/BENCHMARKS.md.
 import Foundation
@@ -128,7 +132,92 @@ case "open":
                  count, median(store) * 1000, chainBytes / 1024, median(storeFromSnapshot) * 1000, median(withSnapshot) * 1000, median(without) * 1000,
                  store.count, storeFromSnapshot.count, withSnapshot.count, without.count))
 
+case "sync":
+    guard arguments.count > 3, let pendingCount = Int(arguments[2]) else {
+        print("usage: StoreBench sync PENDING JOURNAL [RUNS]")
+        exit(2)
+    }
+    let source = arguments[3]
+    let runs = arguments.count > 4 ? Int(arguments[4])! : 3
+    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("shop-replay").path
+    guard FileManager.default.isExecutableFile(atPath: tool) else {
+        print("StoreBench sync needs shop-replay next to it: swift build -c release")
+        exit(2)
+    }
+    let folder = NSTemporaryDirectory() + "store-bench-sync-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    func hubCommand(_ journal: String) -> String { "'\(tool)' hub --journal '\(journal)'" }
+    var outboxTimes: [Double] = [], pushTimes: [Double] = [], pullTimes: [Double] = []
+    var pulledEvents = 0
+    for run in 0..<runs {
+        // Push: a household of 200 items on one list; offline, each is added, its quantity changed,
+        // bought, and the bought ones cleared every 200 purchases — PENDING commands, then one sync.
+        let hub = "\(folder)/push-hub-\(run).ndjson", device = "\(folder)/push-device-\(run).ndjson"
+        let list = ListID()
+        var items: [ItemID] = []
+        do {
+            let journal = try Journal.create(path: hub, options: .init(actor: "ana"), existing: .refuse)
+            var setup = [CommandEnvelope(.createHousehold(household: HouseholdID(), name: "Bench", currency: "EUR", timeZone: "UTC")),
+                         CommandEnvelope(.createList(list: list, name: "Weekly", priority: nil))]
+            for n in 0..<200 {
+                items.append(ItemID())
+                setup.append(CommandEnvelope(.createItem(item: items[n], name: "item \(n)", location: nil, details: ItemDetails(unitPrice: 100 + n))))
+            }
+            _ = try journal.execute(allOrNothing: setup)
+            journal.close()
+        }
+        let cloned = try ProcessTransport(command: hubCommand(hub))
+        _ = try await SyncClient.clone(journal: device, settings: SyncSettings(hub: hub, device: "bench"), options: .init(actor: "ana"), over: cloned)
+        cloned.close()
+        let replica = try Replica(path: device, options: .init(actor: "ana"))
+        var made = 0
+        outboxTimes.append(try await seconds {
+            var round = 0
+            while made < pendingCount {
+                for item in items where made < pendingCount {
+                    let command: Command
+                    switch round % 3 {
+                    case 0: command = .addItemToList(list: list, item: item, quantity: 1)
+                    case 1: command = .changeQuantity(list: list, item: item, quantity: 2)
+                    default: command = .purchaseItem(purchase: PurchaseID(), item: item, list: list, quantity: nil, unitPrice: nil, location: nil, purchasedAt: nil)
+                    }
+                    try replica.execute(command)
+                    made += 1
+                }
+                if round % 3 == 2, made < pendingCount {
+                    try replica.execute(.clearBought(list: list))
+                    made += 1
+                }
+                round += 1
+            }
+        })
+        let transport = try ProcessTransport(command: hubCommand(hub))
+        var report = SyncReport()
+        pushTimes.append(try await seconds {
+            report = try await SyncClient(journal: device, options: .init(actor: "ana")).sync(over: transport)
+        })
+        transport.close()
+        precondition(report.accepted == pendingCount && report.pending == 0, "the sync did not take every command: \(report)")
+        // Pull: a fresh clone of JOURNAL.
+        let fresh = "\(folder)/pull-device-\(run).ndjson"
+        let pulling = try ProcessTransport(command: hubCommand(source))
+        var pulled = SyncReport()
+        pullTimes.append(try await seconds {
+            pulled = try await SyncClient.clone(journal: fresh, settings: SyncSettings(hub: source, device: "bench"), options: .init(actor: "ana"), over: pulling)
+        })
+        pulling.close()
+        pulledEvents = pulled.pulled
+        precondition(FileManager.default.contents(atPath: fresh) == FileManager.default.contents(atPath: source), "the clone differs from its hub")
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) { try? FileManager.default.removeItem(atPath: "\(folder)/\(file)") }
+        print(String(format: "run %d: outbox %.2f s, sync of %d pending %.2f s, clone of %d events %.2f s",
+                     run + 1, outboxTimes.last!, pendingCount, pushTimes.last!, pulled.pulled, pullTimes.last!))
+    }
+    print(String(format: "%d commands into the outbox (each decided and fsync'd): median %.2f s, %.0f commands/s", pendingCount, median(outboxTimes), Double(pendingCount) / median(outboxTimes)))
+    print(String(format: "sync of %d pending commands (push in chunks of 1,000, pull them back): median %.2f s, %.0f commands/s", pendingCount, median(pushTimes), Double(pendingCount) / median(pushTimes)))
+    print(String(format: "pull of %d events (a clone, every line's chain checked): median %.2f s, %.0f events/s", pulledEvents, median(pullTimes), Double(pulledEvents) / median(pullTimes)))
+
 default:
-    print("usage: StoreBench latency [SAMPLES] | StoreBench open JOURNAL [RUNS]")
+    print("usage: StoreBench latency [SAMPLES] | StoreBench open JOURNAL [RUNS] | StoreBench sync PENDING JOURNAL [RUNS]")
     exit(2)
 }

@@ -358,26 +358,41 @@ public final class Journal {
     func appendReplicated(_ lines: [[UInt8]]) throws(JournalError) -> Int {
         guard fd >= 0, holdsLock else { throw JournalError(.closed, "the replica \(path) is closed; open it again") }
         let saved = chain
-        var bytes: [UInt8] = []
-        var complete = (lines: 0, bytes: 0, chain: chain)
-        for (index, line) in lines.enumerated() {
-            let number = chain.head.seq + 1, offset = size + bytes.count
-            do throws(JournalError) {
+        // Accepts the first `count` lines; returns how many end a whole command, and their bytes.
+        func accept(_ count: Int) throws(JournalError) -> (lines: Int, bytes: Int) {
+            var offset = size
+            var whole = (lines: 0, bytes: 0)
+            for (index, line) in lines[..<count].enumerated() {
+                let number = chain.head.seq + 1, at = offset
                 try line.withUnsafeBytes { raw in
-                    Result { () throws(JournalError) in try chain.accept(raw, number: number, offset: offset) }
+                    Result { () throws(JournalError) in try chain.accept(raw, number: number, offset: at) }
                 }.get()
-            } catch {
-                chain = saved
-                throw error
+                offset += line.count + 1
+                if chain.openCommand == nil { whole = (index + 1, offset - size) }
             }
+            return whole
+        }
+        var whole: (lines: Int, bytes: Int)
+        do throws(JournalError) {
+            whole = try accept(lines.count)
+            if whole.lines < lines.count {
+                // The last command is not all here: fold again without it (rare: a hub never splits one).
+                chain = saved
+                whole = try accept(whole.lines)
+            }
+        } catch {
+            chain = saved
+            throw error
+        }
+        guard whole.lines > 0 else { return 0 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(whole.bytes)
+        for line in lines[..<whole.lines] {
             bytes.append(contentsOf: line)
             bytes.append(0x0A)
-            if chain.openCommand == nil { complete = (index + 1, bytes.count, chain) }
         }
-        chain = complete.chain
-        guard complete.lines > 0 else { return 0 }
-        try writeDurably(Array(bytes[..<complete.bytes]), at: size)
-        return complete.lines
+        try writeDurably(bytes, at: size)
+        return whole.lines
     }
 
     /// The command ids this journal holds.

@@ -46,12 +46,8 @@ public final class SyncHub {
                 guard version == SyncWire.protocolVersion else {
                     return .error(SyncFailure(code: "unsupported_protocol", message: "this hub speaks protocol \(SyncWire.protocolVersion), the device \(version): update the older one"))
                 }
-                guard access(path, F_OK) == 0 else {
-                    return .hello(protocol: SyncWire.protocolVersion, household: nil, head: .empty)
-                }
-                let journal = try openJournal()
-                try journal.refresh()
-                return .hello(protocol: SyncWire.protocolVersion, household: journal.state.household?.id, head: journal.head)
+                let (household, head) = try householdAndHead()
+                return .hello(protocol: SyncWire.protocolVersion, household: household, head: head)
             case let .pull(after, hash):
                 return try pull(after: after, hash: hash)
             case let .push(commands):
@@ -96,6 +92,49 @@ public final class SyncHub {
         let opened = try Journal.openShared(path: path, options: options)
         journal = opened
         return opened
+    }
+
+    /// The household (created by the first event: every other command needs
+    /// it) and the last whole line's seq and hash — read from the two ends of
+    /// the file, without the lock and without reading the history between.
+    private func householdAndHead() throws -> (HouseholdID?, JournalHead) {
+        let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            guard errno == ENOENT else { throw JournalError.io("open", path) }
+            return (nil, .empty)
+        }
+        defer { _ = Posix.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw JournalError.io("stat", path) }
+        var first = JournalLines(fd: fd, path: path)
+        guard let line = try first.next() else { return (nil, .empty) }
+        var household: HouseholdID?
+        if case let .event(recorded)? = try? EventLineCodec.decodeLine(line.bytes),
+           case let .householdCreated(id, _, _, _) = recorded.event { household = id }
+        // The last whole line: read back from the end, a larger block each time, until it is all in.
+        let size = Int(info.st_size)
+        var block = 1 << 16
+        while true {
+            let from = max(0, size - block)
+            var tail = [UInt8](repeating: 0, count: size - from)
+            guard tail.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, $0.count, off_t(from)) }) == tail.count else {
+                throw JournalError.io("read", path)
+            }
+            guard let end = tail.lastIndex(of: 0x0A) else {
+                if from == 0 { return (household, .empty) }
+                block *= 4
+                continue
+            }
+            guard let before = tail[..<end].lastIndex(of: 0x0A) ?? (from == 0 ? -1 : nil) else {
+                block *= 4
+                continue
+            }
+            let last = Array(tail[(before + 1)..<end])
+            guard let envelope = last.withUnsafeBytes({ EventLineCodec.envelope($0) }) else {
+                throw JournalError.corrupt(line: 0, offset: from + before + 1, "the hub's last line is not an event")
+            }
+            return (household, JournalHead(seq: envelope.seq, hash: SHA256.hash(last)))
+        }
     }
 
     // MARK: Push
