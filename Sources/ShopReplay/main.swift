@@ -25,7 +25,7 @@ extension ToolCommand {
 
 enum Tool {
     static let commands: [any ToolCommand.Type] = [
-        Demo.self, Apply.self, ViewCommand.self, Audit.self, Stats.self, History.self, Verify.self, Repair.self,
+        Demo.self, SyncDemo.self, Apply.self, ViewCommand.self, Audit.self, Stats.self, History.self, Verify.self, Repair.self,
         ImportSL17.self, ExportSL17.self, Snapshot.self, Report.self, Clone.self, SyncCommand.self, Hub.self, Bench.self,
     ]
 

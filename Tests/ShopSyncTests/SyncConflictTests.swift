@@ -77,3 +77,26 @@ struct SyncConflictTests {
         }
     }
 }
+
+@Suite("Sync: the demo")
+struct SyncDemoTests {
+    @Test("demo-sync: two phones buy the same milk offline; both purchases kept, every file equal to the hub; a second run writes a new folder")
+    func demo() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let first = try tool.run(["demo-sync"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("byte-identical: yes"))
+        #expect(first.stdout.contains("Milk ×2 bought by ben on Weekly") && first.stdout.contains("Milk ×2 bought by ana off the list"))
+        #expect(first.stdout.split(separator: "\n").count <= 16, "a few lines")
+        let hub = Scratch.bytes(tool.path("shop-sync-demo/hub.ndjson"))
+        #expect(!hub.isEmpty)
+        #expect(Scratch.bytes(tool.path("shop-sync-demo/ana-phone.ndjson")) == hub)
+        let second = try tool.run(["demo-sync"])
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("shop-sync-demo-2"))
+        #expect(Scratch.bytes(tool.path("shop-sync-demo/hub.ndjson")) == hub, "the first demo's files are untouched")
+        let occupied = try tool.run(["demo-sync", "--dir", "shop-sync-demo"])
+        #expect(occupied.status == 2)
+    }
+}

@@ -91,6 +91,7 @@ struct SyncCrashTests {
         Scratch.write(torn, to: replica)
         let result = try world.sync("a", actor: "ana")
         #expect(result.status == 0, "\(result.stderr)")
+        #expect((try result.object()["recoveredTornTail"] as? [String: Any])?["length"] as? Int == lines.last!.count / 2)
         #expect(Scratch.bytes(replica) == Scratch.bytes(world.hub))
         let backups = try FileManager.default.contentsOfDirectory(atPath: world.tool.folder.path).filter { $0.hasPrefix("a.ndjson.torn-") }
         #expect(backups.count == 1)

@@ -23,6 +23,8 @@ public struct SyncReport: Hashable, Sendable {
     public var pending = 0
     /// The replica's head afterwards.
     public var head = JournalHead.empty
+    /// A torn tail a killed pull had left in the replica, backed up and cut first.
+    public var recoveredTornTail: Journal.TornTailRecovery?
 
     public init() {}
 }
@@ -94,6 +96,7 @@ public struct SyncClient: Sendable {
         let replica = try Journal.openReplicaForSync(path: path, options: options)
         defer { replica.close() }
         var report = SyncReport()
+        report.recoveredTornTail = replica.recoveredTornTail
         switch try await transport.send(.hello(protocol: SyncWire.protocolVersion, device: settings.device, actor: options.actor)) {
         case let .hello(version, household, _):
             guard version == SyncWire.protocolVersion else {

@@ -170,9 +170,12 @@ struct Snapshot: ToolCommand {
         for warning in engine.warnings { Tool.fail("warning: \(warning)") }
         try engine.saveSnapshot()
         // The writer's side too: opening for writing then reads only what follows.
-        let journal = try Journal.openShared(path: options.journal)
-        defer { journal.close() }
-        try journal.saveSnapshot()
+        // (A sync replica has no writer but sync: its views' snapshot is all there is to save.)
+        if !Replica.isReplica(options.journal) {
+            let journal = try Journal.openShared(path: options.journal)
+            defer { journal.close() }
+            try journal.saveSnapshot()
+        }
         let out = Output(json: options.json)
         options.json
             ? out.emit(.object([("ok", true), ("snapshot", .string(engine.snapshotPath)), ("seq", .int(engine.views.asOf))]))

@@ -196,9 +196,10 @@ enum SyncRun {
                 ("retriedOffList", .int(report.retriedOffList)), ("retries", .array(report.retries.map(refusal))),
                 ("rejected", .array(report.rejected.map(refusal))), ("pending", .int(report.pending)),
                 ("head", .object([("seq", .int(report.head.seq)), ("hash", .string(report.head.hash.hex))])),
-            ]))
+            ] + (report.recoveredTornTail.map { [("recoveredTornTail", ToolJournal.recoveryJSON($0))] } ?? [])))
         } else {
-            var lines = [
+            var lines = report.recoveredTornTail.map { ["repaired  the replica's end, which a killed sync had left unfinished: \($0.summary)"] } ?? []
+            lines += [
                 "\(cloned ? "cloned" : "pulled")    \(report.pulled) event\(report.pulled == 1 ? "" : "s") from the hub",
                 "pushed    \(report.pushed) command\(report.pushed == 1 ? "" : "s"), \(report.accepted) accepted",
             ]
