@@ -474,3 +474,11 @@ import ShopProjections
     defer { hub.close() }
     let report = try await SyncClient(journal: "phone.ndjson").sync(over: hub)
 }
+
+// Sources/ShopEvents/Store/ReplicaStore.swift #1
+@MainActor func example_ReplicaStore_1(weekly: ListID, milk: ItemID) async throws {
+    let phone = try await ReplicaStore(path: "phone.ndjson", options: .init(actor: "cleo"))
+    try await phone.execute(.addItemToList(list: weekly, item: milk, quantity: 2))   // pending, offline
+    let report = try await phone.sync(over: try ProcessTransport(command: "ssh home shop-replay hub --journal /srv/home.ndjson"))
+    print(report.accepted, await phone.pending.count)
+}

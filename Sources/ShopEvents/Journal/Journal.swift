@@ -140,7 +140,7 @@ public final class Journal {
         if let held { lockFD = held } else { lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout) }
         if !forSync, Replica.isReplica(path) {
             WriterLock.release(lockFD)
-            throw JournalError(.replica, "\(path) is a replica of a sync hub (\(path).sync): only `shop-replay sync` writes it; commands go to its outbox (`shop-replay apply` does that) — nothing was changed")
+            throw JournalError(.replica, "\(path) is a replica of a sync hub (\(path).sync): only sync writes it; commands go to its outbox (`shop-replay apply`; in Swift, `Replica` or `ReplicaStore`) — nothing was changed")
         }
         var backup: String?
         if let existing, access(path, F_OK) == 0 {
@@ -343,11 +343,11 @@ public final class Journal {
 
     // MARK: A replica, written by sync only
 
-    /// Opens a sync replica for the one writer it has, sync: the writer's lock
-    /// is held until ``close()``; a torn tail a killed pull left is backed up
+    /// Opens a sync replica for the one writer it has, sync, which holds the
+    /// writer's lock (`lockFD`, released by ``close()``, on failure too); a torn tail a killed pull left is backed up
     /// and cut as usual; lines a newer version wrote are kept (chain checked).
-    static func openReplicaForSync(path: String, options: Options) throws(JournalError) -> Journal {
-        try open(path: path, options: options, existing: nil, forSync: true)
+    static func openReplicaForSync(path: String, options: Options, lockFD: Int32) throws(JournalError) -> Journal {
+        try open(path: path, options: options, existing: nil, lockFD: lockFD, forSync: true)
     }
 
     /// Appends lines pulled from the hub, byte for byte, after checking each

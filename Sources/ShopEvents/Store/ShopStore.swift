@@ -41,7 +41,7 @@ public actor ShopStore {
         self.options = options
         let lockFD = try WriterLock.openFile(journalPath: path)
         do {
-            try await Self.waitForLock(path: path, timeout: options.lockTimeout) { () throws(JournalError) in
+            try await WriterLock.waitFor(path: path, timeout: options.lockTimeout) { () throws(JournalError) in
                 try WriterLock.tryLock(lockFD, journalPath: path)
             }
         } catch {
@@ -103,26 +103,10 @@ public actor ShopStore {
     /// runs `body`, and always lets the lock go.
     private func withWriterLock<T>(_ body: (Journal) throws(JournalError) -> T) async throws -> T {
         let journal = self.journal
-        try await Self.waitForLock(path: path, timeout: options.lockTimeout) { () throws(JournalError) in try journal.lockForWriting() }
+        try await WriterLock.waitFor(path: path, timeout: options.lockTimeout) { () throws(JournalError) in try journal.lockForWriting() }
         defer { journal.unlockAfterWriting() }
         try journal.catchUp()
         return try body(journal)
-    }
-
-    /// Tries `attempt` until it takes the lock, suspending between tries
-    /// (1 ms, doubling to 20 ms); `journal_locked` after `timeout` seconds.
-    /// It runs on the caller's actor (`isolation`), where `attempt` may touch the journal.
-    private static func waitForLock(path: String, timeout: Double, isolation: isolated (any Actor)? = #isolation,
-                                    _ attempt: () throws(JournalError) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        var pause: UInt64 = 1_000_000
-        while try !attempt() {
-            guard Date() < deadline else {
-                throw JournalError(.locked, "\(path) is being written by another process (lock \(path).lock); waited \(timeout) s — try again")
-            }
-            try await Task.sleep(nanoseconds: pause)
-            pause = min(pause * 2, 20_000_000)
-        }
     }
 
     /// Every event after `seq`, in order, then live: the events this store
@@ -135,8 +119,14 @@ public actor ShopStore {
     /// thread stopped, every descriptor closed — when the consuming task is
     /// cancelled or stops iterating. A damaged journal ends it with the error.
     public nonisolated func events(after seq: Int) -> AsyncThrowingStream<RecordedEvent, any Error> {
-        let path = self.path
-        return AsyncThrowingStream { continuation in
+        JournalFollower.events(path: path, after: seq)
+    }
+}
+
+/// Every event of a journal after `seq`, then live, on a thread of its own: ``ShopStore/events(after:)`` and ``ReplicaStore/events(after:)``.
+enum JournalFollower {
+    static func events(path: String, after seq: Int) -> AsyncThrowingStream<RecordedEvent, any Error> {
+        AsyncThrowingStream { continuation in
             let watch: FileWatch
             do { watch = try FileWatch(path: path) } catch {
                 continuation.finish(throwing: error)
@@ -165,8 +155,39 @@ public actor ShopStore {
                 }
                 watch.close()
             }
-            thread.name = "ShopStore.events \(path)"
+            thread.name = "ShopEvents.events \(path)"
             thread.start()
         }
+    }
+}
+
+extension WriterLock {
+    /// Tries `attempt` until it takes the lock, suspending between tries
+    /// (1 ms, doubling to 20 ms) — never blocking a thread of the cooperative
+    /// pool; `journal_locked` after `timeout` seconds. It runs on the
+    /// caller's actor (`isolation`), where `attempt` may touch its state.
+    static func waitFor(path: String, timeout: Double, isolation: isolated (any Actor)? = #isolation,
+                        _ attempt: () throws(JournalError) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var pause: UInt64 = 1_000_000
+        while try !attempt() {
+            guard Date() < deadline else {
+                throw JournalError(.locked, "\(path) is being written by another process (lock \(path).lock); waited \(timeout) s — try again")
+            }
+            try await Task.sleep(nanoseconds: pause)
+            pause = min(pause * 2, 20_000_000)
+        }
+    }
+
+    /// The lock of `journalPath`, taken by suspending (see ``waitFor(path:timeout:isolation:_:)``): its descriptor, to ``release(_:)``.
+    static func acquire(journalPath: String, timeout: Double, isolation: isolated (any Actor)? = #isolation) async throws -> Int32 {
+        let fd = try openFile(journalPath: journalPath)
+        do {
+            try await waitFor(path: journalPath, timeout: timeout) { () throws(JournalError) in try tryLock(fd, journalPath: journalPath) }
+        } catch {
+            _ = Posix.close(fd)
+            throw error
+        }
+        return fd
     }
 }

@@ -155,6 +155,11 @@ public final class Replica {
     public func execute(_ request: CommandEnvelope) throws -> CommandOutcome {
         let lock = try WriterLock.acquire(journalPath: Outbox.path(journal: path), timeout: options.lockTimeout)
         defer { WriterLock.release(lock) }
+        return try executeHoldingOutboxLock(request)
+    }
+
+    /// ``execute(_:)`` with the outbox's lock held by the caller.
+    func executeHoldingOutboxLock(_ request: CommandEnvelope) throws -> CommandOutcome {
         try refresh()
         if let newerLine { throw newerLine.error }
         var resolved = request

@@ -93,7 +93,9 @@ public struct SyncClient: Sendable {
     /// stays done, and running it again goes on from there.
     public func sync(over transport: some SyncTransport) async throws -> SyncReport {
         let settings = try SyncSettings.load(journal: path)
-        let replica = try Journal.openReplicaForSync(path: path, options: options)
+        // Waiting for the replica's lock (another sync of it) suspends; it never blocks a pool thread.
+        let replica = try Journal.openReplicaForSync(path: path, options: options,
+                                                     lockFD: try await WriterLock.acquire(journalPath: path, timeout: options.lockTimeout))
         defer { replica.close() }
         var report = SyncReport()
         report.recoveredTornTail = replica.recoveredTornTail
@@ -109,7 +111,7 @@ public struct SyncClient: Sendable {
         default: throw SyncFailure(code: "bad_response", message: "the hub did not answer hello with hello")
         }
         report.pulled += try await pull(into: replica, over: transport)
-        try dropDone(replica)
+        try await dropDone(replica)
         var rounds = 0
         while true {
             let sent = try await pushRound(replica, over: transport, report: &report)
@@ -118,7 +120,7 @@ public struct SyncClient: Sendable {
             if rounds > 100_000 { break }
         }
         report.pulled += try await pull(into: replica, over: transport)
-        try dropDone(replica)
+        try await dropDone(replica)
         report.pending = try Outbox.read(journal: path).count
         report.head = replica.head
         return report
@@ -145,8 +147,8 @@ public struct SyncClient: Sendable {
 
     /// Drops from the outbox the commands the replica already holds (a sync
     /// that was killed after the hub took them, before the outbox was rewritten).
-    private func dropDone(_ replica: Journal) throws {
-        try withOutboxLock {
+    private func dropDone(_ replica: Journal) async throws {
+        try await withOutboxLock {
             let entries = try Outbox.read(journal: path)
             let left = entries.filter { !replica.holds($0.id!) }
             if left.count != entries.count { try Outbox.rewrite(left, journal: path) }
@@ -155,7 +157,7 @@ public struct SyncClient: Sendable {
 
     /// Pushes the next chunk of the outbox and files the answers; `false` when there was nothing to push.
     private func pushRound(_ replica: Journal, over transport: some SyncTransport, report: inout SyncReport) async throws -> Bool {
-        let chunk = try withOutboxLock { () throws -> [CommandEnvelope] in
+        let chunk = try await withOutboxLock { () throws -> [CommandEnvelope] in
             var chunk: [CommandEnvelope] = []
             var bytes = 64
             for entry in try Outbox.read(journal: path) where !replica.holds(entry.id!) {
@@ -178,7 +180,7 @@ public struct SyncClient: Sendable {
         report.pushed += chunk.count
         let byCommand = Dictionary(results.map { ($0.command, $0) }, uniquingKeysWith: { first, _ in first })
         var progress = false
-        try withOutboxLock {
+        try await withOutboxLock {
             var entries = try Outbox.read(journal: path)
             var refused: [RejectedCommand] = []
             var index = 0
@@ -237,8 +239,8 @@ public struct SyncClient: Sendable {
         try Outbox.appendLines(bytes, to: file)
     }
 
-    private func withOutboxLock<T>(_ body: () throws -> T) throws -> T {
-        let lock = try WriterLock.acquire(journalPath: Outbox.path(journal: path), timeout: options.lockTimeout)
+    private func withOutboxLock<T>(_ body: () throws -> T) async throws -> T {
+        let lock = try await WriterLock.acquire(journalPath: Outbox.path(journal: path), timeout: options.lockTimeout)
         defer { WriterLock.release(lock) }
         return try body()
     }
