@@ -11,7 +11,10 @@ let package = Package(
         .executable(name: "shop-replay", targets: ["ShopReplay"]),
     ],
     targets: [
-        .target(name: "ShopEvents"),
+        // SHA-256 with the CPU's SHA instructions where it has them (x86-64 SHA-NI): the compiler's
+        // intrinsics, no library. ShopEvents keeps its portable Swift SHA-256 for every other CPU.
+        .target(name: "CShopSHA", path: "Sources/CShopSHA"),
+        .target(name: "ShopEvents", dependencies: ["CShopSHA"]),
         .target(name: "ShopProjections", dependencies: ["ShopEvents"]),
         .executableTarget(name: "ShopReplay", dependencies: ["ShopEvents", "ShopProjections"]),
         // Random histories and scratch files shared by the test targets; not a product.

@@ -15,6 +15,33 @@ import ShopEvents
         #expect(SHA256.hash(Array(message.utf8)).hex == expected)
     }
 
+    /// The portable rounds and the CPU's SHA instructions (where this CPU has them) give the same digests.
+    @Test(arguments: [false, true])
+    func bothImplementations(extensions: Bool) {
+        if extensions, !SHA256.usesCPUExtensions {
+            print("skipped: this CPU has no SHA instructions that ShopEvents uses (x86-64 SHA-NI); the portable path is tested")
+            return
+        }
+        let vectors = [
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+            ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+             "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
+            (String(repeating: "a", count: 1_000_000), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+        ]
+        for (message, expected) in vectors {
+            let digest = Array(message.utf8).withUnsafeBytes { SHA256.hash($0, extensions: extensions) }
+            #expect(digest.hex == expected)
+        }
+        // Every length around the block and padding edges, against the other implementation.
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        for length in 0...bytes.count {
+            let other = bytes[..<length].withUnsafeBytes { SHA256.hash($0, extensions: !extensions && SHA256.usesCPUExtensions) }
+            #expect(bytes[..<length].withUnsafeBytes { SHA256.hash($0, extensions: extensions) } == other, "length \(length)")
+        }
+    }
+
     @Test func millionTimesA() {
         var hasher = SHA256()
         let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)

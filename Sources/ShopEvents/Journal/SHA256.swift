@@ -1,3 +1,5 @@
+import CShopSHA
+
 /// A SHA-256 digest: what links each journal line to the one before it.
 ///
 /// ```swift
@@ -62,7 +64,10 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// SHA-256 of FIPS 180-4, written here because the product has no dependencies.
-/// Tested against the standard's example vectors.
+/// Tested against the standard's example vectors. Nothing is allocated on
+/// the heap: the partial block is kept inline, the padding is built on the
+/// stack, and the rounds are unrolled eight at a time so that no register
+/// shuffles between them.
 ///
 /// ```swift
 /// var hasher = SHA256()
@@ -71,72 +76,112 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 /// let digest = hasher.finalize()
 /// ```
 public struct SHA256: Sendable {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+    typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    private static let initial: Words =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
-    private var pending: [UInt8] = []
+    private var state: Words = SHA256.initial
+    /// The bytes of an unfinished block, inline (64 bytes).
+    private var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var buffered = 0
     private var length: UInt64 = 0
 
-    public init() { pending.reserveCapacity(64) }
+    public init() {}
 
     /// The digest of `bytes` in one call.
     public static func hash<C: Collection>(_ bytes: C) -> SHA256Digest where C.Element == UInt8 {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
+        if let digest = bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return digest }
+        return Array(bytes).withUnsafeBytes { hash($0) }
     }
 
-    /// The digest of the bytes in a raw buffer, without copying them.
+    /// The digest of the bytes in a raw buffer, without copying them (but the last partial block).
     public static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
-        var hasher = SHA256()
-        hasher.update(buffer)
-        return hasher.finalize()
+        hash(buffer, extensions: usesCPUExtensions)
+    }
+
+    /// Whether this CPU's SHA instructions do the work (x86-64 SHA-NI); else the portable Swift rounds.
+    package static let usesCPUExtensions = shopevents_sha256_has_extensions() != 0
+
+    /// With the CPU's instructions or without (tests check both against the NIST vectors).
+    package static func hash(_ buffer: UnsafeRawBufferPointer, extensions: Bool) -> SHA256Digest {
+        var h = initial
+        let whole = buffer.count / 64
+        if let base = buffer.baseAddress, whole > 0 { blocks(&h, base, whole, extensions: extensions) }
+        finish(&h, rest: UnsafeRawBufferPointer(rebasing: buffer[(whole * 64)...]), totalLength: UInt64(buffer.count), extensions: extensions)
+        return SHA256Digest(words: h)
+    }
+
+    /// `count` 64-byte blocks into `h`.
+    @inline(__always)
+    private static func blocks(_ h: inout Words, _ data: UnsafeRawPointer, _ count: Int, extensions: Bool) {
+        if extensions {
+            withUnsafeMutablePointer(to: &h) { words in
+                words.withMemoryRebound(to: UInt32.self, capacity: 8) { state in
+                    shopevents_sha256_blocks(state, data.assumingMemoryBound(to: UInt8.self), count)
+                }
+            }
+        } else {
+            for index in 0..<count { compress(&h, data + index &* 64) }
+        }
+    }
+
+    /// The last bytes (fewer than 64), the `0x80`, the zeros and the bit length: one or two blocks, on the stack.
+    private static func finish(_ h: inout Words, rest: UnsafeRawBufferPointer, totalLength: UInt64, extensions: Bool = usesCPUExtensions) {
+        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
+            let base = tail.baseAddress!
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: 128)
+            if let source = rest.baseAddress, rest.count > 0 { base.copyMemory(from: source, byteCount: rest.count) }
+            base.storeBytes(of: 0x80, toByteOffset: rest.count, as: UInt8.self)
+            let blocks = rest.count < 56 ? 1 : 2
+            base.storeBytes(of: (totalLength &* 8).bigEndian, toByteOffset: blocks * 64 - 8, as: UInt64.self)
+            SHA256.blocks(&h, UnsafeRawPointer(base), blocks, extensions: extensions)
+        }
     }
 
     public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         if let done = bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) {
             return done
         }
-        let copy = Array(bytes)
-        copy.withUnsafeBytes { update($0) }
+        Array(bytes).withUnsafeBytes { update($0) }
     }
 
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         length &+= UInt64(buffer.count)
         var offset = 0
-        if !pending.isEmpty {
-            let take = min(64 - pending.count, buffer.count)
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
+        var h = state
+        if buffered > 0 {
+            let take = min(64 - buffered, buffer.count)
+            let filled = buffered
+            withUnsafeMutableBytes(of: &block) { $0.baseAddress!.advanced(by: filled).copyMemory(from: base, byteCount: take) }
+            buffered += take
             offset = take
-            if pending.count == 64 {
-                pending.withUnsafeBytes { compress($0.baseAddress!) }
-                pending.removeAll(keepingCapacity: true)
+            if buffered == 64 {
+                withUnsafeBytes(of: block) { SHA256.blocks(&h, $0.baseAddress!, 1, extensions: SHA256.usesCPUExtensions) }
+                buffered = 0
             }
         }
-        while buffer.count - offset >= 64 {
-            compress(base + offset)
-            offset += 64
+        let whole = (buffer.count - offset) / 64
+        if whole > 0 {
+            SHA256.blocks(&h, base + offset, whole, extensions: SHA256.usesCPUExtensions)
+            offset += whole * 64
         }
         if offset < buffer.count {
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base + offset, count: buffer.count - offset))
+            let rest = buffer.count - offset
+            withUnsafeMutableBytes(of: &block) { $0.baseAddress!.copyMemory(from: base + offset, byteCount: rest) }
+            buffered = rest
         }
+        state = h
     }
 
     public mutating func finalize() -> SHA256Digest {
-        let bitLength = length &* 8
-        var tail = pending
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                compress(raw.baseAddress! + offset)
-                offset += 64
-            }
+        var h = state
+        let count = buffered
+        withUnsafeBytes(of: block) { raw in
+            SHA256.finish(&h, rest: UnsafeRawBufferPointer(rebasing: raw[..<count]), totalLength: length)
         }
-        pending.removeAll()
-        return SHA256Digest(words: state)
+        state = h
+        buffered = 0
+        return SHA256Digest(words: h)
     }
 
     private static let k: [UInt32] = [
@@ -152,40 +197,46 @@ public struct SHA256: Sendable {
 
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 &- n)) }
 
-    private mutating func compress(_ block: UnsafeRawPointer) {
-        SHA256.compress(&state, block)
+    /// One round: `d` and `h` change; the caller renames the eight registers instead of moving them.
+    @inline(__always)
+    private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                              _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ (g ^ (e & (f ^ g))) &+ kw
+        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) | (c & (a | b)))
+        d = d &+ t1
+        h = t1 &+ t2
     }
 
-    /// One 64-byte block into `h`. Static and on a local copy, so that no
-    /// exclusivity check runs inside the rounds.
-    private static func compress(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
-                                 _ block: UnsafeRawPointer) {
-        var current = h
+    /// One 64-byte block into `h`: the message schedule on the stack, then 64 rounds, eight at a time.
+    static func compress(_ h: inout Words, _ block: UnsafeRawPointer) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            let w = w.baseAddress!
             for i in 0..<16 {
-                w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
             }
             for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                let x = w[i &- 15], y = w[i &- 2]
+                let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+                let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+                w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, hh) = current
-            k.withUnsafeBufferPointer { k in
-                for i in 0..<64 {
-                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                    let ch = (e & f) ^ (~e & g)
-                    let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                    let maj = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ maj
-                    hh = g; g = f; f = e; e = d &+ t1
-                    d = c; c = b; b = a; a = t1 &+ t2
+            var (a, b, c, d, e, f, g, hh) = h
+            k.withUnsafeBufferPointer { kb in
+                let k = kb.baseAddress!
+                var i = 0
+                while i < 64 {
+                    round(a, b, c, &d, e, f, g, &hh, k[i] &+ w[i])
+                    round(hh, a, b, &c, d, e, f, &g, k[i &+ 1] &+ w[i &+ 1])
+                    round(g, hh, a, &b, c, d, e, &f, k[i &+ 2] &+ w[i &+ 2])
+                    round(f, g, hh, &a, b, c, d, &e, k[i &+ 3] &+ w[i &+ 3])
+                    round(e, f, g, &hh, a, b, c, &d, k[i &+ 4] &+ w[i &+ 4])
+                    round(d, e, f, &g, hh, a, b, &c, k[i &+ 5] &+ w[i &+ 5])
+                    round(c, d, e, &f, g, hh, a, &b, k[i &+ 6] &+ w[i &+ 6])
+                    round(b, c, d, &e, f, g, hh, &a, k[i &+ 7] &+ w[i &+ 7])
+                    i &+= 8
                 }
             }
-            current = (current.0 &+ a, current.1 &+ b, current.2 &+ c, current.3 &+ d,
-                       current.4 &+ e, current.5 &+ f, current.6 &+ g, current.7 &+ hh)
+            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
         }
-        h = current
     }
 }
