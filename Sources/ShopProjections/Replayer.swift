@@ -25,6 +25,9 @@ public final class Replayer<P: Projection> {
     /// a line without its newline, and a command not all of whose lines are there.
     public private(set) var unfinishedTail: (bytes: [UInt8]?, command: (line: Int, offset: Int, lines: Int, of: Int)?) = (nil, nil)
 
+    /// A catch-up to the end with at least this many bytes to read uses two threads (see ``JournalReader``'s prefetching).
+    package static var prefetchAbove: Int { 4 << 20 }
+
     public init(path: String, value: P = P(), position: JournalPosition = .start, verifyChain: Bool = true) {
         self.path = path
         self.value = value
@@ -37,6 +40,14 @@ public final class Replayer<P: Projection> {
     public func catchUp(to stop: ReplayStop = .end) throws(JournalError) -> Int {
         if case let .seq(last) = stop, last <= position.seq { return 0 }
         let reader = try JournalReader(path: path, resumingAt: position, verifyChain: verifyChain)
+        if case .end = stop, reader.bytesLeft >= Self.prefetchAbove {
+            // A long read to the end: one thread reads, checks and decodes while this one folds.
+            let applied = try reader.readToEnd(prefetching: true) { value.apply($0) }
+            position = reader.position
+            stoppedBeforeNewer = reader.newerLine
+            unfinishedTail = (reader.trailingBytes, reader.heldBackCommand)
+            return applied
+        }
         var applied = 0
         var before = reader.position
         while let recorded = try reader.next() {

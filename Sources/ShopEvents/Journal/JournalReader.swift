@@ -92,6 +92,59 @@ public final class JournalReader {
     /// now, or cut short by a crash (opening for writing cuts it). Its events were not returned.
     public var heldBackCommand: (line: Int, offset: Int, lines: Int, of: Int)? { cursor.heldBack }
 
+    /// Bytes of the file after where the reader stands.
+    package var bytesLeft: Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return 0 }
+        return max(0, Int(info.st_size) - cursor.position.offset)
+    }
+
+    /// Reads every event to the end and gives each to `apply`, in order, on
+    /// this thread. With `prefetching`, a second thread reads, checks and
+    /// decodes the lines (the work of ``next()``) while this one applies, in
+    /// batches: the same events, in the same order, and the same error after
+    /// the same events. Afterwards the reader stands at the end, as after
+    /// calling ``next()`` until `nil`. Returns how many events were applied.
+    package func readToEnd(prefetching: Bool, _ apply: (RecordedEvent) -> Void) throws(JournalError) -> Int {
+        var count = 0
+        guard prefetching else {
+            while let recorded = try next() {
+                apply(recorded)
+                count += 1
+            }
+            return count
+        }
+        let channel = EventBatches()
+        let reader = UncheckedReader(self)
+        let thread = Thread {
+            var batch: [RecordedEvent] = []
+            batch.reserveCapacity(EventBatches.batchSize)
+            do throws(JournalError) {
+                while let recorded = try reader.value.next() {
+                    batch.append(recorded)
+                    if batch.count == EventBatches.batchSize {
+                        channel.put(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty { channel.put(batch) }
+                channel.finish(nil)
+            } catch {
+                if !batch.isEmpty { channel.put(batch) }
+                channel.finish(error)
+            }
+        }
+        thread.name = "ShopEvents.prefetch \(path)"
+        thread.start()
+        // The reader is the other thread's until it has finished: `take` returns nil only then.
+        while let batch = channel.take() {
+            for recorded in batch { apply(recorded) }
+            count += batch.count
+        }
+        if let failure = channel.failure { throw failure }
+        return count
+    }
+
     /// Every event of the journal at `path` from `seq` on.
     public static func readAll(path: String, from seq: Int = 1) throws(JournalError) -> [RecordedEvent] {
         let reader = try JournalReader(path: path, from: seq)
@@ -251,4 +304,55 @@ public struct JournalPosition: Hashable, Sendable {
 
     /// Before the first line.
     public static let start = JournalPosition(seq: 0, offset: 0, lastLineOffset: 0, lastAt: nil)
+}
+
+/// The reader, handed to the prefetching thread: only that thread touches it until it finishes.
+private final class UncheckedReader: @unchecked Sendable {
+    let value: JournalReader
+    init(_ value: JournalReader) { self.value = value }
+}
+
+/// Batches of decoded events from the prefetching thread to the applying one:
+/// at most a few in flight, so that memory stays bounded.
+private final class EventBatches: @unchecked Sendable {
+    // @unchecked: every field is guarded by `condition`.
+    static let batchSize = 2_048
+    private static let inFlight = 4
+    private let condition = NSCondition()
+    private var batches: [[RecordedEvent]] = []
+    private var finished = false
+    private var error: JournalError?
+
+    func put(_ batch: [RecordedEvent]) {
+        condition.lock()
+        while batches.count >= Self.inFlight { condition.wait() }
+        batches.append(batch)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func finish(_ failure: JournalError?) {
+        condition.lock()
+        finished = true
+        error = failure
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next batch; `nil` once the producer has finished and every batch was taken.
+    func take() -> [RecordedEvent]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.isEmpty, !finished { condition.wait() }
+        guard !batches.isEmpty else { return nil }
+        let batch = batches.removeFirst()
+        condition.broadcast()
+        return batch
+    }
+
+    var failure: JournalError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return error
+    }
 }
