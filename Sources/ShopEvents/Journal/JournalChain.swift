@@ -112,6 +112,12 @@ struct JournalChain {
         } catch {
             throw JournalError.corrupt(line: number, offset: offset + error.offset, "\(error.code): \(error.detail)")
         }
+        try accept(decoded, lineHash: { SHA256.hash(line) }, number: number, offset: offset)
+    }
+
+    /// Checks one line decoded already (by another thread, say) and folds it;
+    /// `lineHash` gives the SHA-256 of its bytes.
+    mutating func accept(_ decoded: JournalLine, lineHash: () -> SHA256Digest, number: Int, offset: Int) throws(JournalError) {
         switch decoded {
         case let .event(recorded):
             try checkEnvelope(seq: recorded.seq, id: recorded.id, at: recorded.at, command: recorded.command,
@@ -124,13 +130,13 @@ struct JournalChain {
                 }
                 state.apply(recorded)
             }
-            advance(seq: recorded.seq, at: recorded.at, lineHash: SHA256.hash(line))
+            advance(seq: recorded.seq, at: recorded.at, lineHash: lineHash())
             lastLineOffset = offset
         case let .newer(newer):
             try checkEnvelope(seq: newer.seq, id: newer.id, at: newer.at, command: newer.command,
                               commandEvents: newer.commandEvents, prev: newer.prev, number: number, offset: offset)
             if firstNewer == nil { firstNewer = NewerLineFound(line: number, offset: offset, envelope: newer, headBefore: head) }
-            advance(seq: newer.seq, at: newer.at, lineHash: SHA256.hash(line))
+            advance(seq: newer.seq, at: newer.at, lineHash: lineHash())
             lastLineOffset = offset
         }
     }

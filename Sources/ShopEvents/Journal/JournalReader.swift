@@ -114,23 +114,24 @@ public final class JournalReader {
             }
             return count
         }
-        let channel = EventBatches()
+        // Ends with the reader's error, if any (`.some(nil)`: at the end, whole).
+        let channel = BatchChannel<RecordedEvent, JournalError?>()
         let reader = UncheckedReader(self)
         let thread = Thread {
             var batch: [RecordedEvent] = []
-            batch.reserveCapacity(EventBatches.batchSize)
+            batch.reserveCapacity(BatchChannel<RecordedEvent, JournalError?>.batchSize)
             do throws(JournalError) {
                 while let recorded = try reader.value.next() {
                     batch.append(recorded)
-                    if batch.count == EventBatches.batchSize {
-                        channel.put(batch)
+                    if batch.count == BatchChannel<RecordedEvent, JournalError?>.batchSize {
+                        _ = channel.put(batch)
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
-                if !batch.isEmpty { channel.put(batch) }
+                if !batch.isEmpty { _ = channel.put(batch) }
                 channel.finish(nil)
             } catch {
-                if !batch.isEmpty { channel.put(batch) }
+                if !batch.isEmpty { _ = channel.put(batch) }
                 channel.finish(error)
             }
         }
@@ -141,7 +142,7 @@ public final class JournalReader {
             for recorded in batch { apply(recorded) }
             count += batch.count
         }
-        if let failure = channel.failure { throw failure }
+        if let failure = channel.waitForEnd() { throw failure }
         return count
     }
 
@@ -310,49 +311,4 @@ public struct JournalPosition: Hashable, Sendable {
 private final class UncheckedReader: @unchecked Sendable {
     let value: JournalReader
     init(_ value: JournalReader) { self.value = value }
-}
-
-/// Batches of decoded events from the prefetching thread to the applying one:
-/// at most a few in flight, so that memory stays bounded.
-private final class EventBatches: @unchecked Sendable {
-    // @unchecked: every field is guarded by `condition`.
-    static let batchSize = 2_048
-    private static let inFlight = 4
-    private let condition = NSCondition()
-    private var batches: [[RecordedEvent]] = []
-    private var finished = false
-    private var error: JournalError?
-
-    func put(_ batch: [RecordedEvent]) {
-        condition.lock()
-        while batches.count >= Self.inFlight { condition.wait() }
-        batches.append(batch)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func finish(_ failure: JournalError?) {
-        condition.lock()
-        finished = true
-        error = failure
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next batch; `nil` once the producer has finished and every batch was taken.
-    func take() -> [RecordedEvent]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.isEmpty, !finished { condition.wait() }
-        guard !batches.isEmpty else { return nil }
-        let batch = batches.removeFirst()
-        condition.broadcast()
-        return batch
-    }
-
-    var failure: JournalError? {
-        condition.lock()
-        defer { condition.unlock() }
-        return error
-    }
 }

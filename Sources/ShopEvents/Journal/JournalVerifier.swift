@@ -41,6 +41,87 @@ public struct VerificationReport: Hashable, Sendable {
 public enum JournalVerifier {
     /// Throws only when the journal cannot be read at all; damage is in the report.
     public static func verify(path: String, expecting expected: JournalHead? = nil) throws(JournalError) -> VerificationReport {
+        // A large journal is read and decoded on a second thread while this one checks the chain and the
+        // rules. That path reports only a journal that verifies whole; anything else is checked again,
+        // on one thread, for the exact report (the line to blame, a torn tail, a newer line).
+        if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size >= prefetchAbove,
+           let report = verifyWhole(path: path, expecting: expected) {
+            return report
+        }
+        return try verifyOneThread(path: path, expecting: expected)
+    }
+
+    /// A journal of at least this many bytes is verified on two threads.
+    package static var prefetchAbove: Int { 4 << 20 }
+
+    /// On two threads: the report of a journal that verifies whole, else `nil`.
+    package static func verifyWhole(path: String, expecting expected: JournalHead?) -> VerificationReport? {
+        let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        // Ends with whether every line was read and decoded, and nothing follows the last newline.
+        let lines = BatchChannel<DecodedLine, Bool>()
+        let producer = Thread {
+            defer { Posix.close(fd) }
+            lines.finish(readAll(fd: fd, path: path, into: lines))
+        }
+        producer.name = "ShopEvents.verify \(path)"
+        producer.start()
+        var chain = JournalChain()
+        chain.checkRules = true
+        chain.newerLines = .checkChainOnly
+        var expectedFound = expected.map { $0.seq == 0 && $0.hash == .zero } ?? true
+        var healthy = true
+        consuming: while let batch = lines.take() {
+            for item in batch {
+                do throws(JournalError) {
+                    try chain.accept(item.line, lineHash: { item.hash }, number: item.number, offset: item.offset)
+                } catch {
+                    healthy = false
+                    break consuming
+                }
+                if let expected, chain.head.seq == expected.seq {
+                    guard chain.head.hash == expected.hash else { healthy = false; break consuming }
+                    expectedFound = true
+                }
+            }
+        }
+        lines.stop()
+        let whole = lines.waitForEnd()
+        guard healthy, whole, expectedFound, chain.openCommand == nil, chain.firstNewer == nil else { return nil }
+        return VerificationReport(events: chain.head.seq, head: chain.head, failure: nil, tornTail: nil, newerLine: nil)
+    }
+
+    /// The reading thread: reads, decodes and hashes every line into `lines`.
+    /// Whether every line decoded and nothing follows the last newline; `false`
+    /// also when the checker stopped first.
+    private static func readAll(fd: Int32, path: String, into lines: BatchChannel<DecodedLine, Bool>) -> Bool {
+        var reading = JournalLines(fd: fd, path: path)
+        var batch: [DecodedLine] = []
+        batch.reserveCapacity(BatchChannel<DecodedLine, Bool>.batchSize)
+        do throws(JournalError) {
+            while let line = try reading.next() {
+                guard let decoded = try? EventLineCodec.decodeLine(line.bytes) else { return false }
+                batch.append(.init(line: decoded, hash: SHA256.hash(line.bytes), number: line.number, offset: line.offset))
+                if batch.count == BatchChannel<DecodedLine, Bool>.batchSize {
+                    guard lines.put(batch) else { return false }
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty, !lines.put(batch) { return false }
+            return reading.trailing == nil && reading.consumedOffset == (try? size(fd)) ?? -1
+        } catch {
+            return false
+        }
+    }
+
+    private static func size(_ fd: Int32) throws -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw JournalError.io("stat", "fd \(fd)") }
+        return Int(info.st_size)
+    }
+
+    /// On one thread, with the full report of whatever is wrong.
+    package static func verifyOneThread(path: String, expecting expected: JournalHead?) throws(JournalError) -> VerificationReport {
         let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw JournalError(.notFound, "there is no journal at \(path)") }
@@ -89,4 +170,12 @@ public enum JournalVerifier {
         }
         return VerificationReport(events: good.seq, head: good, failure: failure, tornTail: torn, newerLine: chain.firstNewer)
     }
+}
+
+/// A line decoded and hashed on the reading thread, for the checking one.
+private struct DecodedLine: Sendable {
+    var line: JournalLine
+    var hash: SHA256Digest
+    var number: Int
+    var offset: Int
 }
