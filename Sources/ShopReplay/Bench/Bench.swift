@@ -44,6 +44,9 @@ struct Bench: ToolCommand {
                    and one command per fsync, p50 and p99
       cold open    every view ready from a valid snapshot
       memory       peak resident memory of a replay, at N/4 and N events
+      commands     `view lists`, `view stats` (no snapshot) and `verify`, each
+                   run as its own process on the first N/4 events and on all N:
+                   wall time and peak resident memory
     and, on the same machine, data and run, its peers: Foundation's JSONDecoder
     decoding the same lines into the same event types, Python orjson parsing the
     same file line by line, and the Python eventsourcing library (SQLite)
@@ -67,6 +70,7 @@ struct Bench: ToolCommand {
     var peerEvents: Int
     var json: Bool
     var childReplay: String?
+    var childRun: String?
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         events = try arguments.number("--events", "N", in: 100...50_000_000) ?? 1_000_000
@@ -76,17 +80,26 @@ struct Bench: ToolCommand {
         peerEvents = try arguments.number("--peer-events", "N", in: 10...10_000_000) ?? 100_000
         json = arguments.flag("--json")
         childReplay = try arguments.option("--child-replay", "PATH")   // internal: the memory measurement's child
+        childRun = try arguments.option("--child-run", "WORDS")         // internal: a tool command run as a measured child
     }
 
     func run() throws -> Int32 {
         if let childReplay {
             let replayer = Replayer<HouseholdViews>(path: childReplay, verifyChain: false)
             try replayer.catchUp()
-            // This process's own high-water mark: ru_maxrss would include the parent's memory shared before exec.
-            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            let hwm = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
-                .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) } ?? 0
-            print(hwm * 1024)
+            print(Self.peakRSS())
+            return 0
+        }
+        if let childRun {
+            // The command's own output goes nowhere; the figures go to the parent on the saved standard output.
+            let saved = dup(1)
+            let null = open("/dev/null", O_WRONLY)
+            dup2(null, 1)
+            close(null)
+            let status = Tool.main(childRun.split(separator: "\u{1F}").map(String.init))
+            fflush(nil)
+            let answer = Array("\(Self.peakRSS()) \(status)\n".utf8)
+            _ = answer.withUnsafeBytes { write(saved, $0.baseAddress, $0.count) }
             return 0
         }
         #if DEBUG
@@ -102,6 +115,15 @@ struct Bench: ToolCommand {
             print(report.text)
         }
         return 0
+    }
+
+    /// This process's own high-water mark, in bytes: ru_maxrss would include
+    /// the parent's memory shared before exec.
+    static func peakRSS() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let hwm = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
+            .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) } ?? 0
+        return hwm * 1024
     }
 
     func progress(_ text: String) {
@@ -164,8 +186,31 @@ struct Bench: ToolCommand {
         report.replay = Samples(values: replayTimes)
         progress("replay: \(Int(n / report.replay.median)) events/s")
 
+        // The tool's commands, each a fresh process, on a quarter of the history and on all of it,
+        // before any snapshot exists (the views replay the whole journal, as the first open on a phone would).
+        let quarter = folder + "/quarter.ndjson"
+        let all = Scratch.lines(journalPath)
+        var cut = all.count / 4
+        func command(_ line: [UInt8]) -> CommandID? { try? EventLineCodec.decode(line).command }
+        while cut > 0, cut < all.count, command(all[cut]) == command(all[cut - 1]) { cut += 1 }   // whole commands only
+        Scratch.writeLines(Array(all.prefix(cut)), to: quarter)
+        report.quarterEvents = cut
+        for (name, words) in Self.measuredCommands {
+            var figures = BenchReport.CommandFigures(name: name)
+            for _ in 0..<runs {
+                let small = try freshProcess(words + ["--journal", quarter])
+                let whole = try freshProcess(words + ["--journal", journalPath])
+                figures.quarter.values.append(small.seconds)
+                figures.full.values.append(whole.seconds)
+                figures.rssQuarter = Swift.max(figures.rssQuarter, small.peakRSS)
+                figures.rssFull = Swift.max(figures.rssFull, whole.peakRSS)
+            }
+            report.commands.append(figures)
+            progress("\(name): \(Int(n / figures.full.median)) events/s, peak RSS \(figures.rssFull >> 20) MiB")
+        }
+
         // Our codec alone, and Foundation's JSONDecoder, on the same lines.
-        let lines = Array(Scratch.lines(journalPath).prefix(peerEvents))
+        let lines = Array(all.prefix(peerEvents))
         report.decodeLines = lines.count
         report.ourDecode = Samples(values: try (0..<runs).map { _ in
             try seconds { for line in lines { _ = try EventLineCodec.decode(line) } }
@@ -203,9 +248,6 @@ struct Bench: ToolCommand {
         progress("cold open: \(String(format: "%.1f", report.coldOpen.median * 1000)) ms")
 
         // Peak memory of a replay in a child process, at a quarter and all of the history.
-        let quarter = folder + "/quarter.ndjson"
-        let all = Scratch.lines(journalPath)
-        Scratch.writeLines(Array(all.prefix(all.count / 4)), to: quarter)
         report.rssQuarter = try childPeakRSS(quarter)
         report.rssFull = try childPeakRSS(journalPath)
 
@@ -231,6 +273,34 @@ struct Bench: ToolCommand {
             report.skipped = ["peers: not measured (--no-peers)"]
         }
         return report
+    }
+
+    /// The tool's commands measured as fresh processes.
+    static let measuredCommands: [(String, [String])] = [
+        ("view lists", ["view", "lists", "--no-snapshot", "--json"]),
+        ("view stats", ["view", "stats", "--no-snapshot", "--json"]),
+        ("verify", ["verify"]),
+    ]
+
+    /// Runs `shop-replay WORDS…` as its own process (this binary, its output
+    /// thrown away) and returns its wall time and its peak resident memory.
+    func freshProcess(_ words: [String]) throws -> (seconds: Double, peakRSS: Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["bench", "--child-run", words.joined(separator: "\u{1F}")]
+        let output = Pipe()
+        process.standardOutput = output
+        var text = ""
+        let elapsed = try seconds {
+            try process.run()
+            text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+        }
+        let figures = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard process.terminationStatus == 0, figures.count == 2, figures[1] == 0 else {
+            throw ToolFailure(message: "`shop-replay \(words.joined(separator: " "))` failed in the bench (\(text.isEmpty ? "status \(process.terminationStatus)" : "exit \(figures.last ?? -1)"))", exitCode: 3)
+        }
+        return (elapsed, figures[0])
     }
 
     /// Runs this binary's replay in a child process and returns its peak resident memory in bytes.

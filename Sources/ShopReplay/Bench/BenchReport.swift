@@ -25,7 +25,18 @@ struct BenchReport {
     var eventsourcingVersion: String?
     var rssQuarter = 0
     var rssFull = 0
+    var quarterEvents = 0
+    var commands: [CommandFigures] = []
     var skipped: [String] = []
+
+    /// One tool command run as a fresh process on a quarter of the history and on all of it.
+    struct CommandFigures {
+        var name: String
+        var quarter = Samples(values: [])
+        var full = Samples(values: [])
+        var rssQuarter = 0
+        var rssFull = 0
+    }
 
     init(events: Int, runs: Int) { self.events = events; self.runs = runs }
 
@@ -47,9 +58,23 @@ struct BenchReport {
     var esWriteRate: Double? { eventsourcingWrite.flatMap { $0.values.isEmpty ? nil : rate(Double(eventsourcingEvents), $0) } }
     var esReadRate: Double? { eventsourcingRead.flatMap { $0.values.isEmpty ? nil : rate(Double(eventsourcingEvents), $0) } }
 
+    func command(_ name: String) -> CommandFigures? { commands.first { $0.name == name } }
+    func commandRate(_ name: String) -> Double { command(name).map { rate(n, $0.full) } ?? 0 }
+
     /// The product's promises, and whether this run met them.
     var targets: [(String, Bool?)] {
-        [
+        var targets: [(String, Bool?)] = []
+        for name in ["view lists", "view stats"] {
+            targets.append(("`\(name)`, a fresh process, no snapshot ≥ 1,000,000 events/s", commandRate(name) >= 1_000_000))
+            targets.append(("`\(name)` ≥ 2× orjson parsing the same file line by line", orjsonRate.map { commandRate(name) / $0 >= 2 }))
+        }
+        targets.append(("`verify`, a fresh process ≥ 300,000 events/s", commandRate("verify") >= 300_000))
+        for figures in commands {
+            targets.append(("`\(figures.name)` peak RSS ≤ 64 MiB at \(Self.count(n)) events", figures.rssFull <= 64 << 20))
+            targets.append(("`\(figures.name)` peak RSS flat from \(Self.count(Double(quarterEvents))) to \(Self.count(n)) events (within 10%)",
+                            Double(figures.rssFull) <= 1.1 * Double(figures.rssQuarter)))
+        }
+        return targets + [
             ("replay ≥ 1,000,000 events/s", replayRate >= 1_000_000),
             ("replay ≥ 25× Foundation JSONDecoder", foundationRate.map { replayRate / $0 >= 25 }),
             ("replay ≥ 4× orjson parse-only", orjsonRate.map { replayRate / $0 >= 4 }),
@@ -75,6 +100,13 @@ struct BenchReport {
     var text: String {
         var rows: [[String]] = []
         func row(_ what: String, _ figure: String, _ detail: String) { rows.append([what, figure, detail]) }
+        for figures in commands {
+            let full = rate(n, figures.full), small = rate(Double(quarterEvents), figures.quarter)
+            row("`\(figures.name)`, own process", "\(Self.count(full)) events/s",
+                "peak RSS \(figures.rssFull >> 20) MiB; \(spread(figures.full, unit: "s"))\(orjsonRate.map { String(format: "; %.2f× orjson", full / $0) } ?? "")")
+            row("  at \(Self.count(Double(quarterEvents))) events", "\(Self.count(small)) events/s",
+                "peak RSS \(figures.rssQuarter >> 20) MiB; \(spread(figures.quarter, unit: "s"))")
+        }
         row("replay, every view", "\(Self.count(replayRate)) events/s",
             "\(String(format: "%.0f", Double(journalBytes) / replay.median / 1e6)) MB/s; \(spread(replay, unit: "s"))")
         row("verify, chain and rules", "\(Self.count(verifyRate)) events/s", spread(verify, unit: "s"))
@@ -120,6 +152,13 @@ struct BenchReport {
                                 ("singleP99Milliseconds", .double(singleLatency.percentile(0.99) * 1000))])),
             ("coldOpen", .object([("seconds", samples(coldOpen)), ("snapshotBytes", .int(snapshotBytes))])),
             ("peakRSSBytes", .object([("quarter", .int(rssQuarter)), ("full", .int(rssFull))])),
+            ("quarterEvents", .int(quarterEvents)),
+            ("commands", .array(commands.map { c in
+                .object([("command", .string(c.name)),
+                         ("full", .object([("seconds", samples(c.full)), ("eventsPerSecond", rate(self.rate(n, c.full))), ("peakRSSBytes", .int(c.rssFull))])),
+                         ("quarter", .object([("seconds", samples(c.quarter)), ("eventsPerSecond", rate(self.rate(Double(quarterEvents), c.quarter))),
+                                              ("peakRSSBytes", .int(c.rssQuarter))]))])
+            })),
             ("decode", .object([("lines", .int(decodeLines)), ("ours", samples(ourDecode)), ("oursPerSecond", rate(ourDecodeRate)),
                                 ("foundation", samples(foundationDecode)), ("foundationPerSecond", rate(foundationRate))])),
             ("orjson", .object([("version", .optional(orjsonVersion)), ("seconds", samples(orjson)), ("linesPerSecond", rate(orjsonRate))])),
