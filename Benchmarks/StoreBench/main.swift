@@ -9,6 +9,9 @@
 //                                    to a `shop-replay hub` process and pulls them back, and a
 //                                    clone of JOURNAL (for example a 100,000-event one that
 //                                    `shop-replay bench --events 100000 --dir DIR --no-peers` leaves); medians
+//   StoreBench memory JOURNAL      — where a replay's memory goes: heap bytes in use (glibc
+//                                    mallinfo2) held by the household's state, the purchase
+//                                    history, and the id tables `verify` and writers keep
 //
 // Build with `swift build -c release`; see docs/BENCHMARKS.md.
 import Foundation
@@ -217,7 +220,74 @@ case "sync":
     print(String(format: "sync of %d pending commands (push in chunks of 1,000, pull them back): median %.2f s, %.0f commands/s", pendingCount, median(pushTimes), Double(pendingCount) / median(pushTimes)))
     print(String(format: "pull of %d events (a clone, every line's chain checked): median %.2f s, %.0f events/s", pulledEvents, median(pullTimes), Double(pulledEvents) / median(pullTimes)))
 
+case "memory":
+    // Each fold in its own process (this one, again): its peak resident memory, less that of reading alone.
+    guard arguments.count >= 3 else { print("usage: StoreBench memory JOURNAL"); exit(2) }
+    let path = arguments[2]
+    func peakRSS() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
+            .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 } ?? 0
+    }
+    func each(_ apply: (RecordedEvent) -> Void) throws {
+        _ = try JournalReader(path: path, verifyChain: false).readToEnd(prefetching: false, apply)
+    }
+    if arguments.count >= 4 {
+        switch arguments[3] {
+        case "read": try each { _ in }
+        case "state":
+            var state = ShopState.initial
+            try each { state.apply($0) }
+            withExtendedLifetime(state) {}
+        case "state-without-purchases":
+            var state = ShopState.initial
+            try each {
+                switch $0.event {
+                case .itemPurchased, .purchaseReverted: break
+                default: state.apply($0)
+                }
+            }
+            withExtendedLifetime(state) {}
+        case "views":
+            var views = HouseholdViews()
+            try each { views.apply($0) }
+            withExtendedLifetime(views) {}
+        case "event-ids":
+            var ids = Set<EventID>()
+            try each { ids.insert($0.id) }
+            withExtendedLifetime(ids) {}
+        case "command-ids":
+            var commands: [CommandID: (Int, Int, Int)] = [:]
+            try each { commands[$0.command] = ($0.seq, 1, 0) }
+            withExtendedLifetime(commands) {}
+        default: exit(2)
+        }
+        print(peakRSS())
+        exit(0)
+    }
+    func measured(_ fold: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["memory", path, fold]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+    let base = try measured("read")
+    func padded(_ text: String) -> String { text.padding(toLength: 64, withPad: " ", startingAt: 0) }
+    print(padded("reading and decoding alone") + String(format: "%6.1f MiB peak RSS", Double(base) / 1_048_576))
+    for (fold, what) in [("state", "household state (ShopState: items, lists, trips, purchases)"),
+                         ("state-without-purchases", "  the same without purchase events (no purchases table)"),
+                         ("views", "every view's fold (HouseholdViews: state + purchase history)"),
+                         ("event-ids", "event ids (a Set<EventID>, as the chain check keeps)"),
+                         ("command-ids", "command ids (a [CommandID: (Int, Int, Int)], as it keeps)")] {
+        print(padded(what) + String(format: "%+6.1f MiB", Double(try measured(fold) - base) / 1_048_576))
+    }
+
 default:
-    print("usage: StoreBench latency [SAMPLES] | StoreBench open JOURNAL [RUNS] | StoreBench sync PENDING JOURNAL [RUNS]")
+    print("usage: StoreBench latency [SAMPLES] | StoreBench open JOURNAL [RUNS] | StoreBench sync PENDING JOURNAL [RUNS] | StoreBench memory JOURNAL")
     exit(2)
 }

@@ -9,7 +9,7 @@ import ShopEvents
 /// a truncated or damaged file is recognised as such.
 public enum ViewSnapshot {
     static let magic = Array("SHOPVIEW".utf8)
-    static let version: UInt32 = 2   // 2: the state holds members
+    static let version: UInt32 = 3   // 2: the state holds members; 3: its purchases kept compactly
 
     public static func path(forJournal journal: String) -> String { journal + ".snapshot" }
 

@@ -143,6 +143,13 @@ import ShopProjections
     // [.householdCreated(…)]
 }
 
+// Sources/ShopEvents/Domain/PurchaseTable.swift #1
+@MainActor func example_PurchaseTable_1() throws {
+    let state = ShopState.initial
+    if let bought = state.purchases[PurchaseID()], !bought.isReverted { print(bought.effectiveTime) }
+    print(state.purchases.count, state.purchases.values.filter(\.isReverted).count)
+}
+
 // Sources/ShopEvents/Domain/ShopState.swift #1
 @MainActor func example_ShopState_1(events: [RecordedEvent]) throws {
     var state = ShopState.initial

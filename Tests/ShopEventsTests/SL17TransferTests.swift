@@ -46,7 +46,7 @@ import ShopTestSupport
         #expect(list.name == "Shopping List")
         #expect(list.entries.map(\.item) == [milk])
         #expect(list.entries.map(\.quantity) == [2])
-        #expect(state.purchases.values.map(\.purchasedAt) == [Timestamp("2024-05-01T17:30:00.000Z")!])
+        #expect(state.purchases.values.map(\.effectiveTime) == [Timestamp("2024-05-01T17:30:00.000Z")!], "the purchase time of the archive, not the time of the import")
         #expect(try importing(text, into: state).1 == [], "a second import adds nothing")
         let exported = SL17Transfer.export(state)
         let (again, _) = try importing(String(decoding: exported.encoded(), as: UTF8.self))

@@ -53,7 +53,7 @@ extension ShopDecider {
 
 extension ShopState {
     mutating func applyItemPurchased(_ purchase: Purchase) {
-        purchases[purchase.id] = purchase
+        purchases.insert(purchase)
         if let list = purchase.list {
             lists[list]?.updateEntry(for: purchase.item) {
                 $0.purchase = purchase.id
@@ -65,7 +65,7 @@ extension ShopState {
     /// The purchase drops out of statistics; its entry, if still bought by it, is to buy again.
     mutating func applyPurchaseReverted(_ id: PurchaseID) {
         guard let purchase = purchases[id] else { return }
-        purchases[id]?.isReverted = true
+        purchases.markReverted(id)
         if let list = purchase.list, lists[list]?.entry(for: purchase.item)?.purchase == id {
             lists[list]?.updateEntry(for: purchase.item) {
                 $0.purchase = nil

@@ -29,10 +29,9 @@ extension ShopState {
             }
         }
         w.array(purgedLists.sorted()) { $0.id($1) }
-        w.array(purchases.values.sorted { $0.seq < $1.seq }) { w, p in
-            w.id(p.id); w.id(p.item); w.optional(p.list) { $0.id($1) }; w.int(p.quantity)
-            w.optional(p.unitPrice) { $0.int($1) }; w.id(p.location); w.timestamp(p.recordedAt)
-            w.optional(p.purchasedAt) { $0.timestamp($1) }; w.string(p.actor); w.int(p.seq); w.bool(p.isReverted)
+        w.array(Array(purchases.values)) { w, p in
+            w.id(p.id); w.id(p.item); w.optional(p.list) { $0.id($1) }; w.id(p.location)
+            w.timestamp(p.effectiveTime); w.int(p.seq); w.bool(p.isReverted)
         }
         w.array(trips.values.sorted { $0.id < $1.id }) { w, t in
             w.id(t.id); w.optional(t.list) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
@@ -90,11 +89,8 @@ extension ShopState {
         purgedLists = Set(try r.array { r throws(BinaryDecodingError) in try r.id() })
         for p in try r.array({ r throws(BinaryDecodingError) in
             Purchase(id: try r.id(), item: try r.id(), list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
-                     quantity: try r.int(), unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
-                     location: try r.id(), recordedAt: try r.timestamp(),
-                     purchasedAt: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() },
-                     actor: try r.string(), seq: try r.int(), isReverted: try r.bool())
-        }) { purchases[p.id] = p }
+                     location: try r.id(), effectiveTime: try r.timestamp(), seq: try r.int(), isReverted: try r.bool())
+        }) { purchases.insert(p) }
         for t in try r.array({ r throws(BinaryDecodingError) in
             let (id, list, startedAt, active): (TripID, ListID?, Timestamp, Int) =
                 (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.timestamp(), try r.int())

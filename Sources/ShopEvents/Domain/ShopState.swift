@@ -17,7 +17,8 @@ public struct ShopState: Hashable, Sendable {
     public internal(set) var items: [ItemID: Item] = [:]
     /// Live and soft-deleted lists; a purged list is gone.
     public internal(set) var lists: [ListID: ShoppingList] = [:]
-    public internal(set) var purchases: [PurchaseID: Purchase] = [:]
+    /// Every purchase ever recorded, compactly (a purchase id is never reused).
+    public internal(set) var purchases = PurchaseTable()
     public internal(set) var trips: [TripID: Trip] = [:]
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
@@ -120,10 +121,9 @@ public struct ShopState: Hashable, Sendable {
             lists[list]?.updateEntry(for: item) { $0.quantity = quantity }
         case let .itemRemovedFromList(list, item): lists[list]?.entries.removeAll { $0.item == item }
         case let .listReordered(list, order): applyListReordered(list, order: order)
-        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
-            applyItemPurchased(Purchase(id: purchase, item: item, list: list, quantity: quantity,
-                                        unitPrice: unitPrice, location: location, recordedAt: at,
-                                        purchasedAt: purchasedAt, actor: context.actor, seq: context.seq))
+        case let .itemPurchased(purchase, item, list, _, _, location, purchasedAt):
+            applyItemPurchased(Purchase(id: purchase, item: item, list: list, location: location,
+                                        effectiveTime: purchasedAt ?? at, seq: context.seq))
         case let .purchaseReverted(purchase): applyPurchaseReverted(purchase)
         case let .boughtEntriesCleared(list): lists[list]?.entries.removeAll { $0.isBought }
         case let .tripStarted(trip, list): applyTripStarted(trip, list: list, at: at)
@@ -204,25 +204,24 @@ public struct ListEntry: Hashable, Sendable {
     public var isBought: Bool { purchase != nil }
 }
 
-/// One recorded purchase.
+/// One recorded purchase, as the household's state keeps it: what the rules
+/// and a revert need. Quantity, price and buyer are in the journal and in the
+/// views' purchase history (``PurchaseRecord`` in ShopProjections).
 public struct Purchase: Hashable, Sendable {
     public var id: PurchaseID
     public var item: ItemID
     public var list: ListID?
-    public var quantity: Int
-    public var unitPrice: Int?
     /// Where it was bought.
     public var location: LocationID
-    /// When the event was recorded.
-    public var recordedAt: Timestamp
-    /// When it was bought, if not ``recordedAt`` (imported history).
-    public var purchasedAt: Timestamp?
-    public var actor: String
+    /// When it was bought: `purchasedAt` if the event gave one, else its `at`.
+    public var effectiveTime: Timestamp
     public var seq: Int
     public var isReverted = false
 
-    /// `purchasedAt` if given, else the recording time.
-    public var effectiveTime: Timestamp { purchasedAt ?? recordedAt }
+    public init(id: PurchaseID, item: ItemID, list: ListID?, location: LocationID, effectiveTime: Timestamp, seq: Int, isReverted: Bool = false) {
+        self.id = id; self.item = item; self.list = list; self.location = location
+        self.effectiveTime = effectiveTime; self.seq = seq; self.isReverted = isReverted
+    }
 }
 
 /// A shopping trip with a timer; its duration leaves out paused time.

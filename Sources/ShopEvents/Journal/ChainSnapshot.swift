@@ -10,7 +10,7 @@ import Foundation
 /// `verify` never uses it.
 enum ChainSnapshot {
     static let magic = Array("SHOPCHAN".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2   // 2: the state's purchases kept compactly
 
     static func path(forJournal journal: String) -> String { journal + ".chain" }
 

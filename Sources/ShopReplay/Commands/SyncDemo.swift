@@ -75,7 +75,11 @@ struct SyncDemo: ToolCommand {
 
         let same = [ana, ben].allSatisfy { FileManager.default.contents(atPath: $0) == FileManager.default.contents(atPath: hub) }
         let state = try Replica(path: ana).state
-        let purchases = state.purchases.values.filter { $0.item == milk }.sorted { $0.seq < $1.seq }
+        // The milk's purchases as recorded (the state keeps only what the rules need of a purchase).
+        let purchases = try JournalReader.readAll(path: ana).compactMap { recorded -> (quantity: Int, actor: String, list: ListID?)? in
+            guard case let .itemPurchased(_, item, list, quantity, _, _, _) = recorded.event, item == milk else { return nil }
+            return (quantity, recorded.actor, list)
+        }
         let reader = try JournalReader(path: hub)
         while try reader.next() != nil {}
         let head = try reader.head()
