@@ -17,11 +17,25 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     public private(set) var asOf = 0
     /// Its `at`.
     public private(set) var asOfTime: Timestamp?
+    /// Whether ``history`` is folded: `false` for views that need nothing of
+    /// the purchases (the lists, the shopping list, locations, members), which
+    /// then take memory by the household's size, not its history's.
+    public private(set) var keepsPurchaseHistory = true
 
     public init() {}
 
+    /// Views that fold the purchase history, or (`false`) only the household's
+    /// state and calendar: enough for ``ListsView``, ``ShoppingListView``,
+    /// ``LocationsView``, ``DeletedListsView`` and ``MembersView``, but not for
+    /// the audit, the statistics or the items' last purchases.
+    public init(purchaseHistory: Bool) { keepsPurchaseHistory = purchaseHistory }
+
     public mutating func apply(_ recorded: RecordedEvent) {
-        history.apply(recorded, before: state)
+        if keepsPurchaseHistory {
+            history.apply(recorded, before: state)
+        } else if case .householdCreated = recorded.event {
+            history.apply(recorded, before: state)      // the calendar only
+        }
         state.apply(recorded)
         asOf = recorded.seq
         asOfTime = recorded.at

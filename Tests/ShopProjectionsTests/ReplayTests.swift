@@ -243,3 +243,57 @@ struct RandomJournal {
         #expect(follower.value == (try ViewEngine.views(journal: journal.path, useSnapshot: false).0))
     }
 }
+
+/// Views folded without the purchase history render every view that needs
+/// nothing of it exactly as the full fold does, at every prefix.
+@Suite struct WithoutPurchaseHistoryTests {
+    static func renderStateViews(_ views: HouseholdViews) -> JSONValue {
+        var out: [JSONValue] = [ListsView(views).json, DeletedListsView(views).json, LocationsView(views).json, MembersView(views).json]
+        for list in views.state.lists.keys.sorted() {
+            out.append(ShoppingListView(views, list: list, grouping: .byLocation)!.json)
+            out.append(ShoppingListView(views, list: list, grouping: .byName)!.json)
+            out.append(ListDetailView(views, list: list)!.json)
+            out.append(.string(ShoppingListView.shareText(views, list: list)!))
+        }
+        return .array(out)
+    }
+
+    @Test("the same state, calendar and views, none of the history", arguments: [41, 42] as [UInt64])
+    func sameViews(seed: UInt64) throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: seed, commands: 300)
+        let events = try JournalReader.readAll(path: journal.path)
+        #expect(events.contains { if case .itemPurchased = $0.event { true } else { false } })
+        var full = HouseholdViews(), light = HouseholdViews(purchaseHistory: false)
+        for (index, recorded) in events.enumerated() {
+            full.apply(recorded)
+            light.apply(recorded)
+            if index % 11 == 0 || index == events.count - 1 {
+                #expect(light.state == full.state)
+                #expect(light.calendar == full.calendar)
+                #expect(Self.renderStateViews(light) == Self.renderStateViews(full))
+            }
+        }
+        #expect(light.history.records.isEmpty && !full.history.records.isEmpty)
+    }
+
+    @Test("the tool's state-only views through ViewEngine; a snapshot is refused, a good one still used")
+    func engine() throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: 43, commands: 200)
+        let (light, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false, purchaseHistory: false)
+        let (full, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false)
+        #expect(Self.renderStateViews(light) == Self.renderStateViews(full))
+        let engine = ViewEngine(journalPath: journal.path, purchaseHistory: false)
+        try engine.refresh()
+        #expect(throws: JournalError.self) { try engine.saveSnapshot() }
+        let saving = ViewEngine(journalPath: journal.path)
+        try saving.refresh()
+        try saving.saveSnapshot()
+        let fromSnapshot = ViewEngine(journalPath: journal.path, purchaseHistory: false)
+        #expect(try fromSnapshot.refresh() == full)
+        #expect(fromSnapshot.snapshotSeq == full.asOf)
+    }
+}
