@@ -285,9 +285,19 @@ struct Bench: ToolCommand {
     /// Runs `shop-replay WORDS…` as its own process (this binary, its output
     /// thrown away) and returns its wall time and its peak resident memory.
     func freshProcess(_ words: [String]) throws -> (seconds: Double, peakRSS: Int) {
+        let (elapsed, text, status) = try runSelf(["bench", "--child-run", words.joined(separator: "\u{1F}")])
+        let figures = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard status == 0, figures.count == 2, figures[1] == 0 else {
+            throw ToolFailure(message: "`shop-replay \(words.joined(separator: " "))` failed in the bench (\(text.isEmpty ? "status \(status)" : "exit \(figures.last ?? -1)"))", exitCode: 3)
+        }
+        return (elapsed, figures[0])
+    }
+
+    /// Runs this binary with `arguments`: its wall time, standard output and exit status.
+    func runSelf(_ arguments: [String]) throws -> (seconds: Double, output: String, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["bench", "--child-run", words.joined(separator: "\u{1F}")]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         var text = ""
@@ -296,25 +306,14 @@ struct Bench: ToolCommand {
             text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
         }
-        let figures = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard process.terminationStatus == 0, figures.count == 2, figures[1] == 0 else {
-            throw ToolFailure(message: "`shop-replay \(words.joined(separator: " "))` failed in the bench (\(text.isEmpty ? "status \(process.terminationStatus)" : "exit \(figures.last ?? -1)"))", exitCode: 3)
-        }
-        return (elapsed, figures[0])
+        return (elapsed, text, process.terminationStatus)
     }
 
     /// Runs this binary's replay in a child process and returns its peak resident memory in bytes.
     func childPeakRSS(_ path: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["bench", "--child-replay", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let bytes = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ToolFailure(message: "the memory measurement's replay failed (status \(process.terminationStatus))", exitCode: 3)
+        let (_, text, status) = try runSelf(["bench", "--child-replay", path])
+        guard status == 0, let bytes = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ToolFailure(message: "the memory measurement's replay failed (status \(status))", exitCode: 3)
         }
         return bytes
     }
