@@ -17,25 +17,20 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     public private(set) var asOf = 0
     /// Its `at`.
     public private(set) var asOfTime: Timestamp?
-    /// Whether ``history`` is folded: `false` for views that need nothing of
-    /// the purchases (the lists, the shopping list, locations, members), which
-    /// then take memory by the household's size, not its history's.
-    public private(set) var keepsPurchaseHistory = true
+    /// How much of the purchase history is folded; see ``PurchaseHistory/Depth``.
+    public var historyDepth: PurchaseHistory.Depth { history.depth }
 
     public init() {}
 
-    /// Views that fold the purchase history, or (`false`) only the household's
-    /// state and calendar: enough for ``ListsView``, ``ShoppingListView``,
-    /// ``LocationsView``, ``DeletedListsView`` and ``MembersView``, but not for
-    /// the audit, the statistics or the items' last purchases.
-    public init(purchaseHistory: Bool) { keepsPurchaseHistory = purchaseHistory }
+    /// Views that fold only as much of the purchase history as some views
+    /// need: `.none` for ``ListsView``, ``ShoppingListView``, ``LocationsView``,
+    /// ``DeletedListsView`` and ``MembersView``; `.totals` for ``StatsView``
+    /// and the items views too; `.records` (the default) for every view,
+    /// the audit included.
+    public init(history depth: PurchaseHistory.Depth) { history = PurchaseHistory(depth: depth) }
 
     public mutating func apply(_ recorded: RecordedEvent) {
-        if keepsPurchaseHistory {
-            history.apply(recorded, before: state)
-        } else if case .householdCreated = recorded.event {
-            history.apply(recorded, before: state)      // the calendar only
-        }
+        history.apply(recorded, before: state)
         state.apply(recorded)
         asOf = recorded.seq
         asOfTime = recorded.at

@@ -37,10 +37,10 @@ public struct Tally: Hashable, Sendable {
         self.purchases = purchases; self.quantity = quantity; self.spend = spend
     }
 
-    mutating func add(_ record: PurchaseRecord, sign: Int) {
+    mutating func add(quantity: Int, spend: Int, sign: Int) {
         purchases += sign
-        quantity += sign * record.quantity
-        spend += sign * record.spend
+        self.quantity += sign * quantity
+        self.spend += sign * spend
     }
 }
 
@@ -50,16 +50,54 @@ public struct Tally: Hashable, Sendable {
 ///
 /// Applying one event costs a few dictionary updates; a revert also looks
 /// through the purchases of that one item to find its new first and last.
+/// How much is kept is its ``Depth``: the records take memory by the history,
+/// the totals by the household (and about 30 bytes a purchase for reverts).
 public struct PurchaseHistory: Hashable, Sendable {
+    /// How much of the purchase history is folded.
+    public enum Depth: Hashable, Sendable {
+        /// Nothing but the household's calendar.
+        case none
+        /// The totals per item, month, actor and place; of each purchase only
+        /// what a revert needs beside the state's purchase table (its quantity,
+        /// price and buyer). No ``PurchaseHistory/records``.
+        case totals
+        /// Every purchase as the audit shows it, with the names it had then, and the totals.
+        case records
+    }
+
+    public private(set) var depth = Depth.records
+    /// Every purchase (`.records` only; empty otherwise).
     public private(set) var records: [PurchaseRecord] = []
     private var index: [PurchaseID: Int] = [:]
-    private var byItem: [ItemID: [Int]] = [:]
+    /// Per item, where its purchases stand: in ``records``, or (`.totals`) in the state's purchase table.
+    private var byItem: [ItemID: [Int32]] = [:]
+    /// `.totals`: quantity, price and buyer of each purchase, by its position in the state's purchase table.
+    private var amounts: [Amount] = []
+    private var actorNames: [String] = []
+    private var actorHandles: [String: Int32] = [:]
     public private(set) var items: [ItemID: ItemTally] = [:]
     /// By month number (year × 12 + month − 1) in the household's time zone; see ``monthTotals``.
     private(set) var months: [Int: Tally] = [:]
     public private(set) var actors: [String: Tally] = [:]
     public private(set) var locations: [LocationID: Tally] = [:]
     private(set) var calendar = HouseholdCalendar.utc
+
+    private struct Amount: Hashable, Sendable {
+        var quantity: Int
+        var unitPrice: Int?
+        var actor: Int32
+    }
+
+    /// What the totals count of one purchase.
+    private struct Fact {
+        var item: ItemID
+        var location: LocationID
+        var actor: String
+        var time: Timestamp
+        var quantity: Int
+        var unitPrice: Int?
+        var spend: Int { unitPrice.map { $0 * quantity } ?? 0 }
+    }
 
     /// An item's totals and its first and last (non-reverted) purchase times.
     public struct ItemTally: Hashable, Sendable {
@@ -70,7 +108,10 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     public init() {}
 
-    /// The record of a purchase id.
+    /// A history that keeps only as much as `depth`.
+    public init(depth: Depth) { self.depth = depth }
+
+    /// The record of a purchase id (`.records` only).
     public func record(_ purchase: PurchaseID) -> PurchaseRecord? { index[purchase].map { records[$0] } }
 
     /// Folds `recorded` in; `state` is the household just before it (for names).
@@ -79,50 +120,92 @@ public struct PurchaseHistory: Hashable, Sendable {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
         case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
-            let record = PurchaseRecord(
-                seq: recorded.seq, event: recorded.id, purchase: purchase, purchasedAt: purchasedAt ?? recorded.at,
-                actor: recorded.actor, item: item, itemName: state.items[item]?.name ?? "", quantity: quantity,
-                unitPrice: unitPrice, list: list, listName: list.flatMap { state.lists[$0]?.name },
-                location: location, locationName: state.locations[location]?.name ?? "", isReverted: false)
-            index[purchase] = records.count
-            byItem[item, default: []].append(records.count)
-            records.append(record)
-            count(record, sign: 1)
+            let fact = Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
+                            quantity: quantity, unitPrice: unitPrice)
+            switch depth {
+            case .none:
+                return
+            case .totals:
+                // The state keeps the first purchase of an id (a legal journal has no other); so do the totals.
+                guard state.purchases[purchase] == nil else { return }
+                byItem[item, default: []].append(Int32(state.purchases.count))
+                amounts.append(Amount(quantity: quantity, unitPrice: unitPrice, actor: handle(recorded.actor)))
+            case .records:
+                let record = PurchaseRecord(
+                    seq: recorded.seq, event: recorded.id, purchase: purchase, purchasedAt: fact.time,
+                    actor: recorded.actor, item: item, itemName: state.items[item]?.name ?? "", quantity: quantity,
+                    unitPrice: unitPrice, list: list, listName: list.flatMap { state.lists[$0]?.name },
+                    location: location, locationName: state.locations[location]?.name ?? "", isReverted: false)
+                index[purchase] = records.count
+                byItem[item, default: []].append(Int32(records.count))
+                records.append(record)
+            }
+            count(fact, sign: 1)
         case let .purchaseReverted(purchase):
-            guard let at = index[purchase], !records[at].isReverted else { return }
-            records[at].isReverted = true
-            count(records[at], sign: -1)
+            switch depth {
+            case .none:
+                return
+            case .totals:
+                guard let at = state.purchases.position(of: purchase) else { return }
+                let bought = state.purchases.purchase(at: at)
+                guard !bought.isReverted else { return }
+                let amount = amounts[at]
+                count(Fact(item: bought.item, location: bought.location, actor: actorNames[Int(amount.actor)],
+                           time: bought.effectiveTime, quantity: amount.quantity, unitPrice: amount.unitPrice), sign: -1) { position in
+                    let other = state.purchases.purchase(at: position)
+                    return position == at || other.isReverted ? nil : other.effectiveTime
+                }
+            case .records:
+                guard let at = index[purchase], !records[at].isReverted else { return }
+                records[at].isReverted = true
+                let r = records[at], all = records   // shares the buffer: `count` does not touch the records
+                count(Fact(item: r.item, location: r.location, actor: r.actor, time: r.purchasedAt,
+                           quantity: r.quantity, unitPrice: r.unitPrice), sign: -1) { position in
+                    all[position].isReverted ? nil : all[position].purchasedAt
+                }
+            }
         default:
             break
         }
     }
 
+    private mutating func handle(_ actor: String) -> Int32 {
+        if let known = actorHandles[actor] { return known }
+        let new = Int32(actorNames.count)
+        actorNames.append(actor)
+        actorHandles[actor] = new
+        return new
+    }
+
     /// Adds (`sign` 1) or takes away (-1) a purchase. A total that drops to no
     /// purchases is removed, so the same purchases always give the same totals.
-    private mutating func count(_ record: PurchaseRecord, sign: Int) {
+    /// Taking away, `standing` gives the time of each other purchase of the item
+    /// at a position in ``byItem``, or nil if it does not count.
+    private mutating func count(_ fact: Fact, sign: Int, standing: (Int) -> Timestamp? = { _ in nil }) {
         func add<Key: Hashable>(_ totals: inout [Key: Tally], _ key: Key) {
             var tally = totals[key, default: Tally()]
-            tally.add(record, sign: sign)
+            tally.add(quantity: fact.quantity, spend: fact.spend, sign: sign)
             totals[key] = tally.purchases == 0 ? nil : tally
         }
-        add(&months, calendar.monthNumber(record.purchasedAt))
-        add(&actors, record.actor)
-        add(&locations, record.location)
-        var tally = items[record.item, default: ItemTally()]
-        tally.tally.add(record, sign: sign)
+        add(&months, calendar.monthNumber(fact.time))
+        add(&actors, fact.actor)
+        add(&locations, fact.location)
+        var tally = items[fact.item, default: ItemTally()]
+        tally.tally.add(quantity: fact.quantity, spend: fact.spend, sign: sign)
         if sign > 0 {
-            tally.first = min(tally.first ?? record.purchasedAt, record.purchasedAt)
-            tally.last = max(tally.last ?? record.purchasedAt, record.purchasedAt)
+            tally.first = min(tally.first ?? fact.time, fact.time)
+            tally.last = max(tally.last ?? fact.time, fact.time)
         } else {
             var first: Timestamp?, last: Timestamp?
-            for at in byItem[record.item] ?? [] where !records[at].isReverted {
-                first = min(first ?? records[at].purchasedAt, records[at].purchasedAt)
-                last = max(last ?? records[at].purchasedAt, records[at].purchasedAt)
+            for position in byItem[fact.item] ?? [] {
+                guard let time = standing(Int(position)) else { continue }
+                first = min(first ?? time, time)
+                last = max(last ?? time, time)
             }
             tally.first = first
             tally.last = last
         }
-        items[record.item] = tally.tally.purchases == 0 ? nil : tally
+        items[fact.item] = tally.tally.purchases == 0 ? nil : tally
     }
 
     /// Totals per calendar month `YYYY-MM`, in the household's time zone.
@@ -159,9 +242,12 @@ public struct PurchaseHistory: Hashable, Sendable {
         records.reserveCapacity(saved.count)
         for record in saved {
             index[record.purchase] = records.count
-            byItem[record.item, default: []].append(records.count)
+            byItem[record.item, default: []].append(Int32(records.count))
             records.append(record)
-            if !record.isReverted { count(record, sign: 1) }
+            if !record.isReverted {
+                count(Fact(item: record.item, location: record.location, actor: record.actor, time: record.purchasedAt,
+                           quantity: record.quantity, unitPrice: record.unitPrice), sign: 1)
+            }
         }
     }
 }

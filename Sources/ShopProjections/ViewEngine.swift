@@ -28,13 +28,13 @@ public final class ViewEngine {
     private let useSnapshot: Bool
     private var started = false
 
-    /// `purchaseHistory: false` folds only what views that need nothing of the
-    /// purchases use (see ``HouseholdViews/init(purchaseHistory:)``); a good
-    /// snapshot is still used (it has the history anyway), but none is saved.
-    public init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true, purchaseHistory: Bool = true) {
+    /// `history` less than `.records` folds only what some views use (see
+    /// ``HouseholdViews/init(history:)``); a good snapshot is still used (it
+    /// has the whole history), but none is saved from such views.
+    public init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true, history: PurchaseHistory.Depth = .records) {
         self.journalPath = journalPath
         self.useSnapshot = useSnapshot
-        replayer = Replayer(path: journalPath, value: HouseholdViews(purchaseHistory: purchaseHistory), verifyChain: verifyChain)
+        replayer = Replayer(path: journalPath, value: HouseholdViews(history: history), verifyChain: verifyChain)
     }
 
     public var views: HouseholdViews { replayer.value }
@@ -93,16 +93,16 @@ public final class ViewEngine {
     /// Writes the current views to `<journal>.snapshot` (atomically: a
     /// temporary file, `fsync`, rename).
     public func saveSnapshot() throws(JournalError) {
-        guard views.keepsPurchaseHistory else {
-            throw JournalError(.io, "cannot snapshot \(journalPath): these views were folded without the purchase history")
+        guard views.historyDepth == .records else {
+            throw JournalError(.io, "cannot snapshot \(journalPath): these views were folded without the purchase records")
         }
         try ViewSnapshot.save(views, position: position, journal: journalPath)
     }
 
     /// The views of a journal as of `stop`, and any warnings: a one-shot read.
     public static func views(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
-                             verifyChain: Bool = true, purchaseHistory: Bool = true) throws(JournalError) -> (HouseholdViews, [String]) {
-        let engine = ViewEngine(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, purchaseHistory: purchaseHistory)
+                             verifyChain: Bool = true, history: PurchaseHistory.Depth = .records) throws(JournalError) -> (HouseholdViews, [String]) {
+        let engine = ViewEngine(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, history: history)
         let views = try engine.refresh(to: stop)
         return (views, engine.warnings)
     }

@@ -249,9 +249,35 @@ struct RandomJournal {
     }
 }
 
-/// Views folded without the purchase history render every view that needs
-/// nothing of it exactly as the full fold does, at every prefix.
+/// Views folded with less of the purchase history render every view that
+/// needs no more exactly as the full fold does, at every prefix.
 @Suite struct WithoutPurchaseHistoryTests {
+    static func renderTotalsViews(_ views: HouseholdViews) -> JSONValue {
+        .array([renderStateViews(views), ItemsByNameView(views).json, ItemsByPurchaseDateView(views).json, StatsView(views).json])
+    }
+
+    @Test("totals: the same statistics and items views as the records, and no records", arguments: [44, 45, 46] as [UInt64])
+    func totals(seed: UInt64) throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: seed, commands: 400)
+        let events = try JournalReader.readAll(path: journal.path)
+        #expect(events.contains { if case .purchaseReverted = $0.event { true } else { false } }, "reverts are folded too")
+        var full = HouseholdViews(), totals = HouseholdViews(history: .totals)
+        for (index, recorded) in events.enumerated() {
+            full.apply(recorded)
+            totals.apply(recorded)
+            if index % 5 == 0 || index == events.count - 1 {
+                #expect(totals.state == full.state)
+                #expect(totals.history.items == full.history.items)
+                #expect(totals.history.actors == full.history.actors && totals.history.locations == full.history.locations)
+                #expect(totals.history.monthTotals == full.history.monthTotals)
+                #expect(Self.renderTotalsViews(totals) == Self.renderTotalsViews(full))
+            }
+        }
+        #expect(totals.history.records.isEmpty && !full.history.records.isEmpty)
+    }
+
     static func renderStateViews(_ views: HouseholdViews) -> JSONValue {
         .array([ListsView(views).json, DeletedListsView(views).json, LocationsView(views).json, MembersView(views).json]
                + renderEveryList(views))
@@ -264,7 +290,7 @@ struct RandomJournal {
         try journal.write(seed: seed, commands: 300)
         let events = try JournalReader.readAll(path: journal.path)
         #expect(events.contains { if case .itemPurchased = $0.event { true } else { false } })
-        var full = HouseholdViews(), light = HouseholdViews(purchaseHistory: false)
+        var full = HouseholdViews(), light = HouseholdViews(history: .none)
         for (index, recorded) in events.enumerated() {
             full.apply(recorded)
             light.apply(recorded)
@@ -282,16 +308,16 @@ struct RandomJournal {
         let journal = RandomJournal()
         defer { journal.remove() }
         try journal.write(seed: 43, commands: 200)
-        let (light, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false, purchaseHistory: false)
+        let (light, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false, history: .none)
         let (full, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false)
         #expect(Self.renderStateViews(light) == Self.renderStateViews(full))
-        let engine = ViewEngine(journalPath: journal.path, purchaseHistory: false)
+        let engine = ViewEngine(journalPath: journal.path, history: .none)
         try engine.refresh()
         #expect(throws: JournalError.self) { try engine.saveSnapshot() }
         let saving = ViewEngine(journalPath: journal.path)
         try saving.refresh()
         try saving.saveSnapshot()
-        let fromSnapshot = ViewEngine(journalPath: journal.path, purchaseHistory: false)
+        let fromSnapshot = ViewEngine(journalPath: journal.path, history: .none)
         #expect(try fromSnapshot.refresh() == full)
         #expect(fromSnapshot.snapshotSeq == full.asOf)
     }

@@ -39,7 +39,11 @@ public struct PurchaseTable: Hashable, Sendable {
     /// Every purchase, in journal order.
     public var values: LazyMapSequence<Range<Int>, Purchase> { (0..<count).lazy.map { purchase(at: $0) } }
 
-    private func purchase(at position: Int) -> Purchase {
+    /// Where a purchase stands in journal order (0 for the first).
+    package func position(of id: PurchaseID) -> Int? { index[id].map(Int.init) }
+
+    /// The purchase at a position in journal order.
+    package func purchase(at position: Int) -> Purchase {
         let (chunk, slot) = position.quotientAndRemainder(dividingBy: Self.chunkSize)
         let row = chunks[chunk][slot]
         return Purchase(id: ids[chunk][slot], item: row.item, list: row.list, location: row.location,

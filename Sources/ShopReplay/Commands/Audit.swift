@@ -85,7 +85,7 @@ struct Stats: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let (views, pending) = try loadViewsAndPending(options, asOf: asOf)
+        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, history: .totals)
         let stats = StatsView(views)
         let out = Output(json: options.json)
         out.view(stats.json, pending: pending) {

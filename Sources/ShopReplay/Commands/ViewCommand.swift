@@ -18,23 +18,29 @@ enum ViewName: String, CaseIterable {
     case members
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
-    /// Whether the view shows anything of the purchase history (the audit,
-    /// statistics, items' last purchases); the others fold only the state.
-    var needsPurchaseHistory: Bool { [.allItemsByName, .allItemsByPurchaseDate, .audit, .stats].contains(self) }
+    /// How much of the purchase history the view shows: the audit every
+    /// record, statistics and the items' last purchases the totals; the others nothing.
+    var history: PurchaseHistory.Depth {
+        switch self {
+        case .audit: .records
+        case .allItemsByName, .allItemsByPurchaseDate, .stats: .totals
+        default: .none
+        }
+    }
 }
 
 /// Loads the views of a journal as of a point, saying why a snapshot was not used.
-func loadViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, purchaseHistory: Bool = true) throws -> HouseholdViews {
-    try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, purchaseHistory: purchaseHistory).views
+func loadViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, history: PurchaseHistory.Depth = .records) throws -> HouseholdViews {
+    try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: history).views
 }
 
 /// The views and, on a sync replica, the number of commands in its outbox
 /// (`nil` for a journal that is no replica). A replica shows the optimistic
 /// state: the hub's history, then the outbox (not with `--as-of`, which names a point of the hub's history).
 func loadViewsAndPending(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true,
-                         purchaseHistory: Bool = true) throws -> (views: HouseholdViews, pending: Int?) {
+                         history: PurchaseHistory.Depth = .records) throws -> (views: HouseholdViews, pending: Int?) {
     let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
-    var (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot, purchaseHistory: purchaseHistory)
+    var (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot, history: history)
     for warning in warnings { Tool.fail("warning: \(warning)") }
     guard Replica.isReplica(options.journal) else { return (views, nil) }
     let replica = try Replica(path: options.journal)
@@ -97,7 +103,7 @@ struct ViewCommand: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, purchaseHistory: view.needsPurchaseHistory)
+        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)
         let out = Output(json: options.json)
         let currency = views.state.household?.currency
         func show(_ json: JSONValue, _ text: () -> String) { out.view(json, pending: pending, text) }
