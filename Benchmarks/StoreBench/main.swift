@@ -9,6 +9,9 @@
 //                                    to a `shop-replay hub` process and pulls them back, and a
 //                                    clone of JOURNAL (for example a 100,000-event one that
 //                                    `shop-replay bench --events 100000 --dir DIR --no-peers` leaves); medians
+//   StoreBench stats JOURNAL [LAST] — the cost of one event in the statistics: folding it,
+//                                    updating LiveStats, and rebuilding StatsView, for each of
+//                                    the LAST events (default 1,000) of JOURNAL; medians
 //   StoreBench memory JOURNAL      — where a replay's memory goes: heap bytes in use (glibc
 //                                    mallinfo2) held by the household's state, the purchase
 //                                    history, and the id tables `verify` and writers keep
@@ -220,6 +223,35 @@ case "sync":
     print(String(format: "sync of %d pending commands (push in chunks of 1,000, pull them back): median %.2f s, %.0f commands/s", pendingCount, median(pushTimes), Double(pendingCount) / median(pushTimes)))
     print(String(format: "pull of %d events (a clone, every line's chain checked): median %.2f s, %.0f events/s", pulledEvents, median(pullTimes), Double(pulledEvents) / median(pullTimes)))
 
+case "stats":
+    guard arguments.count >= 3 else { print("usage: StoreBench stats JOURNAL [LAST]"); exit(2) }
+    let events = try JournalReader.readAll(path: arguments[2])
+    let last = min(arguments.count >= 4 ? Int(arguments[3]) ?? 1_000 : 1_000, events.count)
+    var views = HouseholdViews()
+    for recorded in events.dropLast(last) { views.apply(recorded) }
+    var live = LiveStats(views)
+    var fold: [Double] = [], update: [Double] = [], rebuild: [Double] = [], updatePurchase: [Double] = []
+    let clock = ContinuousClock()
+    func time(_ body: () -> Void) -> Double {
+        let start = clock.now
+        body()
+        let elapsed = clock.now - start
+        return Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
+    }
+    for recorded in events.suffix(last) {
+        fold.append(time { views.apply(recorded) })
+        update.append(time { live.update(after: recorded, in: views) })
+        if case .itemPurchased = recorded.event { updatePurchase.append(update.last!) }
+        var rebuilt: StatsView?
+        rebuild.append(time { rebuilt = StatsView(views) })
+        precondition(rebuilt == live.view, "LiveStats differs from StatsView after seq \(recorded.seq)")
+    }
+    print("\(events.count) events; the last \(last), each: \(StatsView(views).items.count) item rows, \(StatsView(views).locations.count) place rows")
+    for (what, values) in [("fold the event into the views", fold), ("update LiveStats", update),
+                          ("  for a purchase (\(updatePurchase.count) of them)", updatePurchase), ("rebuild StatsView", rebuild)] {
+        print(String(format: "%@ median %.1f µs, p99 %.1f µs", what.padding(toLength: 32, withPad: " ", startingAt: 0), median(values) * 1e6, percentile(values, 0.99) * 1e6))
+    }
+
 case "memory":
     // Each fold in its own process (this one, again): its peak resident memory, less that of reading alone.
     guard arguments.count >= 3 else { print("usage: StoreBench memory JOURNAL"); exit(2) }
@@ -288,6 +320,6 @@ case "memory":
     }
 
 default:
-    print("usage: StoreBench latency [SAMPLES] | StoreBench open JOURNAL [RUNS] | StoreBench sync PENDING JOURNAL [RUNS] | StoreBench memory JOURNAL")
+    print("usage: StoreBench latency [SAMPLES] | StoreBench open JOURNAL [RUNS] | StoreBench sync PENDING JOURNAL [RUNS] | StoreBench stats JOURNAL [LAST] | StoreBench memory JOURNAL")
     exit(2)
 }

@@ -20,6 +20,10 @@ import ShopEvents
 public final class HouseholdModel {
     /// The views as of the last event folded.
     public private(set) var views: HouseholdViews
+    /// The statistics, kept up to date row by row as events arrive (``LiveStats``):
+    /// the same as `StatsView(views)`, without rebuilding and sorting every row.
+    public var stats: StatsView { liveStats.view }
+    private var liveStats: LiveStats
     /// Set if the stream of events ended with an error (a damaged journal).
     public private(set) var failure: (any Error)?
 
@@ -32,12 +36,14 @@ public final class HouseholdModel {
             try ViewEngine.views(journal: path).0
         }.value
         views = initial
+        liveStats = LiveStats(initial)
         let events = store.events(after: initial.asOf)
         updates = Task { [weak self] in
             do {
                 for try await recorded in events {
                     guard let self else { return }
                     self.views.apply(recorded)
+                    self.liveStats.update(after: recorded, in: self.views)
                 }
             } catch {
                 self?.failure = error

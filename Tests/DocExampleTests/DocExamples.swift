@@ -288,6 +288,17 @@ import ShopProjections
     }
 }
 
+// Sources/ShopProjections/Views/LiveStats.swift #1
+@MainActor func example_LiveStats_1(events: [RecordedEvent]) throws {
+    var views = HouseholdViews()
+    var stats = LiveStats(views)
+    for recorded in events {
+        views.apply(recorded)
+        stats.update(after: recorded, in: views)
+    }
+    print(stats.view.items.first?.name as Any)
+}
+
 // Sources/ShopProjections/HouseholdCalendar.swift #1
 @MainActor func example_HouseholdCalendar_1() throws {
     let berlin = HouseholdCalendar(timeZone: "Europe/Berlin")

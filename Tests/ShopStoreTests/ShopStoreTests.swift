@@ -141,6 +141,7 @@ func openDescriptors() -> Int {
             }
             let rebuilt = try ViewEngine.views(journal: path, useSnapshot: false).0
             #expect(model.views == rebuilt, "round \(round)")
+            #expect(model.stats == StatsView(rebuilt), "round \(round): the statistics kept row by row")
         }
         // Observation: a change to `views` is announced.
         let announced = Observed()

@@ -89,24 +89,42 @@ public struct StatsView: Hashable, Sendable {
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf
-        let history = views.history
-        items = history.items.compactMap { id, value in
-            guard let first = value.first, let last = value.last else { return nil }
-            let mean = value.tally.purchases > 1
-                ? Double(last.millisecondsSince1970 - first.millisecondsSince1970) / 86_400_000 / Double(value.tally.purchases - 1)
-                : nil
-            return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: mean)
-        }.sorted { byName(($0.name, $0.item), ($1.name, $1.item)) }
-        months = history.monthTotals.map { MonthRow(month: $0.key, tally: $0.value) }
-            .sorted { $0.month < $1.month }
-        actors = history.actors.map { ActorRow(actor: $0.key, tally: $0.value) }
-            .sorted { $0.actor < $1.actor }
-        locations = history.locations
-            .map { LocationRow(location: $0.key, name: views.name(of: $0.key), tally: $0.value) }
-            .sorted { byName(($0.name, $0.location), ($1.name, $1.location)) }
+        items = views.history.items.keys.compactMap { Self.itemRow($0, views) }.sorted(by: Self.itemOrder)
+        months = Self.monthRows(views.history)
+        actors = Self.actorRows(views.history)
+        locations = views.history.locations.keys.compactMap { Self.locationRow($0, views) }.sorted(by: Self.locationOrder)
         let ended = views.state.trips.values.filter { if case .ended = $0.phase { true } else { false } }
-        let total = Double(ended.reduce(Int64(0)) { $0 + $1.activeMilliseconds }) / 1000
-        trips = Trips(count: ended.count, totalSeconds: total, meanSeconds: ended.isEmpty ? nil : total / Double(ended.count))
+        trips = Self.trips(ended: ended.count, milliseconds: ended.reduce(Int64(0)) { $0 + $1.activeMilliseconds })
+    }
+
+    // The rows, one at a time: what ``LiveStats`` rebuilds after an event.
+
+    static func itemRow(_ id: ItemID, _ views: HouseholdViews) -> ItemRow? {
+        guard let value = views.history.items[id], let first = value.first, let last = value.last else { return nil }
+        let mean = value.tally.purchases > 1
+            ? Double(last.millisecondsSince1970 - first.millisecondsSince1970) / 86_400_000 / Double(value.tally.purchases - 1)
+            : nil
+        return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: mean)
+    }
+
+    static func locationRow(_ id: LocationID, _ views: HouseholdViews) -> LocationRow? {
+        views.history.locations[id].map { LocationRow(location: id, name: views.name(of: id), tally: $0) }
+    }
+
+    static func itemOrder(_ a: ItemRow, _ b: ItemRow) -> Bool { byName((a.name, a.item), (b.name, b.item)) }
+    static func locationOrder(_ a: LocationRow, _ b: LocationRow) -> Bool { byName((a.name, a.location), (b.name, b.location)) }
+
+    static func monthRows(_ history: PurchaseHistory) -> [MonthRow] {
+        history.monthTotals.map { MonthRow(month: $0.key, tally: $0.value) }.sorted { $0.month < $1.month }
+    }
+
+    static func actorRows(_ history: PurchaseHistory) -> [ActorRow] {
+        history.actors.map { ActorRow(actor: $0.key, tally: $0.value) }.sorted { $0.actor < $1.actor }
+    }
+
+    static func trips(ended count: Int, milliseconds: Int64) -> Trips {
+        let total = Double(milliseconds) / 1000
+        return Trips(count: count, totalSeconds: total, meanSeconds: count == 0 ? nil : total / Double(count))
     }
 
     public var json: JSONValue {
