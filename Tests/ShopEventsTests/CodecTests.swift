@@ -127,6 +127,28 @@ import ShopTestSupport
         }
     }
 
+    /// Lines in the writer's key order take the fast path (keys compared in
+    /// place); any other order, white space or unknown keys the general one:
+    /// both read the same event.
+    @Test func keysInAnyOrderWithWhiteSpaceOrUnknownKeysReadTheSame() throws {
+        var generator = RandomEvents(seed: 43)
+        var rng = SplitMix64(seed: 43)
+        for _ in 0..<2_000 {
+            let original = generator.recorded()
+            let line = EventLineCodec.encode(original)
+            guard case let .object(pairs) = try JSONValue.parse(line) else { Issue.record("not an object"); return }
+            var shuffled = pairs
+            shuffled.shuffle(using: &rng)
+            var extra = pairs
+            extra.insert(("later", .object([("key", .int(1))])), at: Int.random(in: 0...pairs.count, using: &rng))
+            let variants = [JSONValue.object(pairs).text(pretty: true), JSONValue.object(shuffled).text(),
+                            JSONValue.object(pairs.reversed()).text(), JSONValue.object(extra).text()]
+            for variant in variants {
+                #expect(try EventLineCodec.decode(Array(variant.utf8)) == original, "\(variant)")
+            }
+        }
+    }
+
     @Test func foundationReadsWhatWeWrite() throws {
         var generator = RandomEvents(seed: 43)
         for _ in 0..<500 {

@@ -74,10 +74,30 @@ public enum EventLineCodec {
         }
         try s.beginObject()
         var first = true
-        while let key = try s.nextKey(first: &first) {
-            if s.keyMatches(key, "seq") { try once(1, key); seq = try s.readInt() }
-            else if s.keyMatches(key, "id") { try once(2, key); id = try s.readUUID("id") }
-            else if s.keyMatches(key, "type") {
+        // The keys in the order this project writes them: each line is read by comparing the
+        // expected key's bytes in place (a few ahead, for the optional ones); any other order,
+        // white space or escape goes the general way, key by key.
+        var expected = 0
+        keys: while true {
+            var found: (TopKey, JSONScanner.Key)?
+            var next = expected
+            while found == nil, next < TopKey.canonical.count, next < expected + 4 {
+                if let key = s.takeKey(TopKey.canonical[next].name, first: first) {
+                    found = (TopKey.canonical[next], key)
+                    expected = next + 1
+                }
+                next += 1
+            }
+            if found == nil {
+                guard let key = try s.nextKey(first: &first) else { break keys }
+                found = (TopKey.canonical.first { s.keyMatches(key, $0.name) } ?? .unknown, key)
+            }
+            first = false
+            let (field, key) = found!
+            switch field {
+            case .seq: try once(1, key); seq = try s.readInt()
+            case .id: try once(2, key); id = try s.readUUID("id")
+            case .type:
                 try once(4, key)
                 typeOffset = s.position
                 let text = try s.readStringBytes()
@@ -89,10 +109,9 @@ public enum EventLineCodec {
                 } else {
                     typeName = s.keyText(text)
                 }
-            }
-            else if s.keyMatches(key, "v") { try once(8, key); version = try s.readInt() }
-            else if s.keyMatches(key, "at") { try once(16, key); at = try s.readTimestamp("at") }
-            else if s.keyMatches(key, "actor") {
+            case .v: try once(8, key); version = try s.readInt()
+            case .at: try once(16, key); at = try s.readTimestamp("at")
+            case .actor:
                 try once(32, key)
                 let start = s.position
                 let text = try s.readString()
@@ -100,10 +119,9 @@ public enum EventLineCodec {
                     throw CodecError(.invalidField, "actor must be 1 to 100 characters", offset: start)
                 }
                 actor = text
-            }
-            else if s.keyMatches(key, "device") { try once(64, key); device = s.readNull() ? nil : try s.readString() }
-            else if s.keyMatches(key, "command") { try once(128, key); command = try s.readUUID("command") }
-            else if s.keyMatches(key, "commandEvents") {
+            case .device: try once(64, key); device = s.readNull() ? nil : try s.readString()
+            case .command: try once(128, key); command = try s.readUUID("command")
+            case .commandEvents:
                 try once(2048, key)
                 if !s.readNull() {
                     let start = s.position
@@ -113,12 +131,10 @@ public enum EventLineCodec {
                     }
                     commandEvents = count
                 }
-            }
-            else if s.keyMatches(key, "correlation") {
+            case .correlation:
                 try once(256, key)
                 correlation = s.readNull() ? nil : try s.readUUID("correlation")
-            }
-            else if s.keyMatches(key, "data") {
+            case .data:
                 try once(512, key)
                 sawData = true
                 if typeName != nil || (version ?? 1) > RecordedEvent.schemaVersion {
@@ -132,8 +148,7 @@ public enum EventLineCodec {
                         try s.skipValue(depth: 1)
                     }
                 }
-            }
-            else if s.keyMatches(key, "prev") {
+            case .prev:
                 try once(1024, key)
                 let start = s.position
                 let text = try s.readStringBytes()
@@ -141,8 +156,8 @@ public enum EventLineCodec {
                     throw CodecError(.invalidField, "prev is not 64 hex digits", offset: start)
                 }
                 prev = digest
+            case .unknown: try s.skipValue(depth: 1)
             }
-            else { try s.skipValue(depth: 1) }
         }
         try s.expectEnd()
         func missing(_ name: String) -> CodecError { CodecError(.missingField, "the line has no \"\(name)\"", offset: 0) }
@@ -258,6 +273,31 @@ public enum EventLineCodec {
         case let .memberRemoved(member): w.field("member", member)
         }
         w.endObject()
+    }
+}
+
+/// The keys of a journal line, in the order the writer puts them.
+private enum TopKey {
+    case seq, id, type, v, at, actor, device, command, commandEvents, correlation, data, prev, unknown
+
+    static let canonical: [TopKey] = [.seq, .id, .type, .v, .at, .actor, .device, .command, .commandEvents, .correlation, .data, .prev]
+
+    var name: StaticString {
+        switch self {
+        case .seq: "seq"
+        case .id: "id"
+        case .type: "type"
+        case .v: "v"
+        case .at: "at"
+        case .actor: "actor"
+        case .device: "device"
+        case .command: "command"
+        case .commandEvents: "commandEvents"
+        case .correlation: "correlation"
+        case .data: "data"
+        case .prev: "prev"
+        case .unknown: ""
+        }
     }
 }
 

@@ -87,6 +87,26 @@ struct JSONScanner {
         return key
     }
 
+    /// The fast path of ``nextKey(first:)`` for lines this project wrote: when
+    /// the next key is exactly `name` (after a comma unless `first`, with no
+    /// white space and no escapes, as the writer puts it), consumes it and its
+    /// colon (and any white space after it, as ``nextKey(first:)`` does) and
+    /// returns it; otherwise consumes nothing and returns `nil`.
+    @inline(__always) mutating func takeKey(_ name: StaticString, first: Bool) -> Key? {
+        let n = name.utf8CodeUnitCount
+        var p = position
+        guard count - p >= n + (first ? 3 : 4) else { return nil }
+        if !first {
+            guard base[p] == UInt8(ascii: ",") else { return nil }
+            p += 1
+        }
+        guard base[p] == UInt8(ascii: "\""), base[p + n + 1] == UInt8(ascii: "\""), base[p + n + 2] == UInt8(ascii: ":"),
+              memcmp(base + p + 1, name.utf8Start, n) == 0 else { return nil }
+        position = p + n + 3
+        skipWhitespace()
+        return Key(start: p + 1, end: p + 1 + n, escaped: false)
+    }
+
     func keyMatches(_ key: Key, _ name: StaticString) -> Bool {
         if key.escaped { return (try? decodeString(key)) == name.description }
         let length = key.end - key.start
