@@ -119,7 +119,7 @@ public struct PurchaseHistory: Hashable, Sendable {
         switch recorded.event {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
-        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+        case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt):
             let fact = Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
                             quantity: quantity, unitPrice: unitPrice)
             switch depth {
@@ -131,11 +131,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 byItem[item, default: []].append(Int32(state.purchases.count))
                 amounts.append(Amount(quantity: quantity, unitPrice: unitPrice, actor: handle(recorded.actor)))
             case .records:
-                let record = PurchaseRecord(
-                    seq: recorded.seq, event: recorded.id, purchase: purchase, purchasedAt: fact.time,
-                    actor: recorded.actor, item: item, itemName: state.items[item]?.name ?? "", quantity: quantity,
-                    unitPrice: unitPrice, list: list, listName: list.flatMap { state.lists[$0]?.name },
-                    location: location, locationName: state.locations[location]?.name ?? "", isReverted: false)
+                let record = PurchaseRecord(recorded, before: state)!
                 index[purchase] = records.count
                 byItem[item, default: []].append(Int32(records.count))
                 records.append(record)

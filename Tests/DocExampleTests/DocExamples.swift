@@ -377,6 +377,13 @@ import ShopProjections
     for row in AuditView(views, filter: filter).purchases { print(row.purchasedAt, row.itemName, row.quantity) }
 }
 
+// Sources/ShopProjections/Views/AuditQuery.swift #1
+@MainActor func example_AuditQuery_1() throws {
+    let (views, _) = try ViewEngine.views(journal: "shop.ndjson", history: .none)
+    let query = AuditQuery(journal: "shop.ndjson", views: views, filter: AuditView.Filter(actor: "ben"))
+    try query.forEach { row in print(row.seq, row.itemName, row.quantity, row.isReverted) }
+}
+
 // Sources/ShopProjections/Views/ItemsView.swift #1
 @MainActor func example_ItemsView_1(views: HouseholdViews) throws {
     for row in ItemsByNameView(views).items { print(row.name, row.locationName, row.lastPurchased as Any) }

@@ -133,6 +133,15 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
+    /// Indented by two spaces as if it stood `level` deep inside other
+    /// values (its first line not indented): the pieces of a large value
+    /// written one by one come out exactly as ``text(pretty:)`` of the whole.
+    public func text(indentedAt level: Int) -> String {
+        var writer = JSONWriter()
+        write(to: &writer, indent: level)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     func write(to w: inout JSONWriter, indent: Int?) {
         func newline(_ level: Int) {
             guard indent != nil else { return }

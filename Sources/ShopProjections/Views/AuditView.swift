@@ -45,17 +45,17 @@ public struct AuditView: Hashable, Sendable {
     }
 
     public var json: JSONValue {
-        .object([
-            ("view", "audit"), ("asOf", .int(asOf)),
-            ("purchases", .array(purchases.map { r in
-                .object([("seq", .int(r.seq)), ("event", .string(r.event.description)),
-                         ("purchase", .string(r.purchase.description)), ("purchasedAt", .string(r.purchasedAt.description)),
-                         ("actor", .string(r.actor)), ("item", .string(r.item.description)), ("itemName", .string(r.itemName)),
-                         ("quantity", .int(r.quantity)), ("unitPrice", .optional(r.unitPrice)),
-                         ("list", .optional(r.list?.description)), ("listName", .optional(r.listName)),
-                         ("location", .string(r.location.description)), ("locationName", .string(r.locationName)),
-                         ("reverted", .bool(r.isReverted))])
-            })),
-        ])
+        .object([("view", "audit"), ("asOf", .int(asOf)), ("purchases", .array(purchases.map(Self.json)))])
+    }
+
+    /// One row of ``json``'s `purchases`.
+    public static func json(_ r: PurchaseRecord) -> JSONValue {
+        .object([("seq", .int(r.seq)), ("event", .string(r.event.description)),
+                 ("purchase", .string(r.purchase.description)), ("purchasedAt", .string(r.purchasedAt.description)),
+                 ("actor", .string(r.actor)), ("item", .string(r.item.description)), ("itemName", .string(r.itemName)),
+                 ("quantity", .int(r.quantity)), ("unitPrice", .optional(r.unitPrice)),
+                 ("list", .optional(r.list?.description)), ("listName", .optional(r.listName)),
+                 ("location", .string(r.location.description)), ("locationName", .string(r.locationName)),
+                 ("reverted", .bool(r.isReverted))])
     }
 }

@@ -48,15 +48,54 @@ struct Audit: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let (views, pending) = try loadViewsAndPending(options, asOf: asOf)
-        let calendar = views.calendar
-        let filter = AuditView.Filter(actor: actor, item: try item.map { try Lookup.item($0, in: views.state) },
-                                      list: try list.map { try Lookup.list($0, in: views.state) },
-                                      from: try from?.start(in: calendar), to: try to?.end(in: calendar))
-        let audit = AuditView(views, filter: filter)
-        let out = Output(json: options.json)
-        out.view(audit.json, pending: pending) { TextViews.audit(audit, calendar: calendar) }
+        try AuditOutput.show(options, asOf: asOf) { views in
+            let calendar = views.calendar
+            return AuditView.Filter(actor: actor, item: try item.map { try Lookup.item($0, in: views.state) },
+                                    list: try list.map { try Lookup.list($0, in: views.state) },
+                                    from: try from?.start(in: calendar), to: try to?.end(in: calendar))
+        }
         return 0
+    }
+}
+
+/// `audit` and `view audit`: the views (state only) say where the history
+/// ends, which purchases were reverted and what the filter's names mean; then
+/// ``AuditQuery`` streams the journal. JSON is written row by row as it is
+/// read, so memory does not grow with the history; the text table needs
+/// every row first (its columns are as wide as the widest cell).
+enum AuditOutput {
+    static func show(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true,
+                     filter: (HouseholdViews) throws -> AuditView.Filter) throws {
+        let (query, calendar, pending) = try prepare(options, asOf: asOf, useSnapshot: useSnapshot, filter: filter)
+        let viewAsOf = query.pending.last?.seq ?? query.through
+        guard options.json else {
+            let audit = try query.view()
+            Output(json: false).view(audit.json, pending: pending) { TextViews.audit(audit, calendar: calendar) }
+            return
+        }
+        // Exactly `Output.view(AuditView.json)`, a row at a time.
+        var buffer = "{\n  \"view\": \"audit\",\n  \"asOf\": \(viewAsOf),\n  \"purchases\": ["
+        var rows = 0
+        try query.forEach { row in
+            buffer += (rows == 0 ? "\n    " : ",\n    ") + AuditView.json(row).text(indentedAt: 2)
+            rows += 1
+            if buffer.utf8.count >= 1 << 16 {
+                Output.write(buffer)
+                buffer = ""
+            }
+        }
+        buffer += rows == 0 ? "]" : "\n  ]"
+        if let pending { buffer += ",\n  \"pending\": \(pending)" }
+        Output.write(buffer + "\n}\n")
+    }
+
+    /// The query, with the views dropped before it runs: only the household's state is kept while streaming.
+    private static func prepare(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool,
+                                filter: (HouseholdViews) throws -> AuditView.Filter) throws -> (AuditQuery, HouseholdCalendar, Int?) {
+        let loaded = try loadViewsAndOutbox(options, asOf: asOf, useSnapshot: useSnapshot, history: .none)
+        let query = AuditQuery(journal: options.journal, views: loaded.views, through: loaded.through,
+                               pending: loaded.pendingEvents, filter: try filter(loaded.views))
+        return (query, loaded.views.calendar, loaded.pending)
     }
 }
 

@@ -22,7 +22,7 @@ enum ViewName: String, CaseIterable {
     /// record, statistics and the items' last purchases the totals; the others nothing.
     var history: PurchaseHistory.Depth {
         switch self {
-        case .audit: .records
+        case .audit: .none       // the views say where the history ends; the audit streams the journal
         case .allItemsByName, .allItemsByPurchaseDate, .stats: .totals
         default: .none
         }
@@ -39,15 +39,23 @@ func loadViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, 
 /// state: the hub's history, then the outbox (not with `--as-of`, which names a point of the hub's history).
 func loadViewsAndPending(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true,
                          history: PurchaseHistory.Depth = .records) throws -> (views: HouseholdViews, pending: Int?) {
+    let loaded = try loadViewsAndOutbox(options, asOf: asOf, useSnapshot: useSnapshot, history: history)
+    return (loaded.views, loaded.pending)
+}
+
+/// ``loadViewsAndPending(_:asOf:useSnapshot:history:)`` that also says where
+/// the journal's part ends (`through`) and which events the outbox added.
+func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, history: PurchaseHistory.Depth)
+    throws -> (views: HouseholdViews, through: Int, pendingEvents: [RecordedEvent], pending: Int?) {
     let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
     var (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot, history: history)
     for warning in warnings { Tool.fail("warning: \(warning)") }
-    guard Replica.isReplica(options.journal) else { return (views, nil) }
+    let through = views.asOf
+    guard Replica.isReplica(options.journal) else { return (views, through, [], nil) }
     let replica = try Replica(path: options.journal)
-    if case .end = asOf {
-        for recorded in replica.pendingEvents { views.apply(recorded) }
-    }
-    return (views, replica.pending.count)
+    guard case .end = asOf else { return (views, through, [], replica.pending.count) }
+    for recorded in replica.pendingEvents { views.apply(recorded) }
+    return (views, through, replica.pendingEvents, replica.pending.count)
 }
 
 struct ViewCommand: ToolCommand {
@@ -103,6 +111,10 @@ struct ViewCommand: ToolCommand {
     }
 
     func run() throws -> Int32 {
+        if view == .audit {
+            try AuditOutput.show(options, asOf: asOf, useSnapshot: useSnapshot) { _ in AuditView.Filter() }
+            return 0
+        }
         let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)
         let out = Output(json: options.json)
         let currency = views.state.household?.currency
@@ -143,8 +155,7 @@ struct ViewCommand: ToolCommand {
             let items = ItemsByPurchaseDateView(views)
             show(items.json) { TextViews.itemsByPurchaseDate(items) }
         case .audit:
-            let audit = AuditView(views)
-            show(audit.json) { TextViews.audit(audit, calendar: views.calendar) }
+            break   // above
         case .stats:
             let stats = StatsView(views)
             show(stats.json) { TextViews.stats(stats, currency: currency, calendar: views.calendar) }

@@ -1,0 +1,98 @@
+import ShopEvents
+
+/// The audit as a query that streams the journal: every purchase that
+/// matches a filter, in journal order, with the names things had at the time,
+/// handed over one at a time — nothing of the history is held in memory
+/// beyond the household's state.
+///
+/// The views give where the history ends and which purchases were reverted
+/// (folded at any ``PurchaseHistory/Depth``, `.none` is enough); the query
+/// then reads the journal once more up to that event, folding only the
+/// household's state for the names. It gives exactly the rows of
+/// ``AuditView`` over views folded with the records.
+///
+/// ```swift
+/// let (views, _) = try ViewEngine.views(journal: "shop.ndjson", history: .none)
+/// let query = AuditQuery(journal: "shop.ndjson", views: views, filter: AuditView.Filter(actor: "ben"))
+/// try query.forEach { row in print(row.seq, row.itemName, row.quantity, row.isReverted) }
+/// ```
+public struct AuditQuery: Sendable {
+    public var journalPath: String
+    public var filter: AuditView.Filter
+    /// The last event of the journal that counts (the views' `asOf` unless `pending` says otherwise).
+    public var through: Int
+    /// Events after the journal's, shown as if accepted (a sync replica's outbox).
+    public var pending: [RecordedEvent]
+    /// Checks every line's `prev` while reading, as the views did.
+    public var verifyChain: Bool
+    /// The purchases reverted by the end of the views: the few a revert touched.
+    private var reverted: Set<PurchaseID>
+
+    /// A query of the purchases of `views`, which were folded from the journal
+    /// up to event `through` (their `asOf` when nil) and then `pending`.
+    public init(journal: String, views: HouseholdViews, through: Int? = nil, pending: [RecordedEvent] = [],
+                filter: AuditView.Filter = AuditView.Filter(), verifyChain: Bool = true) {
+        journalPath = journal
+        self.filter = filter
+        self.through = through ?? views.asOf
+        self.pending = pending
+        self.verifyChain = verifyChain
+        reverted = Set(views.state.purchases.values.lazy.filter(\.isReverted).map(\.id))
+    }
+
+    /// Gives every matching purchase to `body`, in journal order. Throws what
+    /// reading the journal throws, and `corrupt_line` if the journal no longer
+    /// reaches event ``through``.
+    public func forEach(_ body: (PurchaseRecord) -> Void) throws(JournalError) {
+        var state = ShopState.initial
+        var last = 0
+        func fold(_ recorded: RecordedEvent) {
+            if let record = PurchaseRecord(recorded, before: state), filter.matches(record) {
+                var row = record
+                row.isReverted = reverted.contains(record.purchase)
+                body(row)
+            }
+            state.apply(recorded)
+        }
+        if through > 0 {
+            let reader = try JournalReader(path: journalPath, verifyChain: verifyChain)
+            if reader.bytesLeft >= Replayer<HouseholdViews>.prefetchAbove {
+                // Everything to the end on two threads; events written since the views were folded are passed over.
+                _ = try reader.readToEnd(prefetching: true) { recorded in
+                    guard recorded.seq <= through else { return }
+                    fold(recorded)
+                    last = recorded.seq
+                }
+            } else {
+                while let recorded = try reader.next() {
+                    fold(recorded)
+                    last = recorded.seq
+                    if last == through { break }
+                }
+            }
+        }
+        guard last == through else {
+            throw JournalError(.corruptLine, "\(journalPath) ends at event \(last), before event \(through) that the views were folded to: it was changed while the audit read it")
+        }
+        for recorded in pending { fold(recorded) }
+    }
+
+    /// Every matching purchase, collected: the rows of ``AuditView``.
+    public func view() throws(JournalError) -> AuditView {
+        var rows: [PurchaseRecord] = []
+        try forEach { rows.append($0) }
+        return AuditView(asOf: pending.last?.seq ?? through, purchases: rows)
+    }
+}
+
+extension PurchaseRecord {
+    /// The audit's row for a purchase event, with the names of `state`, the
+    /// household just before it; nil for any other event.
+    init?(_ recorded: RecordedEvent, before state: ShopState) {
+        guard case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt) = recorded.event else { return nil }
+        self.init(seq: recorded.seq, event: recorded.id, purchase: purchase, purchasedAt: purchasedAt ?? recorded.at,
+                  actor: recorded.actor, item: item, itemName: state.items[item]?.name ?? "", quantity: quantity,
+                  unitPrice: unitPrice, list: list, listName: list.flatMap { state.lists[$0]?.name },
+                  location: location, locationName: state.locations[location]?.name ?? "", isReverted: false)
+    }
+}
