@@ -30,10 +30,15 @@ public final class HouseholdModel {
     // Read by deinit, which is not on the main actor: it is set once, in init.
     @ObservationIgnored nonisolated(unsafe) private var updates: Task<Void, Never>?
 
-    public init(store: ShopStore) async throws {
+    /// `history`: how much of the purchase history ``views`` keep. The
+    /// default, `.totals`, is what every view but the in-memory audit needs,
+    /// and is sized by the household; show the audit with an ``AuditQuery``
+    /// over `views`, which streams the journal. `.records` keeps every
+    /// purchase's audit row in memory (``AuditView``).
+    public init(store: ShopStore, history: PurchaseHistory.Depth = .totals) async throws {
         let path = store.path
         let initial = try await Task.detached { () throws -> HouseholdViews in
-            try ViewEngine.views(journal: path).0
+            try ViewEngine.views(journal: path, history: history).0
         }.value
         views = initial
         liveStats = LiveStats(initial)

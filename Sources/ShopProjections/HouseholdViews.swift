@@ -43,6 +43,15 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     public func name(of item: ItemID) -> String { state.items[item]?.name ?? item.description }
     public func name(of location: LocationID) -> String { state.locations[location]?.name ?? location.description }
 
+    /// The same views folded at a lesser depth (see ``PurchaseHistory/Depth``);
+    /// `nil` when they cannot be had from these.
+    package func lowered(to depth: PurchaseHistory.Depth) -> HouseholdViews? {
+        guard let history = history.lowered(to: depth, state: state) else { return nil }
+        var views = self
+        views.history = history
+        return views
+    }
+
     package func encode(to w: inout BinaryWriter) {
         state.encode(to: &w)
         history.encode(to: &w)

@@ -214,36 +214,118 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     // MARK: Snapshot
 
+    /// The history in the snapshot encoding, at its depth: `.records` writes
+    /// the records (the totals are added up again on reading); `.totals` the
+    /// totals and, per purchase, what a revert needs; `.none` the calendar only.
+    /// Things are written in key order, so the same history gives the same bytes.
     package func encode(to w: inout BinaryWriter) {
         w.string(calendar.timeZone.identifier)
-        w.array(records) { w, r in
-            w.int(r.seq); w.id(r.event); w.id(r.purchase); w.timestamp(r.purchasedAt); w.string(r.actor)
-            w.id(r.item); w.string(r.itemName); w.int(r.quantity); w.optional(r.unitPrice) { $0.int($1) }
-            w.optional(r.list) { $0.id($1) }; w.optional(r.listName) { $0.string($1) }
-            w.id(r.location); w.string(r.locationName); w.bool(r.isReverted)
-        }
-    }
-
-    /// Reads the records back and adds the totals up again: totals are derived, never stored.
-    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
-        calendar = HouseholdCalendar(timeZone: try r.string())
-        let saved = try r.array { r throws(BinaryDecodingError) in
-            PurchaseRecord(seq: try r.int(), event: try r.id(), purchase: try r.id(), purchasedAt: try r.timestamp(),
-                           actor: try r.string(), item: try r.id(), itemName: try r.string(), quantity: try r.int(),
-                           unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
-                           list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
-                           listName: try r.optional { r throws(BinaryDecodingError) in try r.string() },
-                           location: try r.id(), locationName: try r.string(), isReverted: try r.bool())
-        }
-        records.reserveCapacity(saved.count)
-        for record in saved {
-            index[record.purchase] = records.count
-            byItem[record.item, default: []].append(Int32(records.count))
-            records.append(record)
-            if !record.isReverted {
-                count(Fact(item: record.item, location: record.location, actor: record.actor, time: record.purchasedAt,
-                           quantity: record.quantity, unitPrice: record.unitPrice), sign: 1)
+        switch depth {
+        case .none:
+            w.int(0)
+        case .totals:
+            w.int(1)
+            w.array(amounts) { w, a in w.int(a.quantity); w.optional(a.unitPrice) { $0.int($1) }; w.int(Int(a.actor)) }
+            w.array(actorNames) { $0.string($1) }
+            w.array(byItem.sorted { $0.key < $1.key }) { w, entry in w.id(entry.key); w.array(entry.value) { $0.int(Int($1)) } }
+            w.array(items.sorted { $0.key < $1.key }) { w, entry in
+                w.id(entry.key); w.tally(entry.value.tally)
+                w.optional(entry.value.first) { $0.timestamp($1) }; w.optional(entry.value.last) { $0.timestamp($1) }
+            }
+            w.array(months.sorted { $0.key < $1.key }) { w, entry in w.int(entry.key); w.tally(entry.value) }
+            w.array(actors.sorted { $0.key < $1.key }) { w, entry in w.string(entry.key); w.tally(entry.value) }
+            w.array(locations.sorted { $0.key < $1.key }) { w, entry in w.id(entry.key); w.tally(entry.value) }
+        case .records:
+            w.int(2)
+            w.array(records) { w, r in
+                w.int(r.seq); w.id(r.event); w.id(r.purchase); w.timestamp(r.purchasedAt); w.string(r.actor)
+                w.id(r.item); w.string(r.itemName); w.int(r.quantity); w.optional(r.unitPrice) { $0.int($1) }
+                w.optional(r.list) { $0.id($1) }; w.optional(r.listName) { $0.string($1) }
+                w.id(r.location); w.string(r.locationName); w.bool(r.isReverted)
             }
         }
     }
+
+    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+        calendar = HouseholdCalendar(timeZone: try r.string())
+        switch try r.int() {
+        case 0:
+            depth = .none
+        case 1:
+            depth = .totals
+            amounts = try r.array { r throws(BinaryDecodingError) in
+                Amount(quantity: try r.int(), unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() }, actor: Int32(try r.int()))
+            }
+            actorNames = try r.array { r throws(BinaryDecodingError) in try r.string() }
+            for (index, name) in actorNames.enumerated() { actorHandles[name] = Int32(index) }
+            for (item, positions) in try r.array({ r throws(BinaryDecodingError) -> (ItemID, [Int32]) in
+                (try r.id(), try r.array { r throws(BinaryDecodingError) in Int32(try r.int()) })
+            }) { byItem[item] = positions }
+            for (item, tally) in try r.array({ r throws(BinaryDecodingError) -> (ItemID, ItemTally) in
+                (try r.id(), ItemTally(tally: try r.tally(), first: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() },
+                                       last: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }))
+            }) { items[item] = tally }
+            for (month, tally) in try r.array({ r throws(BinaryDecodingError) in (try r.int(), try r.tally()) }) { months[month] = tally }
+            for (actor, tally) in try r.array({ r throws(BinaryDecodingError) in (try r.string(), try r.tally()) }) { actors[actor] = tally }
+            for (location, tally) in try r.array({ r throws(BinaryDecodingError) -> (LocationID, Tally) in (try r.id(), try r.tally()) }) {
+                locations[location] = tally
+            }
+        case 2:
+            depth = .records
+            let saved = try r.array { r throws(BinaryDecodingError) in
+                PurchaseRecord(seq: try r.int(), event: try r.id(), purchase: try r.id(), purchasedAt: try r.timestamp(),
+                               actor: try r.string(), item: try r.id(), itemName: try r.string(), quantity: try r.int(),
+                               unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
+                               list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
+                               listName: try r.optional { r throws(BinaryDecodingError) in try r.string() },
+                               location: try r.id(), locationName: try r.string(), isReverted: try r.bool())
+            }
+            records.reserveCapacity(saved.count)
+            for record in saved {
+                index[record.purchase] = records.count
+                byItem[record.item, default: []].append(Int32(records.count))
+                records.append(record)
+                if !record.isReverted {
+                    count(Fact(item: record.item, location: record.location, actor: record.actor, time: record.purchasedAt,
+                               quantity: record.quantity, unitPrice: record.unitPrice), sign: 1)
+                }
+            }
+        case let other:
+            throw BinaryDecodingError("purchase history depth \(other)")
+        }
+    }
+
+    /// The same history kept at a lesser depth, as if folded at that depth
+    /// from the start; `nil` if it cannot be (a greater depth, or records
+    /// that do not match `state`'s purchase table one to one, as in a journal
+    /// that reused a purchase id).
+    package func lowered(to lesser: Depth, state: ShopState) -> PurchaseHistory? {
+        if lesser == depth { return self }
+        var lowered = PurchaseHistory(depth: lesser)
+        lowered.calendar = calendar
+        switch (depth, lesser) {
+        case (_, .none):
+            return lowered
+        case (.records, .totals):
+            guard records.count == state.purchases.count else { return nil }
+            lowered.amounts.reserveCapacity(records.count)
+            for (position, record) in records.enumerated() {
+                guard state.purchases.position(of: record.purchase) == position else { return nil }
+                lowered.amounts.append(Amount(quantity: record.quantity, unitPrice: record.unitPrice, actor: lowered.handle(record.actor)))
+            }
+            lowered.byItem = byItem   // positions in the records are positions in the state's table
+            (lowered.items, lowered.months, lowered.actors, lowered.locations) = (items, months, actors, locations)
+            return lowered
+        default:
+            return nil
+        }
+    }
+}
+
+extension BinaryWriter {
+    fileprivate mutating func tally(_ t: Tally) { int(t.purchases); int(t.quantity); int(t.spend) }
+}
+
+extension BinaryReader {
+    fileprivate mutating func tally() throws(BinaryDecodingError) -> Tally { Tally(purchases: try int(), quantity: try int(), spend: try int()) }
 }

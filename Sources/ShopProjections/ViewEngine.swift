@@ -29,8 +29,9 @@ public final class ViewEngine {
     private var started = false
 
     /// `history` less than `.records` folds only what some views use (see
-    /// ``HouseholdViews/init(history:)``); a good snapshot is still used (it
-    /// has the whole history), but none is saved from such views.
+    /// ``HouseholdViews/init(history:)``). A good snapshot saved at that depth
+    /// or a greater one is used (lowered to this depth); one saved at a lesser
+    /// depth is not, with a warning.
     public init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true, history: PurchaseHistory.Depth = .records) {
         self.journalPath = journalPath
         self.useSnapshot = useSnapshot
@@ -78,7 +79,12 @@ public final class ViewEngine {
         switch ViewSnapshot.load(journal: journalPath) {
         case let .failure(problem):
             warnings.append("ignored the snapshot \(snapshotPath): \(problem.description); the views were rebuilt from the journal")
-        case let .success((views, position)):
+        case let .success((saved, position)):
+            let wanted = replayer.value.historyDepth
+            guard let views = saved.lowered(to: wanted) else {
+                warnings.append("ignored the snapshot \(snapshotPath): it holds the purchase history at depth \(saved.historyDepth), these views need \(wanted); the views were rebuilt from the journal")
+                return
+            }
             switch stop {
             case .end: break
             case let .seq(last) where last < position.seq: return
@@ -91,11 +97,9 @@ public final class ViewEngine {
     }
 
     /// Writes the current views to `<journal>.snapshot` (atomically: a
-    /// temporary file, `fsync`, rename).
+    /// temporary file, `fsync`, rename), at their depth: a snapshot of views
+    /// folded at `.totals` is household-sized but cannot serve `.records`.
     public func saveSnapshot() throws(JournalError) {
-        guard views.historyDepth == .records else {
-            throw JournalError(.io, "cannot snapshot \(journalPath): these views were folded without the purchase records")
-        }
         try ViewSnapshot.save(views, position: position, journal: journalPath)
     }
 

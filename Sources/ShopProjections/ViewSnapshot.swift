@@ -9,7 +9,7 @@ import ShopEvents
 /// a truncated or damaged file is recognised as such.
 public enum ViewSnapshot {
     static let magic = Array("SHOPVIEW".utf8)
-    static let version: UInt32 = 3   // 2: the state holds members; 3: its purchases kept compactly
+    static let version: UInt32 = 4   // 2: the state holds members; 3: its purchases kept compactly; 4: the history at its depth
 
     public static func path(forJournal journal: String) -> String { journal + ".snapshot" }
 
@@ -30,34 +30,17 @@ public enum ViewSnapshot {
         w.digest(hash)
         views.encode(to: &w)
         w.digest(SHA256.hash(w.bytes))
-        let path = path(forJournal: journal)
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw JournalError(.io, "cannot write the snapshot \(temporary): errno \(errno)") }
-        let written = w.bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == w.bytes.count, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw JournalError(.io, "cannot write the snapshot \(path): errno \(errno)")
-        }
+        try SnapshotFile.write(w.bytes, to: path(forJournal: journal))
     }
 
     static func load(journal: String) -> Result<(HouseholdViews, JournalPosition), Problem> {
-        let path = path(forJournal: journal)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(Problem(description: "it cannot be read"))
+        var r: BinaryReader
+        switch SnapshotFile.read(path(forJournal: journal), magic: magic) {
+        case let .success(reader): r = reader
+        case .failure(.unreadable): return .failure(Problem(description: "it cannot be read"))
+        case .failure(.notASnapshot): return .failure(Problem(description: "it is not a ShopEvents snapshot"))
+        case .failure(.damaged): return .failure(Problem(description: "it is damaged or truncated (its checksum does not match)"))
         }
-        let bytes = Array(data)
-        guard bytes.count >= magic.count + 4 + 32, Array(bytes[0..<magic.count]) == magic else {
-            return .failure(Problem(description: "it is not a ShopEvents snapshot"))
-        }
-        let body = bytes[0..<(bytes.count - 32)]
-        var trailer = BinaryReader(Array(bytes[(bytes.count - 32)...]))
-        guard let checksum = try? trailer.digest(), checksum == SHA256.hash(body) else {
-            return .failure(Problem(description: "it is damaged or truncated (its checksum does not match)"))
-        }
-        var r = BinaryReader(Array(body), at: magic.count)
         do {
             let format = try r.uint32()
             guard format == version else { return .failure(Problem(description: "it has format \(format), not \(version)")) }

@@ -273,6 +273,12 @@ struct RandomJournal {
                 #expect(totals.history.actors == full.history.actors && totals.history.locations == full.history.locations)
                 #expect(totals.history.monthTotals == full.history.monthTotals)
                 #expect(Self.renderTotalsViews(totals) == Self.renderTotalsViews(full))
+                // The same totals had from the records (a snapshot's views, lowered), and through the snapshot encoding.
+                #expect(full.lowered(to: .totals) == totals)
+                var w = BinaryWriter()
+                totals.encode(to: &w)
+                var r = BinaryReader(w.bytes)
+                #expect(try HouseholdViews(from: &r) == totals && r.isAtEnd)
             }
         }
         #expect(totals.history.records.isEmpty && !full.history.records.isEmpty)
@@ -298,27 +304,41 @@ struct RandomJournal {
                 #expect(light.state == full.state)
                 #expect(light.calendar == full.calendar)
                 #expect(Self.renderStateViews(light) == Self.renderStateViews(full))
+                #expect(full.lowered(to: .none) == light)
+                #expect(full.lowered(to: .totals)?.lowered(to: .none) == light)
+                #expect(light.lowered(to: .totals) == nil && light.lowered(to: .records) == nil)
+                var w = BinaryWriter()
+                light.encode(to: &w)
+                var r = BinaryReader(w.bytes)
+                #expect(try HouseholdViews(from: &r) == light && r.isAtEnd)
             }
         }
         #expect(light.history.records.isEmpty && !full.history.records.isEmpty)
     }
 
-    @Test("the tool's state-only views through ViewEngine; a snapshot is refused, a good one still used")
+    @Test("a snapshot at each depth serves views of that depth or less (equal to folding at that depth) and is refused, with a warning, by views that need more")
     func engine() throws {
         let journal = RandomJournal()
         defer { journal.remove() }
         try journal.write(seed: 43, commands: 200)
-        let (light, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false, history: .none)
-        let (full, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false)
-        #expect(Self.renderStateViews(light) == Self.renderStateViews(full))
-        let engine = ViewEngine(journalPath: journal.path, history: .none)
-        try engine.refresh()
-        #expect(throws: JournalError.self) { try engine.saveSnapshot() }
-        let saving = ViewEngine(journalPath: journal.path)
-        try saving.refresh()
-        try saving.saveSnapshot()
-        let fromSnapshot = ViewEngine(journalPath: journal.path, history: .none)
-        #expect(try fromSnapshot.refresh() == full)
-        #expect(fromSnapshot.snapshotSeq == full.asOf)
+        let depths: [PurchaseHistory.Depth] = [.none, .totals, .records]
+        let folded = try depths.map { try ViewEngine.views(journal: journal.path, useSnapshot: false, history: $0).0 }
+        #expect(Self.renderStateViews(folded[0]) == Self.renderStateViews(folded[2]))
+        #expect(Self.renderTotalsViews(folded[1]) == Self.renderTotalsViews(folded[2]))
+        for (savedRank, saved) in depths.enumerated() {
+            let saving = ViewEngine(journalPath: journal.path, useSnapshot: false, history: saved)
+            try saving.refresh()
+            try saving.saveSnapshot()
+            for (wantedRank, wanted) in depths.enumerated() {
+                let engine = ViewEngine(journalPath: journal.path, history: wanted)
+                #expect(try engine.refresh() == folded[wantedRank], "saved \(saved), wanted \(wanted)")
+                if wantedRank <= savedRank {
+                    #expect(engine.snapshotSeq == folded[0].asOf && engine.warnings.isEmpty)
+                } else {
+                    #expect(engine.snapshotSeq == nil)
+                    #expect(engine.warnings == ["ignored the snapshot \(engine.snapshotPath): it holds the purchase history at depth \(saved), these views need \(wanted); the views were rebuilt from the journal"])
+                }
+            }
+        }
     }
 }

@@ -91,6 +91,26 @@ import ShopTestSupport
         #expect(figures.audit == AuditView(views).purchases)
     }
 
+    @Test("the page from state-only views and the period's streamed audit rows is the page from the records, byte for byte")
+    func fromStreamedRows() throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: 78, commands: 400)
+        let full = try ViewEngine.views(journal: journal.path, useSnapshot: false).0
+        let light = try ViewEngine.views(journal: journal.path, useSnapshot: false, history: .none).0
+        let reader = try JournalReader(path: journal.path)
+        while try reader.next() != nil {}
+        let head = try reader.head()
+        let purchases = full.history.records.map(\.purchasedAt)
+        let middle = purchases[purchases.count / 2]
+        for (from, to) in [(nil, nil), (middle, nil), (nil, middle), (purchases[purchases.count / 4], middle)] as [(Timestamp?, Timestamp?)] {
+            let rows = try AuditQuery(journal: journal.path, views: light, filter: AuditView.Filter(from: from, to: to)).view().purchases
+            #expect(ReportFigures(light, audit: rows, from: from, to: to) == ReportFigures(full, from: from, to: to))
+            let streamed = HouseholdReport(views: light, audit: rows, head: head, journal: "shop.ndjson", from: from, to: to).html
+            #expect(streamed == HouseholdReport(views: full, head: head, journal: "shop.ndjson", from: from, to: to).html)
+        }
+    }
+
     @Test func aPeriodCountsOnlyItsPurchases() throws {
         let (views, head, folder) = try Self.household()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -15,8 +15,25 @@ func household(_ path: String) async throws -> ShopStore {
 }
 
 /// Open file descriptors of this process.
-func openDescriptors() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+/// This process's descriptors that concern `folder`: files in it, and inotify
+/// instances watching it. (Counting every descriptor would also count those
+/// that tests running alongside open and close.)
+func descriptors(concerning folder: URL) -> Set<String> {
+    let path = folder.resolvingSymlinksInPath().path
+    var info = stat()
+    guard stat(path, &info) == 0 else { return [] }
+    let inode = "ino:" + String(info.st_ino, radix: 16) + " "
+    var found: Set<String> = []
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)") else { continue }
+        if target.hasPrefix(path) || target.hasPrefix(folder.path) {
+            found.insert("\(name) \(target)")
+        } else if target == "anon_inode:inotify", let watches = try? String(contentsOfFile: "/proc/self/fdinfo/\(name)", encoding: .utf8),
+                  watches.contains(inode) {
+            found.insert("\(name) inotify")
+        }
+    }
+    return found
 }
 
 @Suite(.serialized) struct ShopStoreTests {
@@ -104,17 +121,18 @@ func openDescriptors() -> Int {
         #expect(seqs == Array(1...expected))
         // Cancelled while waiting for more: it ends, and its thread's descriptors are closed.
         try await Task.sleep(nanoseconds: 300_000_000)
-        let descriptorsBefore = openDescriptors()   // after one stream has come and gone
+        let descriptorsBefore = descriptors(concerning: folder)   // after one stream has come and gone
         let idle = Task { () throws -> Int in
             var count = 0
             for try await _ in store.events(after: expected) { count += 1 }
             return count
         }
         try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(descriptors(concerning: folder).count > descriptorsBefore.count, "a waiting stream watches the journal")
         idle.cancel()
         #expect(try await withTimeout(seconds: 10) { try await idle.value } == 0)
         try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(openDescriptors() == descriptorsBefore)
+        #expect(descriptors(concerning: folder) == descriptorsBefore)
     }
 
     @Test @MainActor func theModelFollowsEveryWriteAndEqualsARebuild() async throws {
@@ -139,7 +157,7 @@ func openDescriptors() -> Int {
             try await withTimeout(seconds: 20) { @MainActor in
                 while model.views.asOf < head { try await Task.sleep(nanoseconds: 10_000_000) }
             }
-            let rebuilt = try ViewEngine.views(journal: path, useSnapshot: false).0
+            let rebuilt = try ViewEngine.views(journal: path, useSnapshot: false, history: .totals).0   // the model's default depth
             #expect(model.views == rebuilt, "round \(round)")
             #expect(model.stats == StatsView(rebuilt), "round \(round): the statistics kept row by row")
         }

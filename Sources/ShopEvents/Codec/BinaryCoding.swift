@@ -44,16 +44,19 @@ package struct BinaryDecodingError: Error, CustomStringConvertible {
 package struct BinaryReader {
     private let bytes: [UInt8]
     package private(set) var position: Int
+    /// Where reading ends: the bytes from here on are not this reader's.
+    private let end: Int
 
-    package init(_ bytes: [UInt8], at position: Int = 0) {
+    package init(_ bytes: [UInt8], at position: Int = 0, end: Int? = nil) {
         self.bytes = bytes
         self.position = position
+        self.end = min(end ?? bytes.count, bytes.count)
     }
 
-    package var isAtEnd: Bool { position == bytes.count }
+    package var isAtEnd: Bool { position == end }
 
     private mutating func take(_ count: Int) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
-        guard count >= 0, count <= bytes.count - position else {
+        guard count >= 0, count <= end - position else {
             throw BinaryDecodingError("the snapshot ends early (wanted \(count) bytes at \(position))")
         }
         defer { position += count }
@@ -63,7 +66,7 @@ package struct BinaryReader {
     /// A fixed-size value at the current position, read in place.
     private mutating func load<T: FixedWidthInteger>(_ type: T.Type) throws(BinaryDecodingError) -> T {
         let size = MemoryLayout<T>.size
-        guard size <= bytes.count - position else {
+        guard size <= end - position else {
             throw BinaryDecodingError("the snapshot ends early (wanted \(size) bytes at \(position))")
         }
         defer { position += size }
@@ -89,7 +92,7 @@ package struct BinaryReader {
     /// A count of things that follow, each at least `minimumSize` bytes: never more than the bytes left.
     package mutating func count(minimumSize: Int = 1) throws(BinaryDecodingError) -> Int {
         let n = try int()
-        guard n >= 0, n <= (bytes.count - position) / max(minimumSize, 1) else {
+        guard n >= 0, n <= (end - position) / max(minimumSize, 1) else {
             throw BinaryDecodingError("count \(n) at \(position) is impossible")
         }
         return n
@@ -130,5 +133,66 @@ package struct BinaryReader {
         values.reserveCapacity(n)
         for _ in 0..<n { values.append(try read(&self)) }
         return values
+    }
+}
+
+/// A snapshot file: a magic word, the body, and a SHA-256 of everything
+/// before it, so that a truncated or damaged file is recognised as such.
+package enum SnapshotFile {
+    package enum Problem: Error, Equatable {
+        case unreadable, notASnapshot, damaged
+    }
+
+    /// Reads the file whole (one buffer, no copies) and checks its magic and
+    /// checksum; the reader stands after the magic and ends before the checksum.
+    package static func read(_ path: String, magic: [UInt8]) -> Result<BinaryReader, Problem> {
+        let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.unreadable) }
+        defer { _ = Posix.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(.unreadable) }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return .failure(.unreadable) }
+            done += n
+        }
+        guard size >= magic.count + 4 + 32, bytes.starts(with: magic) else { return .failure(.notASnapshot) }
+        var trailer = BinaryReader(bytes, at: size - 32)
+        let computed = bytes.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[0..<(size - 32)])) }
+        guard let recorded = try? trailer.digest(), recorded == computed else { return .failure(.damaged) }
+        return .success(BinaryReader(bytes, at: magic.count, end: size - 32))
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file, `fsync`, rename.
+    package static func write(_ bytes: [UInt8], to path: String) throws(JournalError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw JournalError.io("create", temporary) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                let error = JournalError.io("write", temporary)
+                _ = Posix.close(fd); unlink(temporary)
+                throw error
+            }
+            done += n
+        }
+        guard Journal.fullSync(fd) else {
+            let error = JournalError.io("fsync", temporary)
+            _ = Posix.close(fd); unlink(temporary)
+            throw error
+        }
+        _ = Posix.close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = JournalError.io("rename to \(path)", temporary)
+            unlink(temporary)
+            throw error
+        }
     }
 }

@@ -50,6 +50,9 @@ public struct PurchaseTable: Hashable, Sendable {
                         effectiveTime: Timestamp(millisecondsSince1970: row.time), seq: row.seq, isReverted: row.isReverted)
     }
 
+    /// Makes room for `count` purchases in all, so that adding them does not grow the index step by step.
+    mutating func reserveCapacity(_ count: Int) { index.reserveCapacity(count) }
+
     /// Adds a purchase; one whose id is known already replaces nothing (ids are never reused).
     mutating func insert(_ purchase: Purchase) {
         guard index[purchase.id] == nil else { return }

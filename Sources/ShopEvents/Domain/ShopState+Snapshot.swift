@@ -87,10 +87,12 @@ extension ShopState {
             if !l.isDeleted { listNames.claim(l.name, by: l.id) }
         }
         purgedLists = Set(try r.array { r throws(BinaryDecodingError) in try r.id() })
-        for p in try r.array({ r throws(BinaryDecodingError) in
-            Purchase(id: try r.id(), item: try r.id(), list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
-                     location: try r.id(), effectiveTime: try r.timestamp(), seq: try r.int(), isReverted: try r.bool())
-        }) { purchases.insert(p) }
+        let purchaseCount = try r.count(minimumSize: 66)
+        purchases.reserveCapacity(purchaseCount)
+        for _ in 0..<purchaseCount {
+            purchases.insert(Purchase(id: try r.id(), item: try r.id(), list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
+                                      location: try r.id(), effectiveTime: try r.timestamp(), seq: try r.int(), isReverted: try r.bool()))
+        }
         for t in try r.array({ r throws(BinaryDecodingError) in
             let (id, list, startedAt, active): (TripID, ListID?, Timestamp, Int) =
                 (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.timestamp(), try r.int())

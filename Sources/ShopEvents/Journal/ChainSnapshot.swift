@@ -25,43 +25,12 @@ enum ChainSnapshot {
         w.int(size)
         chain.encode(to: &w)
         w.digest(SHA256.hash(w.bytes))
-        let path = path(forJournal: journal)
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw JournalError.io("create", temporary) }
-        var done = 0
-        while done < w.bytes.count {
-            let n = w.bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let error = JournalError.io("write", temporary)
-                _ = Posix.close(fd); unlink(temporary)
-                throw error
-            }
-            done += n
-        }
-        guard Journal.fullSync(fd) else {
-            let error = JournalError.io("fsync", temporary)
-            _ = Posix.close(fd); unlink(temporary)
-            throw error
-        }
-        _ = Posix.close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = JournalError.io("rename to \(path)", temporary)
-            unlink(temporary)
-            throw error
-        }
+        try SnapshotFile.write(w.bytes, to: path(forJournal: journal))
     }
 
     /// The chain and the offset it covers, if the snapshot is good for the journal open at `fd`.
     static func load(journal: String, fd: Int32) -> (chain: JournalChain, size: Int)? {
-        guard let data = FileManager.default.contents(atPath: path(forJournal: journal)) else { return nil }
-        let bytes = Array(data)
-        guard bytes.count > magic.count + 4 + 32, Array(bytes[0..<magic.count]) == magic else { return nil }
-        let body = Array(bytes[0..<(bytes.count - 32)])
-        var trailer = BinaryReader(Array(bytes[(bytes.count - 32)...]))
-        guard let checksum = try? trailer.digest(), checksum == SHA256.hash(body) else { return nil }
-        var r = BinaryReader(body, at: magic.count)
+        guard case var .success(r) = SnapshotFile.read(path(forJournal: journal), magic: magic) else { return nil }
         guard let format = try? r.uint32(), format == version, let size = try? r.int(),
               let chain = try? JournalChain(from: &r) else { return nil }
         // The journal must still have that very line, ending with its newline, at that offset.

@@ -28,11 +28,25 @@ public struct HouseholdReport: Sendable {
     /// How many items the top-items charts show.
     public var topCount = 10
 
+    /// The period's audit rows, when the views were folded without the records (see ``init(views:audit:head:journal:from:to:)``).
+    public var audit: [PurchaseRecord]?
+
+    /// The report of views folded with the records (``PurchaseHistory/Depth/records``).
     public init(views: HouseholdViews, head: JournalHead, journal: String, from: Timestamp? = nil, to: Timestamp? = nil) {
         self.views = views; self.head = head; self.journal = journal; self.from = from; self.to = to
     }
 
-    public var figures: ReportFigures { ReportFigures(views, from: from, to: to) }
+    /// The report of views folded at any depth and the period's audit rows
+    /// (``AuditQuery`` filtered `from`–`to`): the same page as from views with
+    /// the records, with only the period's purchases in memory.
+    public init(views: HouseholdViews, audit: [PurchaseRecord], head: JournalHead, journal: String, from: Timestamp? = nil, to: Timestamp? = nil) {
+        self.init(views: views, head: head, journal: journal, from: from, to: to)
+        self.audit = audit
+    }
+
+    public var figures: ReportFigures {
+        audit.map { ReportFigures(views, audit: $0, from: from, to: to) } ?? ReportFigures(views, from: from, to: to)
+    }
 
     /// The whole page.
     public var html: String {

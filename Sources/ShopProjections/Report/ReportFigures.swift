@@ -44,10 +44,17 @@ public struct ReportFigures: Hashable, Sendable {
     /// Ended trips whose end falls in the period.
     public var trips: StatsView.Trips
 
+    /// The figures of views folded with the records (``PurchaseHistory/Depth/records``).
     public init(_ views: HouseholdViews, from: Timestamp?, to: Timestamp?) {
+        self.init(views, audit: AuditView(views, filter: .init(from: from, to: to)).purchases, from: from, to: to)
+    }
+
+    /// The figures from the period's audit rows (say, from an ``AuditQuery``
+    /// filtered `from`–`to`) and views folded at any depth (for the names, trips and calendar).
+    public init(_ views: HouseholdViews, audit: [PurchaseRecord], from: Timestamp?, to: Timestamp?) {
         self.from = from
         self.to = to
-        audit = AuditView(views, filter: .init(from: from, to: to)).purchases
+        self.audit = audit
         let counted = audit.filter { !$0.isReverted }
         let calendar = views.calendar
         func add(_ tally: inout Tally, _ record: PurchaseRecord) {

@@ -47,11 +47,14 @@ struct Report: ToolCommand {
     func run() throws -> Int32 {
         let path = out ?? Self.defaultOut(journal: options.journal)
         let calendar = householdCalendar(journal: options.journal)
-        let engine = ViewEngine(journalPath: options.journal)
+        // The state and calendar from the views; the period's purchases streamed from the journal.
+        let engine = ViewEngine(journalPath: options.journal, history: .none)
         let views = try engine.refresh(to: try asOf.stop(calendar: calendar))
         for warning in engine.warnings { Tool.fail("warning: \(warning)") }
-        let written = try Self.write(views: views, position: engine.position, journal: options.journal, to: path,
-                                     from: try from?.start(in: calendar), until: try to?.end(in: calendar))
+        let (start, end) = (try from?.start(in: calendar), try to?.end(in: calendar))
+        let audit = try AuditQuery(journal: options.journal, views: views, filter: AuditView.Filter(from: start, to: end)).view().purchases
+        let written = try Self.write(views: views, audit: audit, position: engine.position, journal: options.journal, to: path,
+                                     from: start, until: end)
         let output = Output(json: options.json)
         options.json
             ? output.emit(.object([("ok", true), ("file", .string(path)), ("bytes", .int(written.bytes)), ("asOf", .int(views.asOf)),
@@ -61,11 +64,13 @@ struct Report: ToolCommand {
     }
 
     /// Renders the report and writes it atomically: a temporary file, `fsync`, rename.
-    static func write(views: HouseholdViews, position: JournalPosition, journal: String, to path: String,
+    /// `audit`: the period's rows when `views` were folded without the records.
+    static func write(views: HouseholdViews, audit: [PurchaseRecord]? = nil, position: JournalPosition, journal: String, to path: String,
                       from: Timestamp? = nil, until: Timestamp? = nil) throws -> (bytes: Int, head: JournalHead) {
         let head = try JournalReader(path: journal, resumingAt: position).head()
         let name = (journal as NSString).lastPathComponent
-        let html = HouseholdReport(views: views, head: head, journal: name, from: from, to: until).html
+        let html = audit.map { HouseholdReport(views: views, audit: $0, head: head, journal: name, from: from, to: until).html }
+            ?? HouseholdReport(views: views, head: head, journal: name, from: from, to: until).html
         let bytes = Array(html.utf8)
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
