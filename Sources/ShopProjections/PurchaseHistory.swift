@@ -225,9 +225,17 @@ public struct PurchaseHistory: Hashable, Sendable {
             w.int(0)
         case .totals:
             w.int(1)
-            w.array(amounts) { w, a in w.int(a.quantity); w.optional(a.unitPrice) { $0.int($1) }; w.int(Int(a.actor)) }
+            // Fixed-size records, read back in one go: quantity, price, whether there is one, buyer.
             w.array(actorNames) { $0.string($1) }
-            w.array(byItem.sorted { $0.key < $1.key }) { w, entry in w.id(entry.key); w.array(entry.value) { $0.int(Int($1)) } }
+            w.int(amounts.count)
+            w.bytes.reserveCapacity(w.bytes.count + amounts.count * 24)
+            for a in amounts {
+                w.int(a.quantity); w.int(a.unitPrice ?? 0); w.uint32(a.unitPrice == nil ? 0 : 1); w.uint32(UInt32(bitPattern: a.actor))
+            }
+            w.array(byItem.sorted { $0.key < $1.key }) { w, entry in
+                w.id(entry.key); w.int(entry.value.count)
+                for position in entry.value { w.uint32(UInt32(bitPattern: position)) }
+            }
             w.array(items.sorted { $0.key < $1.key }) { w, entry in
                 w.id(entry.key); w.tally(entry.value.tally)
                 w.optional(entry.value.first) { $0.timestamp($1) }; w.optional(entry.value.last) { $0.timestamp($1) }
@@ -253,18 +261,43 @@ public struct PurchaseHistory: Hashable, Sendable {
             depth = .none
         case 1:
             depth = .totals
-            amounts = try r.array { r throws(BinaryDecodingError) in
-                Amount(quantity: try r.int(), unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() }, actor: Int32(try r.int()))
-            }
             actorNames = try r.array { r throws(BinaryDecodingError) in try r.string() }
             for (index, name) in actorNames.enumerated() { actorHandles[name] = Int32(index) }
-            for (item, positions) in try r.array({ r throws(BinaryDecodingError) -> (ItemID, [Int32]) in
-                (try r.id(), try r.array { r throws(BinaryDecodingError) in Int32(try r.int()) })
-            }) { byItem[item] = positions }
-            for (item, tally) in try r.array({ r throws(BinaryDecodingError) -> (ItemID, ItemTally) in
+            let purchases = try r.count(minimumSize: 24), actorCount = UInt32(actorNames.count)
+            var bad: String?
+            try r.block(purchases * 24) { raw in
+                func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self)) }
+                amounts = [Amount](unsafeUninitializedCapacity: purchases) { buffer, initialized in
+                    for at in 0..<purchases {
+                        let (hasPrice, actor) = (load(at * 24 + 16, UInt32.self), load(at * 24 + 20, UInt32.self))
+                        if hasPrice > 1 || actor >= actorCount { bad = bad ?? "purchase \(at)'s amount names no buyer or price" }
+                        (buffer.baseAddress! + at).initialize(to: Amount(quantity: Int(load(at * 24, Int64.self)),
+                                                                      unitPrice: hasPrice == 1 ? Int(load(at * 24 + 8, Int64.self)) : nil,
+                                                                      actor: Int32(bitPattern: actor)))
+                    }
+                    initialized = purchases
+                }
+            }
+            let itemCount = try r.count(minimumSize: 24)
+            byItem.reserveCapacity(itemCount)
+            for _ in 0..<itemCount {
+                let item: ItemID = try r.id()
+                let n = try r.count(minimumSize: 4)
+                try r.block(n * 4) { raw in
+                    byItem[item] = (0..<n).map { at in
+                        let position = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: at * 4, as: Int32.self))
+                        if !(0..<Int32(purchases)).contains(position) { bad = bad ?? "item \(item) names purchase \(position) of \(purchases)" }
+                        return position
+                    }
+                }
+            }
+            if let bad { throw BinaryDecodingError(bad) }
+            let tallies = try r.array { r throws(BinaryDecodingError) -> (ItemID, ItemTally) in
                 (try r.id(), ItemTally(tally: try r.tally(), first: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() },
                                        last: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }))
-            }) { items[item] = tally }
+            }
+            items.reserveCapacity(tallies.count)
+            for (item, tally) in tallies { items[item] = tally }
             for (month, tally) in try r.array({ r throws(BinaryDecodingError) in (try r.int(), try r.tally()) }) { months[month] = tally }
             for (actor, tally) in try r.array({ r throws(BinaryDecodingError) in (try r.string(), try r.tally()) }) { actors[actor] = tally }
             for (location, tally) in try r.array({ r throws(BinaryDecodingError) -> (LocationID, Tally) in (try r.id(), try r.tally()) }) {

@@ -5,11 +5,11 @@ import ShopEvents
 ///
 /// Layout: `SHOPVIEW`, format version (UInt32), the position (`seq`, byte
 /// offset, offset of the last line, its `at`), the SHA-256 of the journal's
-/// line at `seq`, the views, and last a SHA-256 of everything before it, so
+/// line at `seq`, the views, and last a 64-bit checksum of everything before it, so
 /// a truncated or damaged file is recognised as such.
 public enum ViewSnapshot {
     static let magic = Array("SHOPVIEW".utf8)
-    static let version: UInt32 = 4   // 2: the state holds members; 3: its purchases kept compactly; 4: the history at its depth
+    static let version: UInt32 = 5   // 2: the state holds members; 3: its purchases kept compactly; 4: the history at its depth; 5: purchases by handles, a 64-bit checksum
 
     public static func path(forJournal journal: String) -> String { journal + ".snapshot" }
 
@@ -29,7 +29,6 @@ public enum ViewSnapshot {
         w.optional(position.lastAt) { $0.timestamp($1) }
         w.digest(hash)
         views.encode(to: &w)
-        w.digest(SHA256.hash(w.bytes))
         try SnapshotFile.write(w.bytes, to: path(forJournal: journal))
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import ShopTestSupport
 @testable import ShopEvents
 
 /// The compact purchase table answers exactly as a plain dictionary of
 /// purchase values would, across many chunks.
 @Suite struct PurchaseTableTests {
     @Test("10,000 purchases and 1,500 reverts: every lookup, the order and the count as a dictionary gives them", arguments: [1, 2] as [UInt64])
-    func likeADictionary(seed: UInt64) {
+    func likeADictionary(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         var table = PurchaseTable()
         var reference: [PurchaseID: Purchase] = [:]
@@ -30,6 +31,26 @@ import Testing
         #expect(Array(table.values) == order.map { reference[$0]! })
         for id in order { #expect(table[id] == reference[id]) }
         #expect(table[PurchaseID()] == nil)
+        // Stored as it is and read back: equal, the same bytes again, every lookup the same, and it grows on alike.
+        var w = BinaryWriter()
+        table.encode(to: &w)
+        var r = BinaryReader(w.bytes)
+        var decoded = try PurchaseTable(from: &r)
+        #expect(r.isAtEnd)
+        #expect(decoded == table)
+        var again2 = BinaryWriter()
+        decoded.encode(to: &again2)
+        #expect(again2.bytes == w.bytes)
+        for id in order { #expect(decoded[id] == reference[id]) }
+        #expect(decoded[PurchaseID()] == nil)
+        var grown = table
+        for seq in 10_001...10_100 {
+            let purchase = Purchase(id: PurchaseID(), item: ItemID(), list: lists[seq % 3], location: places[seq % 7],
+                                    effectiveTime: .earliest, seq: seq * 3)
+            grown.insert(purchase); decoded.insert(purchase)
+            if seq % 10 == 0 { grown.markReverted(order[seq - 10_001]); decoded.markReverted(order[seq - 10_001]) }
+        }
+        #expect(decoded == grown && Array(decoded.values) == Array(grown.values))
         // A known id is never replaced.
         var again = table
         again.insert(Purchase(id: order[5], item: items[0], list: nil, location: places[0], effectiveTime: .earliest, seq: 1))
@@ -51,4 +72,62 @@ import Testing
         #expect(a != b)
         #expect(b[purchases[4_500].id]?.isReverted == true && a[purchases[4_500].id]?.isReverted == false)
     }
+
+    @Test("stored bytes that name a handle, flag or purchase that does not exist are refused")
+    func damagedBytes() throws {
+        var table = PurchaseTable()
+        for seq in 1...20 {
+            table.insert(Purchase(id: PurchaseID(), item: ItemID(), list: nil, location: .unknown,
+                                  effectiveTime: .earliest, seq: seq))
+        }
+        var w = BinaryWriter()
+        table.encode(to: &w)
+        // Where the rows start: after three id lists (20 items, 1 location, no list) and the count.
+        let rows = 8 + 20 * 16 + 8 + 16 + 8 + 8
+        let indexStart = rows + 20 * 32 + 20 * 16
+        var intact = BinaryReader(w.bytes)
+        #expect(try PurchaseTable(from: &intact) == table)
+        let cases: [(String, Int, [UInt8])] = [("item handle", rows + 16, [20, 0, 0, 0]), ("location handle", rows + 32 + 20, [1, 0, 0, 0]),
+                                               ("list handle", rows + 24, [0, 0, 0, 0]), ("reverted flag", rows + 28, [2, 0, 0, 0]),
+                                               ("bucket count", indexStart, [24]), ("a bucket", indexStart + 8 + 4 * 5, [20, 0, 0, 0])]
+        for (what, at, value) in cases {
+            var bytes = w.bytes
+            bytes.replaceSubrange(at..<(at + value.count), with: value)
+            var r = BinaryReader(bytes)
+            #expect(throws: BinaryDecodingError.self, "\(what)") { _ = try PurchaseTable(from: &r) }
+        }
+    }
+
+    @Test("a snapshot file with any one byte changed, or cut short, is recognised as damaged")
+    func snapshotChecksum() throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("file.snapshot").path, magic = Array("SHOPTEST".utf8)
+        var random = SeededRandom(seed: 7)
+        let body = magic + (0..<301).map { _ in UInt8.random(in: 0...255, using: &random) }
+        try SnapshotFile.write(body, to: path)
+        let good = Scratch.bytes(path)
+        #expect(good.count == body.count + 8)
+        guard case var .success(r) = SnapshotFile.read(path, magic: magic) else { Issue.record("the file does not read back"); return }
+        var read: [UInt8] = []
+        try r.block(301) { read = Array($0) }
+        #expect(r.isAtEnd && magic + read == body)
+        for at in 0..<good.count {
+            for bit in [0x01, 0x80] as [UInt8] {
+                var bytes = good
+                bytes[at] ^= bit
+                Scratch.write(bytes, to: path)
+                let expected: SnapshotFile.Problem = at < magic.count ? .notASnapshot : .damaged
+                #expect(SnapshotFile.read(path, magic: magic).failure == expected, "byte \(at) bit \(bit)")
+            }
+        }
+        for length in [0, 7, magic.count + 11, good.count - 1] {
+            Scratch.write(Array(good.prefix(length)), to: path)
+            #expect(SnapshotFile.read(path, magic: magic).failure != nil, "cut to \(length) bytes")
+        }
+    }
+}
+
+private extension Result {
+    var failure: Failure? { if case let .failure(problem) = self { problem } else { nil } }
 }

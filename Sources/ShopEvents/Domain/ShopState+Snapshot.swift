@@ -29,10 +29,7 @@ extension ShopState {
             }
         }
         w.array(purgedLists.sorted()) { $0.id($1) }
-        w.array(Array(purchases.values)) { w, p in
-            w.id(p.id); w.id(p.item); w.optional(p.list) { $0.id($1) }; w.id(p.location)
-            w.timestamp(p.effectiveTime); w.int(p.seq); w.bool(p.isReverted)
-        }
+        purchases.encode(to: &w)
         w.array(trips.values.sorted { $0.id < $1.id }) { w, t in
             w.id(t.id); w.optional(t.list) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
             switch t.phase {
@@ -52,20 +49,24 @@ extension ShopState {
         household = try r.optional { r throws(BinaryDecodingError) in
             Household(id: try r.id(), name: try r.string(), currency: try r.string(), timeZone: try r.string())
         }
-        for l in try r.array({ r throws(BinaryDecodingError) in
+        let savedLocations = try r.array { r throws(BinaryDecodingError) in
             Location(id: try r.id(), name: try r.string(), position: try r.int(), color: try r.color(), isDeleted: try r.bool())
-        }) {
+        }
+        locations.reserveCapacity(savedLocations.count)
+        for l in savedLocations {
             locations[l.id] = l
             if !l.isDeleted { locationNames.claim(l.name, by: l.id) }
         }
-        for i in try r.array({ r throws(BinaryDecodingError) in
+        let savedItems = try r.array { r throws(BinaryDecodingError) in
             let (id, name, location): (ItemID, String, LocationID) = (try r.id(), try r.string(), try r.id())
             let details = ItemDetails(category: try r.optional { r throws(BinaryDecodingError) in try r.string() },
                                       notes: try r.optional { r throws(BinaryDecodingError) in try r.string() },
                                       unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
                                       photo: try r.optional { r throws(BinaryDecodingError) in try r.string() })
             return Item(id: id, name: name, location: location, details: details, isAvailable: try r.bool(), isDeleted: try r.bool())
-        }) {
+        }
+        items.reserveCapacity(savedItems.count)
+        for i in savedItems {
             items[i.id] = i
             if !i.isDeleted { itemNames.claim(i.name, by: i.id) }
         }
@@ -87,13 +88,8 @@ extension ShopState {
             if !l.isDeleted { listNames.claim(l.name, by: l.id) }
         }
         purgedLists = Set(try r.array { r throws(BinaryDecodingError) in try r.id() })
-        let purchaseCount = try r.count(minimumSize: 66)
-        purchases.reserveCapacity(purchaseCount)
-        for _ in 0..<purchaseCount {
-            purchases.insert(Purchase(id: try r.id(), item: try r.id(), list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
-                                      location: try r.id(), effectiveTime: try r.timestamp(), seq: try r.int(), isReverted: try r.bool()))
-        }
-        for t in try r.array({ r throws(BinaryDecodingError) in
+        purchases = try PurchaseTable(from: &r)
+        let savedTrips = try r.array { r throws(BinaryDecodingError) in
             let (id, list, startedAt, active): (TripID, ListID?, Timestamp, Int) =
                 (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.timestamp(), try r.int())
             let phase: Trip.Phase
@@ -104,7 +100,9 @@ extension ShopState {
             case let other: throw BinaryDecodingError("trip phase \(other)")
             }
             return Trip(id: id, list: list, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active))
-        }) { trips[t.id] = t }
+        }
+        trips.reserveCapacity(savedTrips.count)
+        for t in savedTrips { trips[t.id] = t }
         openTrip = try r.optional { r throws(BinaryDecodingError) in try r.id() }
         members = try r.array { r throws(BinaryDecodingError) in
             let name = try r.string(), roleText = try r.string()
