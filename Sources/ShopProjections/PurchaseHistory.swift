@@ -72,7 +72,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// Per item, where its purchases stand: in ``records``, or (`.totals`) in the state's purchase table.
     private var byItem: [ItemID: [Int32]] = [:]
     /// `.totals`: quantity, price and buyer of each purchase, by its position in the state's purchase table.
-    private var amounts: [Amount] = []
+    private var amounts = AmountTable()
     private var actorNames: [String] = []
     private var actorHandles: [String: Int32] = [:]
     public private(set) var items: [ItemID: ItemTally] = [:]
@@ -82,7 +82,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     public private(set) var locations: [LocationID: Tally] = [:]
     private(set) var calendar = HouseholdCalendar.utc
 
-    private struct Amount: Hashable, Sendable {
+    fileprivate struct Amount: Hashable, Sendable {
         var quantity: Int
         var unitPrice: Int?
         var actor: Int32
@@ -227,11 +227,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             w.int(1)
             // Fixed-size records, read back in one go: quantity, price, whether there is one, buyer.
             w.array(actorNames) { $0.string($1) }
-            w.int(amounts.count)
-            w.bytes.reserveCapacity(w.bytes.count + amounts.count * 24)
-            for a in amounts {
-                w.int(a.quantity); w.int(a.unitPrice ?? 0); w.uint32(a.unitPrice == nil ? 0 : 1); w.uint32(UInt32(bitPattern: a.actor))
-            }
+            amounts.encode(to: &w)
             w.array(byItem.sorted { $0.key < $1.key }) { w, entry in
                 w.id(entry.key); w.int(entry.value.count)
                 for position in entry.value { w.uint32(UInt32(bitPattern: position)) }
@@ -263,21 +259,9 @@ public struct PurchaseHistory: Hashable, Sendable {
             depth = .totals
             actorNames = try r.array { r throws(BinaryDecodingError) in try r.string() }
             for (index, name) in actorNames.enumerated() { actorHandles[name] = Int32(index) }
-            let purchases = try r.count(minimumSize: 24), actorCount = UInt32(actorNames.count)
+            amounts = try AmountTable(from: &r, actors: actorNames.count)
+            let purchases = amounts.count
             var bad: String?
-            try r.block(purchases * 24) { raw in
-                func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self)) }
-                amounts = [Amount](unsafeUninitializedCapacity: purchases) { buffer, initialized in
-                    for at in 0..<purchases {
-                        let (hasPrice, actor) = (load(at * 24 + 16, UInt32.self), load(at * 24 + 20, UInt32.self))
-                        if hasPrice > 1 || actor >= actorCount { bad = bad ?? "purchase \(at)'s amount names no buyer or price" }
-                        (buffer.baseAddress! + at).initialize(to: Amount(quantity: Int(load(at * 24, Int64.self)),
-                                                                      unitPrice: hasPrice == 1 ? Int(load(at * 24 + 8, Int64.self)) : nil,
-                                                                      actor: Int32(bitPattern: actor)))
-                    }
-                    initialized = purchases
-                }
-            }
             let itemCount = try r.count(minimumSize: 24)
             byItem.reserveCapacity(itemCount)
             for _ in 0..<itemCount {
@@ -361,4 +345,77 @@ extension BinaryWriter {
 
 extension BinaryReader {
     fileprivate mutating func tally() throws(BinaryDecodingError) -> Tally { Tally(purchases: try int(), quantity: try int(), spend: try int()) }
+}
+
+/// `.totals`: quantity, price and buyer of each purchase, by position. Those a
+/// snapshot held are read where they lie in its mapped bytes (24-byte records:
+/// quantity, price, whether there is one, buyer); those added since are kept
+/// in an array.
+private struct AmountTable: Hashable, Sendable {
+    typealias Amount = PurchaseHistory.Amount
+    private var stored: Stored?
+    private var added: [Amount] = []
+
+    /// The records of a snapshot, never changed while mapped.
+    private final class Stored: @unchecked Sendable {
+        let bytes: BinaryReader   // keeps the mapping
+        let base: UnsafeRawPointer
+        let count: Int
+
+        init(_ bytes: BinaryReader, at offset: Int, count: Int) {
+            (self.bytes, base, self.count) = (bytes, bytes.all.baseAddress! + offset, count)
+        }
+
+        subscript(at: Int) -> Amount {
+            func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+                T(littleEndian: base.loadUnaligned(fromByteOffset: at * 24 + offset, as: T.self))
+            }
+            return Amount(quantity: Int(load(0, Int64.self)), unitPrice: load(16, UInt32.self) == 1 ? Int(load(8, Int64.self)) : nil,
+                          actor: load(20, Int32.self))
+        }
+    }
+
+    init() {}
+
+    var count: Int { (stored?.count ?? 0) + added.count }
+
+    subscript(at: Int) -> Amount {
+        if let stored, at < stored.count { return stored[at] }
+        return added[at - (stored?.count ?? 0)]
+    }
+
+    mutating func append(_ amount: Amount) { added.append(amount) }
+
+    mutating func reserveCapacity(_ count: Int) { added.reserveCapacity(count - (stored?.count ?? 0)) }
+
+    static func == (a: AmountTable, b: AmountTable) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.stored === b.stored { return a.added == b.added }
+        return (0..<a.count).allSatisfy { a[$0] == b[$0] }
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(count) }
+
+    func encode(to w: inout BinaryWriter) {
+        w.int(count)
+        w.bytes.reserveCapacity(w.bytes.count + count * 24)
+        for at in 0..<count {
+            let a = self[at]
+            w.int(a.quantity); w.int(a.unitPrice ?? 0); w.uint32(a.unitPrice == nil ? 0 : 1); w.uint32(UInt32(bitPattern: a.actor))
+        }
+    }
+
+    /// Reads the records back where they lie in `r`'s bytes, each checked first.
+    init(from r: inout BinaryReader, actors: Int) throws(BinaryDecodingError) {
+        let count = try r.count(minimumSize: 24)
+        let at = try r.skip(count * 24)
+        guard count > 0 else { return }
+        let raw = r.all
+        for position in 0..<count {
+            let hasPrice = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + position * 24 + 16, as: UInt32.self))
+            let actor = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + position * 24 + 20, as: UInt32.self))
+            guard hasPrice <= 1, actor < UInt32(actors) else { throw BinaryDecodingError("purchase \(position)'s amount names no buyer or price") }
+        }
+        stored = Stored(r, at: at, count: count)
+    }
 }

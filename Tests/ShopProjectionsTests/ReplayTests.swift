@@ -264,9 +264,18 @@ struct RandomJournal {
         let events = try JournalReader.readAll(path: journal.path)
         #expect(events.contains { if case .purchaseReverted = $0.event { true } else { false } }, "reverts are folded too")
         var full = HouseholdViews(), totals = HouseholdViews(history: .totals)
+        // Views read back from a snapshot half-way (their purchases used where they lie in its bytes) and folded on.
+        var resumed: HouseholdViews?
         for (index, recorded) in events.enumerated() {
             full.apply(recorded)
             totals.apply(recorded)
+            resumed?.apply(recorded)
+            if resumed == nil, index >= events.count / 2 {
+                var w = BinaryWriter()
+                totals.encode(to: &w)
+                var r = BinaryReader(w.bytes)
+                resumed = try HouseholdViews(from: &r)
+            }
             if index % 5 == 0 || index == events.count - 1 {
                 #expect(totals.state == full.state)
                 #expect(totals.history.items == full.history.items)
@@ -282,6 +291,11 @@ struct RandomJournal {
             }
         }
         #expect(totals.history.records.isEmpty && !full.history.records.isEmpty)
+        #expect(resumed == totals)
+        #expect(resumed.map(Self.renderTotalsViews) == Self.renderTotalsViews(totals))
+        var again = BinaryWriter(), whole = BinaryWriter()
+        resumed?.encode(to: &again); totals.encode(to: &whole)
+        #expect(again.bytes == whole.bytes, "a snapshot of the resumed views is the one of the views folded whole")
     }
 
     static func renderStateViews(_ views: HouseholdViews) -> JSONValue {

@@ -116,6 +116,10 @@ package struct BinaryReader {
 
     package mutating func int() throws(BinaryDecodingError) -> Int { Int(try load(Int64.self)) }
 
+    /// Passes over the next `count` bytes, for records of fixed size read where
+    /// they lie (in ``all``); where they start.
+    package mutating func skip(_ count: Int) throws(BinaryDecodingError) -> Int { try take(count) }
+
     /// The next `count` bytes as they are, for records of fixed size read in one go.
     package mutating func block(_ count: Int, _ body: (UnsafeRawBufferPointer) -> Void) throws(BinaryDecodingError) {
         let start = try take(count)
