@@ -147,17 +147,9 @@ public struct PurchaseTable: Hashable, Sendable {
         return capacity
     }
 
-    /// A fixed function of the id's bytes (not the process's seeded hash), so
-    /// the index is the same in every process and can be stored. (A journal
-    /// crafted to collide would make lookups slow, never wrong.)
-    fileprivate static func bucket(of id: PurchaseID, mask: Int) -> Int {
-        let (a, b) = id.words
-        var h = UInt64(littleEndian: a) ^ (UInt64(littleEndian: b) &* 0x9E37_79B9_7F4A_7C15)
-        h ^= h >> 31
-        h = h &* 0xBF58_476D_1CE4_E5B9
-        h ^= h >> 29
-        return Int(truncatingIfNeeded: h) & mask
-    }
+    /// ``EntityID/fixedHash``, not the process's seeded hash: the index is the
+    /// same in every process and can be stored.
+    fileprivate static func bucket(of id: PurchaseID, mask: Int) -> Int { id.fixedHash & mask }
 
     private static func place(_ id: PurchaseID, at position: Int32, in slots: inout [Int32]) {
         let mask = slots.count - 1

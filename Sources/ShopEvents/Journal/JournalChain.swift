@@ -91,7 +91,7 @@ struct JournalChain {
     /// Where the last line starts.
     private(set) var lastLineOffset = 0
     private(set) var state = ShopState.initial
-    private(set) var commands: [CommandID: CommandRecord] = [:]
+    private(set) var commands = CommandTable()
     /// A command at the end whose lines are not all there (yet).
     private(set) var openCommand: OpenCommand?
     /// The first line a newer version wrote, with ``NewerLines/checkChainOnly``.
@@ -99,7 +99,7 @@ struct JournalChain {
     private var lastCommand: CommandID?
     /// `commandEvents` of the last command, when it gave one.
     private var lastCommandDeclared: Int?
-    private var eventIDs: Set<EventID> = []
+    private var eventIDs = IDIndex<EventKind>()
     /// Also check that every event is legal given those before it (`verify`).
     var checkRules = false
     var newerLines = NewerLines.refuse
@@ -264,12 +264,12 @@ struct JournalChain {
         w.optional(lastAt) { $0.timestamp($1) }
         w.int(lastLineOffset)
         state.encode(to: &w)
-        w.array(commands.sorted { $0.value.firstSeq < $1.value.firstSeq }) { w, entry in
-            w.id(entry.key); w.int(entry.value.firstSeq); w.int(entry.value.count); w.int(entry.value.offset)
+        w.array(Array(commands.all)) { w, entry in
+            w.id(entry.id); w.int(entry.record.firstSeq); w.int(entry.record.count); w.int(entry.record.offset)
         }
         w.optional(lastCommand) { $0.id($1) }
         w.optional(lastCommandDeclared) { $0.int($1) }
-        w.array(eventIDs.sorted()) { $0.id($1) }
+        w.array(Array(eventIDs.ids)) { $0.id($1) }
     }
 
     init(from r: inout BinaryReader) throws(BinaryDecodingError) {
@@ -283,6 +283,8 @@ struct JournalChain {
         }) { commands[id] = record }
         lastCommand = try r.optional { r throws(BinaryDecodingError) in try r.id() }
         lastCommandDeclared = try r.optional { r throws(BinaryDecodingError) in try r.int() }
-        eventIDs = Set(try r.array { r throws(BinaryDecodingError) -> EventID in try r.id() })
+        for id in try r.array({ r throws(BinaryDecodingError) -> EventID in try r.id() }) {
+            guard eventIDs.insert(id).inserted else { throw BinaryDecodingError("event id \(id) appears twice") }
+        }
     }
 }
