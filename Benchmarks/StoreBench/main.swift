@@ -284,13 +284,17 @@ case "memory":
             var views = HouseholdViews()
             try each { views.apply($0) }
             withExtendedLifetime(views) {}
+        case "views-totals":
+            var views = HouseholdViews(history: .totals)
+            try each { views.apply($0) }
+            withExtendedLifetime(views) {}
         case "event-ids":
-            var ids = Set<EventID>()
+            var ids = IDIndex<EventKind>()
             try each { ids.insert($0.id) }
             withExtendedLifetime(ids) {}
         case "command-ids":
-            var commands: [CommandID: (Int, Int, Int)] = [:]
-            try each { commands[$0.command] = ($0.seq, 1, 0) }
+            var commands = CommandTable()
+            try each { commands[$0.command] = CommandRecord(firstSeq: $0.seq, count: 1, offset: 0) }
             withExtendedLifetime(commands) {}
         default: exit(2)
         }
@@ -313,9 +317,10 @@ case "memory":
     print(padded("reading and decoding alone") + String(format: "%6.1f MiB peak RSS", Double(base) / 1_048_576))
     for (fold, what) in [("state", "household state (ShopState: items, lists, trips, purchases)"),
                          ("state-without-purchases", "  the same without purchase events (no purchases table)"),
-                         ("views", "every view's fold (HouseholdViews: state + purchase history)"),
-                         ("event-ids", "event ids (a Set<EventID>, as the chain check keeps)"),
-                         ("command-ids", "command ids (a [CommandID: (Int, Int, Int)], as it keeps)")] {
+                         ("views", "every view's fold, history with records (audit rows)"),
+                         ("views-totals", "every view's fold, history as totals (as the tool folds)"),
+                         ("event-ids", "event ids (an IDIndex, as the chain check keeps)"),
+                         ("command-ids", "command ids (a CommandTable, as it keeps)")] {
         print(padded(what) + String(format: "%+6.1f MiB", Double(try measured(fold) - base) / 1_048_576))
     }
 

@@ -41,7 +41,9 @@ extension ShopDecider {
             throw RuleViolation(.unknownLocationFixed, "location \(location) is the Unknown Location, which can never be deleted", field: "location")
         }
         _ = try state.requireLiveLocation(location)
-        let moved = state.items.values.filter { !$0.isDeleted && $0.location == location }.map(\.id).sorted()
+        var moved: [ItemID] = []
+        for item in state.items.values where item.location == location && !item.isDeleted { moved.append(item.id) }
+        moved.sort()
         return moved.map { Event.itemRelocated(item: $0, location: .unknown) } + [.locationDeleted(location: location)]
     }
 

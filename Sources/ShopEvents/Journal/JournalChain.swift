@@ -26,10 +26,16 @@ public struct JournalHead: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Where the events of one command are in the journal, for idempotent retries.
-struct CommandRecord: Hashable {
-    var firstSeq: Int
-    var count: Int
-    var offset: Int
+package struct CommandRecord: Hashable, Sendable {
+    package var firstSeq: Int
+    package var count: Int
+    package var offset: Int
+
+    package init(firstSeq: Int, count: Int, offset: Int) {
+        self.firstSeq = firstSeq
+        self.count = count
+        self.offset = offset
+    }
 }
 
 /// A command whose first line promised (`commandEvents`) more lines than
@@ -96,7 +102,8 @@ struct JournalChain {
     private(set) var openCommand: OpenCommand?
     /// The first line a newer version wrote, with ``NewerLines/checkChainOnly``.
     private(set) var firstNewer: NewerLineFound?
-    private var lastCommand: CommandID?
+    /// The last command and its position in `commands`.
+    private var lastCommand: (id: CommandID, position: Int)?
     /// `commandEvents` of the last command, when it gave one.
     private var lastCommandDeclared: Int?
     private var eventIDs = IDIndex<EventKind>()
@@ -162,7 +169,7 @@ struct JournalChain {
         guard eventIDs.insert(id).inserted else {
             throw JournalError.corrupt(line: number, offset: offset, "event id \(id) appears twice")
         }
-        if command == lastCommand {
+        if let last = lastCommand, command == last.id {
             guard commandEvents == nil else {
                 throw JournalError.corrupt(line: number, offset: offset, "commandEvents stands on a line that is not the first of command \(command)")
             }
@@ -172,16 +179,15 @@ struct JournalChain {
             } else if let declared = lastCommandDeclared {
                 throw JournalError.corrupt(line: number, offset: offset, "command \(command) has more lines than the \(declared) its first line declares (commandEvents)")
             }
-            commands[command]?.count += 1
+            commands.addEvent(at: last.position)
         } else {
             if let open = openCommand {
                 throw JournalError.corrupt(line: open.line, offset: open.offset, "command \(open.command) declares \(open.expected) events (commandEvents) but only \(open.have) follow before line \(number) starts another command: lines were removed")
             }
-            guard commands[command] == nil else {
+            guard let position = commands.insert(command, CommandRecord(firstSeq: seq, count: 1, offset: offset)) else {
                 throw JournalError.corrupt(line: number, offset: offset, "the events of command \(command) are not contiguous")
             }
-            commands[command] = CommandRecord(firstSeq: seq, count: 1, offset: offset)
-            lastCommand = command
+            lastCommand = (command, position)
             lastCommandDeclared = commandEvents
             if let commandEvents {
                 openCommand = OpenCommand(command: command, line: number, offset: offset, expected: commandEvents, have: 1, headBefore: head)
@@ -235,11 +241,16 @@ struct JournalChain {
 
     /// Records an event this process has just written (already encoded to `line`).
     mutating func appended(_ recorded: RecordedEvent, lineHash: SHA256Digest, offset: Int) {
-        if recorded.command == lastCommand {
-            commands[recorded.command]?.count += 1
+        if let last = lastCommand, recorded.command == last.id {
+            commands.addEvent(at: last.position)
         } else {
-            commands[recorded.command] = CommandRecord(firstSeq: recorded.seq, count: 1, offset: offset)
-            lastCommand = recorded.command
+            let record = CommandRecord(firstSeq: recorded.seq, count: 1, offset: offset)
+            if let position = commands.insert(recorded.command, record) {
+                lastCommand = (recorded.command, position)
+            } else {   // never written by the journal, which answers a repeated command from its first run
+                commands[recorded.command] = record
+                lastCommand = commands.position(of: recorded.command).map { (recorded.command, $0) }
+            }
             lastCommandDeclared = recorded.commandEvents
         }
         eventIDs.insert(recorded.id)
@@ -267,7 +278,7 @@ struct JournalChain {
         w.array(Array(commands.all)) { w, entry in
             w.id(entry.id); w.int(entry.record.firstSeq); w.int(entry.record.count); w.int(entry.record.offset)
         }
-        w.optional(lastCommand) { $0.id($1) }
+        w.optional(lastCommand?.id) { $0.id($1) }
         w.optional(lastCommandDeclared) { $0.int($1) }
         w.array(Array(eventIDs.ids)) { $0.id($1) }
     }
@@ -280,8 +291,13 @@ struct JournalChain {
         state = try ShopState(from: &r)
         for (id, record) in try r.array({ r throws(BinaryDecodingError) -> (CommandID, CommandRecord) in
             (try r.id(), CommandRecord(firstSeq: try r.int(), count: try r.int(), offset: try r.int()))
-        }) { commands[id] = record }
-        lastCommand = try r.optional { r throws(BinaryDecodingError) in try r.id() }
+        }) {
+            guard commands.insert(id, record) != nil else { throw BinaryDecodingError("command \(id) appears twice") }
+        }
+        if let last = try r.optional({ r throws(BinaryDecodingError) -> CommandID in try r.id() }) {
+            guard let position = commands.position(of: last) else { throw BinaryDecodingError("the last command \(last) is not among the commands") }
+            lastCommand = (last, position)
+        }
         lastCommandDeclared = try r.optional { r throws(BinaryDecodingError) in try r.int() }
         for id in try r.array({ r throws(BinaryDecodingError) -> EventID in try r.id() }) {
             guard eventIDs.insert(id).inserted else { throw BinaryDecodingError("event id \(id) appears twice") }
