@@ -325,7 +325,6 @@ public struct PurchaseHistory: Hashable, Sendable {
             return lowered
         case (.records, .totals):
             guard records.count == state.purchases.count else { return nil }
-            lowered.amounts.reserveCapacity(records.count)
             for (position, record) in records.enumerated() {
                 guard state.purchases.position(of: record.purchase) == position else { return nil }
                 lowered.amounts.append(Amount(quantity: record.quantity, unitPrice: record.unitPrice, actor: lowered.handle(record.actor)))
@@ -354,7 +353,24 @@ extension BinaryReader {
 private struct AmountTable: Hashable, Sendable {
     typealias Amount = PurchaseHistory.Amount
     private var stored: Stored?
-    private var added: [Amount] = []
+    /// The amounts added since, 24 bytes each as in a snapshot, in chunks:
+    /// growing never copies them all, nor holds twice their size for a moment.
+    private var added: [[Packed]] = []
+    private var addedCount = 0
+    private static var chunkShift: Int { 13 }
+
+    private struct Packed: Hashable, Sendable {
+        var quantity: Int64
+        var unitPrice: Int64
+        var hasPrice: UInt32
+        var actor: Int32
+
+        init(_ a: Amount) {
+            (quantity, unitPrice, hasPrice, actor) = (Int64(a.quantity), Int64(a.unitPrice ?? 0), a.unitPrice == nil ? 0 : 1, a.actor)
+        }
+
+        var amount: Amount { Amount(quantity: Int(quantity), unitPrice: hasPrice == 1 ? Int(unitPrice) : nil, actor: actor) }
+    }
 
     /// The records of a snapshot, never changed while mapped.
     private final class Stored: @unchecked Sendable {
@@ -377,16 +393,22 @@ private struct AmountTable: Hashable, Sendable {
 
     init() {}
 
-    var count: Int { (stored?.count ?? 0) + added.count }
+    var count: Int { (stored?.count ?? 0) + addedCount }
 
     subscript(at: Int) -> Amount {
         if let stored, at < stored.count { return stored[at] }
-        return added[at - (stored?.count ?? 0)]
+        let position = at - (stored?.count ?? 0)
+        return added[position >> Self.chunkShift][position & ((1 << Self.chunkShift) - 1)].amount
     }
 
-    mutating func append(_ amount: Amount) { added.append(amount) }
-
-    mutating func reserveCapacity(_ count: Int) { added.reserveCapacity(count - (stored?.count ?? 0)) }
+    mutating func append(_ amount: Amount) {
+        if addedCount >> Self.chunkShift == added.count {
+            added.append([])
+            added[added.count - 1].reserveCapacity(1 << Self.chunkShift)
+        }
+        added[added.count - 1].append(Packed(amount))
+        addedCount += 1
+    }
 
     static func == (a: AmountTable, b: AmountTable) -> Bool {
         guard a.count == b.count else { return false }

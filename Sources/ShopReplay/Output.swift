@@ -10,7 +10,7 @@ struct Output {
     /// pipe waits for it (standard output to a pipe is otherwise block-buffered).
     func line(_ text: String = "") { Output.write(text + "\n") }
 
-    func emit(_ value: JSONValue) { Output.write(value.text(pretty: true) + "\n") }
+    func emit(_ value: JSONValue) { Output.write(bytes: value.utf8(pretty: true, terminator: 0x0A)) }
 
     /// A view: on a sync replica its JSON adds `pending` (commands in the
     /// outbox), and its text says how many there are.
@@ -27,9 +27,11 @@ struct Output {
     /// One compact JSON object per line (apply).
     func emitLine(_ value: JSONValue) { Output.write(value.text() + "\n") }
 
-    static func write(_ text: String) {
+    static func write(_ text: String) { write(bytes: Array(text.utf8)) }
+
+    static func write(bytes all: [UInt8]) {
         fflush(nil)   // anything print() left in the buffer goes first
-        var bytes = Array(text.utf8)[...]
+        var bytes = all[...]
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { Foundation.write(1, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }

@@ -127,10 +127,15 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     // MARK: Writing
 
     /// Compact JSON, or indented by two spaces with `pretty`.
-    public func text(pretty: Bool = false) -> String {
+    public func text(pretty: Bool = false) -> String { String(decoding: utf8(pretty: pretty), as: UTF8.self) }
+
+    /// ``text(pretty:)`` as UTF-8 bytes, without the copy a `String` makes,
+    /// and `terminator` after it: for writing a large value out.
+    public func utf8(pretty: Bool = false, terminator: UInt8? = nil) -> [UInt8] {
         var writer = JSONWriter()
         write(to: &writer, indent: pretty ? 0 : nil)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        if let terminator { writer.bytes.append(terminator) }
+        return writer.bytes
     }
 
     /// Indented by two spaces as if it stood `level` deep inside other

@@ -115,8 +115,18 @@ struct ViewCommand: ToolCommand {
             try AuditOutput.show(options, asOf: asOf, useSnapshot: useSnapshot) { _ in AuditView.Filter() }
             return 0
         }
-        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)
         let out = Output(json: options.json)
+        if view == .stats {
+            // The views are let go before the statistics are written out: the
+            // fold and the answer are never in memory together.
+            let (stats, pending, currency, calendar) = try {
+                let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)
+                return (StatsView(views), pending, views.state.household?.currency, views.calendar)
+            }()
+            out.view(stats.json, pending: pending) { TextViews.stats(stats, currency: currency, calendar: calendar) }
+            return 0
+        }
+        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)
         let currency = views.state.household?.currency
         func show(_ json: JSONValue, _ text: () -> String) { out.view(json, pending: pending, text) }
         func chosenList() throws -> ListID {
@@ -154,11 +164,8 @@ struct ViewCommand: ToolCommand {
         case .allItemsByPurchaseDate:
             let items = ItemsByPurchaseDateView(views)
             show(items.json) { TextViews.itemsByPurchaseDate(items) }
-        case .audit:
+        case .audit, .stats:
             break   // above
-        case .stats:
-            let stats = StatsView(views)
-            show(stats.json) { TextViews.stats(stats, currency: currency, calendar: views.calendar) }
         case .members:
             let members = MembersView(views)
             show(members.json) { TextViews.members(members, calendar: views.calendar) }
