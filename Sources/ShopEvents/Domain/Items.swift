@@ -62,7 +62,9 @@ extension ShopDecider {
 
 extension ShopState {
     mutating func applyItemCreated(_ id: ItemID, name: String, location: LocationID, details: ItemDetails) {
+        countLive(items[id], -1)
         items[id] = Item(id: id, name: name, location: location, details: details)
+        countLive(items[id], 1)
         itemNames.claim(name, by: id)
     }
 
@@ -74,6 +76,7 @@ extension ShopState {
 
     mutating func applyItemDeleted(_ id: ItemID) {
         guard let old = items[id] else { return }
+        countLive(old, -1)
         items[id]?.isDeleted = true
         itemNames.release(old.name, by: id)
     }

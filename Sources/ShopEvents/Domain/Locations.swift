@@ -42,8 +42,10 @@ extension ShopDecider {
         }
         _ = try state.requireLiveLocation(location)
         var moved: [ItemID] = []
-        for item in state.items.values where item.location == location && !item.isDeleted { moved.append(item.id) }
-        moved.sort()
+        if state.liveItemCounts[location] != nil {   // else none to move (always so when verify checks a LocationDeleted)
+            for item in state.items.values where item.location == location && !item.isDeleted { moved.append(item.id) }
+            moved.sort()
+        }
         return moved.map { Event.itemRelocated(item: $0, location: .unknown) } + [.locationDeleted(location: location)]
     }
 

@@ -67,7 +67,9 @@ extension ShopState {
         }
         items.reserveCapacity(savedItems.count)
         for i in savedItems {
+            countLive(items[i.id], -1)
             items[i.id] = i
+            countLive(i, 1)
             if !i.isDeleted { itemNames.claim(i.name, by: i.id) }
         }
         for l in try r.array({ r throws(BinaryDecodingError) in

@@ -31,6 +31,17 @@ public struct ShopState: Hashable, Sendable {
     var locationNames = NameIndex<LocationKind>("location")
     var itemNames = NameIndex<ItemKind>("item")
     var listNames = NameIndex<ListKind>("list")
+    /// How many live items each location keeps, where any: derived from
+    /// ``items`` (never stored), so that deleting a location need not look
+    /// through every item the household ever had to learn that none is left.
+    private(set) var liveItemCounts: [LocationID: Int] = [:]
+
+    /// Counts `item` in or out of ``liveItemCounts`` (`delta` 1 or -1) if it is live.
+    mutating func countLive(_ item: Item?, _ delta: Int) {
+        guard let item, !item.isDeleted else { return }
+        let count = liveItemCounts[item.location, default: 0] + delta
+        liveItemCounts[item.location] = count == 0 ? nil : count
+    }
 
     /// The state before the first event.
     public static let initial = ShopState()
@@ -103,7 +114,10 @@ public struct ShopState: Hashable, Sendable {
             applyItemCreated(item, name: name, location: location, details: details)
         case let .itemRenamed(item, name): applyItemRenamed(item, name: name)
         case let .itemDetailsChanged(item, details): items[item]?.details = details
-        case let .itemRelocated(item, location): items[item]?.location = location
+        case let .itemRelocated(item, location):
+            countLive(items[item], -1)
+            items[item]?.location = location
+            countLive(items[item], 1)
         case let .itemAvailabilityChanged(item, available): items[item]?.isAvailable = available
         case let .itemDeleted(item): applyItemDeleted(item)
         case let .listCreated(list, name, priority):
