@@ -121,7 +121,8 @@ case "open":
     }
     let chainBytes = (try? FileManager.default.attributesOfItem(atPath: chain)[.size] as? Int) ?? 0
     let snapshot = ViewSnapshot.path(forJournal: path)
-    let engine = ViewEngine(journalPath: path, useSnapshot: false)
+    // At the depth HouseholdModel folds by default (and `shop-replay snapshot` saves).
+    let engine = ViewEngine(journalPath: path, useSnapshot: false, history: .totals)
     try engine.refresh()
     try engine.saveSnapshot()
     for _ in 0..<runs {
