@@ -78,4 +78,85 @@ import ShopTestSupport
         #expect(table[CommandID()] == nil)
         #expect(table.all.map(\.id) == order && table.all.map(\.record) == order.map { reference[$0]! })
     }
+
+    @Test("an index read back where it lies, then added to, equals one built whole: same lookups, same bytes again")
+    func storedAndAddedTo() throws {
+        var random = SeededRandom(seed: 12)
+        let ids = (0..<30_000).map { _ in EventID() }
+        for cut in [0, 1, 11, 12, 13, 9_000, 30_000] {
+            var whole = IDIndex<EventKind>()
+            for id in ids { whole.insert(id) }
+            var first = IDIndex<EventKind>()
+            for id in ids[..<cut] { first.insert(id) }
+            var w = BinaryWriter()
+            first.encode(to: &w)
+            var r = BinaryReader(w.bytes)
+            var read = try IDIndex<EventKind>(from: &r)
+            #expect(r.isAtEnd && read == first)
+            for id in ids[cut...] { #expect(read.insert(id).inserted) }
+            for id in ids.shuffled(using: &random).prefix(500) { #expect(read.insert(id) == (false, whole.position(of: id)!)) }
+            #expect(read == whole && read.count == 30_000 && !read.contains(EventID()))
+            for position in stride(from: 0, to: 30_000, by: 37) { #expect(read.position(of: ids[position]) == position && read[position] == ids[position]) }
+            var again = BinaryWriter(), fresh = BinaryWriter()
+            read.encode(to: &again)
+            whole.encode(to: &fresh)
+            #expect(again.bytes == fresh.bytes)
+        }
+    }
+
+    @Test("a stored index with a wrong bucket count, a bucket naming no id, a bad tag or a missing id is refused")
+    func damagedIndex() throws {
+        var index = IDIndex<CommandKind>()
+        for _ in 0..<100 { index.insert(CommandID()) }
+        var w = BinaryWriter()
+        index.encode(to: &w)
+        let good = w.bytes
+        let capacityAt = 8 + 100 * 16, slotsAt = capacityAt + 8, tagsAt = slotsAt + 256 * 4
+        #expect(IDIndex<CommandKind>.capacity(for: 100) == 256 && good.count == tagsAt + 256)
+        func refused(_ change: (inout [UInt8]) -> Void) -> Bool {
+            var bytes = good
+            change(&bytes)
+            var r = BinaryReader(bytes)
+            return (try? IDIndex<CommandKind>(from: &r)) == nil
+        }
+        let full = (0..<256).first { good[tagsAt + $0] != 0 }!, empty = (0..<256).first { good[tagsAt + $0] == 0 }!
+        #expect(!refused { _ in })
+        #expect(refused { $0[capacityAt + 1] = 0 })                              // 0 buckets for 100 ids
+        #expect(refused { $0[slotsAt + full * 4] = 100 })                        // names id 100 of 100
+        #expect(refused { $0[slotsAt + full * 4 + 3] = 0x80 })                   // a negative position
+        #expect(refused { $0[tagsAt + full] = 0x01 })                            // a tag without its high bit
+        #expect(refused { $0[tagsAt + full] = 0 })                               // 99 ids found, not 100
+        #expect(refused { $0[tagsAt + empty] = 0x81 })                           // 101
+        #expect(refused { $0.removeLast() })                                     // cut short
+    }
+
+    @Test("a command table read back: records where they lie, a stored command that goes on counted beside them")
+    func storedCommandTable() throws {
+        var table = CommandTable()
+        let ids = (0..<5_000).map { _ in CommandID() }
+        for (n, id) in ids.enumerated() { _ = table.insert(id, CommandRecord(firstSeq: n + 1, count: 1, offset: n * 300)) }
+        var w = BinaryWriter()
+        table.encode(to: &w)
+        var r = BinaryReader(w.bytes)
+        var read = try CommandTable(from: &r)
+        #expect(r.isAtEnd && read == table)
+        read.addEvent(at: 4_999)
+        table.addEvent(at: 4_999)
+        let extra = CommandID()
+        #expect(read.insert(extra, CommandRecord(firstSeq: 5_001, count: 1, offset: 1_500_000)) == 5_000)
+        _ = table.insert(extra, CommandRecord(firstSeq: 5_001, count: 1, offset: 1_500_000))
+        read.addEvent(at: 5_000)
+        table.addEvent(at: 5_000)
+        #expect(read == table && read[ids[4_999]]?.count == 2 && read[extra]?.count == 2 && read[ids[7]] == CommandRecord(firstSeq: 8, count: 1, offset: 2_100))
+        #expect(read.insert(ids[3], CommandRecord(firstSeq: 1, count: 1, offset: 0)) == nil)
+        var again = BinaryWriter(), fresh = BinaryWriter()
+        read.encode(to: &again)
+        table.encode(to: &fresh)
+        #expect(again.bytes == fresh.bytes)
+        // A record no command can have is refused.
+        var bad = w.bytes
+        bad[bad.count - 24 + 8] = 0   // the last command's event count: 0
+        var damaged = BinaryReader(bad)
+        #expect((try? CommandTable(from: &damaged)) == nil)
+    }
 }

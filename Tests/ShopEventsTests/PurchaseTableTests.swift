@@ -89,12 +89,16 @@ import ShopTestSupport
         table.encode(to: &w)
         // Where the rows start: after three id lists (20 items, 1 location, no list) and the count.
         let rows = 8 + 20 * 16 + 8 + 16 + 8 + 8
-        let indexStart = rows + 20 * 32 + 20 * 16
+        // Then the index: its count, the 20 ids, the number of buckets (32), 32 positions, 32 tags.
+        let buckets = rows + 20 * 32 + 8 + 20 * 16, tags = buckets + 8 + 32 * 4
+        #expect(w.bytes.count == tags + 32)
+        let occupied = (0..<32).first { w.bytes[tags + $0] != 0 }!
         var intact = BinaryReader(w.bytes)
         #expect(try PurchaseTable(from: &intact) == table)
         let cases: [(String, Int, [UInt8])] = [("item handle", rows + 16, [20, 0, 0, 0]), ("location handle", rows + 32 + 20, [1, 0, 0, 0]),
                                                ("list handle", rows + 24, [0, 0, 0, 0]), ("reverted flag", rows + 28, [2, 0, 0, 0]),
-                                               ("bucket count", indexStart, [24]), ("a bucket", indexStart + 8 + 4 * 5, [20, 0, 0, 0])]
+                                               ("bucket count", buckets, [24]), ("a bucket", buckets + 8 + 4 * occupied, [20, 0, 0, 0]),
+                                               ("a tag", tags + occupied, [0])]
         for (what, at, value) in cases {
             var bytes = w.bytes
             bytes.replaceSubrange(at..<(at + value.count), with: value)

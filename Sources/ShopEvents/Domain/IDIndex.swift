@@ -1,3 +1,5 @@
+import Foundation
+
 /// Ids of one kind in the order they were added, each found by its position:
 /// an open-addressing table of positions under a fixed, cheap hash of the id's
 /// bytes, beside the ids in chunks (never copied whole as it grows).
@@ -8,26 +10,43 @@
 /// one-byte tag (seven bits of the hash, 0 where empty) lets a probe pass
 /// over other ids without fetching them: looking up an id not there, the
 /// common case when ids are checked for reuse, touches the tags and nothing
-/// else. The hash is not seeded: a journal crafted so that its ids collide
-/// makes lookups slow, never wrong.
+/// else. The hash is not seeded, so that the table can be stored as it is
+/// (``encode(to:)``) and used where it lies in a mapped snapshot: a journal
+/// crafted so that its ids collide makes lookups slow, never wrong.
 package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
     private static var chunkShift: Int { 14 }
     private static var chunkSize: Int { 1 << chunkShift }
+    /// The ids a snapshot held (positions `0..<stored.count`), where they lie.
+    private var stored: StoredIDs?
+    // The ids added since, at positions from `stored.count` on:
     /// Positions by bucket, meaningful where the tag is not 0; a power of two long, at most three quarters full.
     private var slots: [Int32] = []
     /// Per bucket, 0 where empty, else `tag(of:)` its id's hash.
     private var tags: [UInt8] = []
     private var chunks: [[EntityID<Kind>]] = []
-    package private(set) var count = 0
+    private var added = 0
 
     package init() {}
 
-    package subscript(position: Int) -> EntityID<Kind> { chunks[position >> Self.chunkShift][position & (Self.chunkSize - 1)] }
+    private var base: Int { stored?.count ?? 0 }
+
+    package var count: Int { base + added }
+
+    package subscript(position: Int) -> EntityID<Kind> {
+        if let stored, position < stored.count { return stored.id(position) }
+        let local = position - base
+        return chunks[local >> Self.chunkShift][local & (Self.chunkSize - 1)]
+    }
 
     package func position(of id: EntityID<Kind>) -> Int? {
+        let hash = id.fixedHash
+        if let stored, let at = stored.position(of: id, hash: hash) { return at }
+        return localPosition(of: id, hash: hash).map { base + $0 }
+    }
+
+    private func localPosition(of id: EntityID<Kind>, hash: Int) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
-        let hash = id.fixedHash
         let tag = Self.tag(of: hash)
         var bucket = hash & mask
         return tags.withUnsafeBufferPointer { tags in
@@ -36,7 +55,7 @@ package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
                 if found == 0 { return nil }
                 if found == tag {
                     let at = Int(slots[bucket])
-                    if self[at] == id { return at }
+                    if chunks[at >> Self.chunkShift][at & (Self.chunkSize - 1)] == id { return at }
                 }
                 bucket = (bucket + 1) & mask
             }
@@ -44,46 +63,156 @@ package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
     }
 
     /// Seven high bits of the hash (the bucket comes from the low ones), never 0.
-    private static func tag(of hash: Int) -> UInt8 { UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> 57) | 0x80 }
+    static func tag(of hash: Int) -> UInt8 { UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> 57) | 0x80 }
 
-    package func contains(_ id: EntityID<Kind>) -> Bool { position(of: id) != nil }
+    /// The buckets a table of `count` ids has when they were added one by one:
+    /// 16, doubled while more than three quarters would be full; 0 for none.
+    static func capacity(for count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        var capacity = 16
+        while capacity * 3 < count * 4 { capacity <<= 1 }
+        return capacity
+    }
+
+    /// Puts `position` in the first free bucket from `hash`'s.
+    private static func place(hash: Int, position: Int32, slots: inout [Int32], tags: inout [UInt8]) {
+        let mask = slots.count - 1
+        var bucket = hash & mask
+        while tags[bucket] != 0 { bucket = (bucket + 1) & mask }
+        tags[bucket] = tag(of: hash)
+        slots[bucket] = position
+    }
 
     /// Adds `id` at the end unless it is there already; its position either way.
     @discardableResult
     package mutating func insert(_ id: EntityID<Kind>) -> (inserted: Bool, position: Int) {
-        if let known = position(of: id) { return (false, known) }
+        let hash = id.fixedHash
+        if let stored, let at = stored.position(of: id, hash: hash) { return (false, at) }
+        if let local = localPosition(of: id, hash: hash) { return (false, base + local) }
         precondition(count < Int(Int32.max), "more ids than an index holds")
-        if (count + 1) * 4 > slots.count * 3 {
-            var capacity = max(16, slots.count)
-            while capacity * 3 < (count + 1) * 4 { capacity <<= 1 }
+        if (added + 1) * 4 > slots.count * 3 {
+            let capacity = Self.capacity(for: added + 1)
             slots = [Int32](repeating: -1, count: capacity)
             tags = [UInt8](repeating: 0, count: capacity)
-            for position in 0..<count { place(self[position], at: position) }
+            for local in 0..<added {
+                let known = chunks[local >> Self.chunkShift][local & (Self.chunkSize - 1)]
+                Self.place(hash: known.fixedHash, position: Int32(local), slots: &slots, tags: &tags)
+            }
         }
-        if count & (Self.chunkSize - 1) == 0 {
+        if added & (Self.chunkSize - 1) == 0 {
             chunks.append([])
             chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
         }
         chunks[chunks.count - 1].append(id)
-        place(id, at: count)
-        count += 1
+        Self.place(hash: hash, position: Int32(added), slots: &slots, tags: &tags)
+        added += 1
         return (true, count - 1)
     }
 
-    private mutating func place(_ id: EntityID<Kind>, at position: Int) {
-        let mask = slots.count - 1
-        let hash = id.fixedHash
-        var bucket = hash & mask
-        while tags[bucket] != 0 { bucket = (bucket + 1) & mask }
-        tags[bucket] = Self.tag(of: hash)
-        slots[bucket] = Int32(position)
-    }
+    package func contains(_ id: EntityID<Kind>) -> Bool { position(of: id) != nil }
 
     /// Every id, in the order added.
     package var ids: LazyMapSequence<Range<Int>, EntityID<Kind>> { (0..<count).lazy.map { self[$0] } }
 
-    package static func == (a: IDIndex, b: IDIndex) -> Bool { a.chunks == b.chunks }
+    package static func == (a: IDIndex, b: IDIndex) -> Bool {
+        a.count == b.count && (a.stored === b.stored ? a.chunks == b.chunks : (0..<a.count).allSatisfy { a[$0] == b[$0] })
+    }
+
     package func hash(into hasher: inout Hasher) { hasher.combine(count) }
+}
+
+// MARK: The snapshot encoding
+
+/// The ids of a snapshot where they lie in its bytes (mapped read-only, never
+/// changed while mapped): 16 bytes an id, then 4 a bucket, then 1 a tag.
+private final class StoredIDs: @unchecked Sendable {
+    private let bytes: BinaryReader   // keeps the mapping
+    private let base: UnsafeRawPointer
+    let count: Int
+    private let ids: Int, slots: Int, tags: Int, mask: Int
+
+    init(_ bytes: BinaryReader, count: Int, ids: Int, slots: Int, tags: Int, capacity: Int) {
+        self.bytes = bytes
+        base = bytes.all.baseAddress!
+        (self.count, self.ids, self.slots, self.tags, mask) = (count, ids, slots, tags, capacity - 1)
+    }
+
+    var capacity: Int { mask + 1 }
+
+    func id<Kind>(_ at: Int) -> EntityID<Kind> { EntityID(UUID(uuid: base.loadUnaligned(fromByteOffset: ids + at * 16, as: uuid_t.self))) }
+
+    func slot(_ bucket: Int) -> Int32 { Int32(littleEndian: base.loadUnaligned(fromByteOffset: slots + bucket * 4, as: Int32.self)) }
+
+    func tag(_ bucket: Int) -> UInt8 { base.load(fromByteOffset: tags + bucket, as: UInt8.self) }
+
+    func position<Kind>(of id: EntityID<Kind>, hash: Int) -> Int? {
+        let (a, b) = id.words
+        let wanted = IDIndex<Kind>.tag(of: hash)
+        var bucket = hash & mask
+        while true {
+            let found = tag(bucket)
+            if found == 0 { return nil }
+            if found == wanted {
+                let at = Int(slot(bucket))
+                let o = ids + at * 16
+                if base.loadUnaligned(fromByteOffset: o, as: UInt64.self) == a, base.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self) == b { return at }
+            }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    /// The buckets and tags as they are, for writing them out again.
+    func write(buckets w: inout BinaryWriter) {
+        w.bytes.append(contentsOf: UnsafeRawBufferPointer(start: base + slots, count: capacity * 4))
+        w.bytes.append(contentsOf: UnsafeRawBufferPointer(start: base + tags, count: capacity))
+    }
+}
+
+extension IDIndex {
+    /// The index as adding its ids one by one would leave it: the count, the
+    /// ids, the number of buckets, each bucket's position and each bucket's tag.
+    package func encode(to w: inout BinaryWriter) {
+        w.int(count)
+        let capacity = Self.capacity(for: count)
+        w.bytes.reserveCapacity(w.bytes.count + count * 16 + 8 + capacity * 5)
+        for position in 0..<count { w.id(self[position]) }
+        w.int(capacity)
+        if let stored, added == 0, stored.capacity == capacity {
+            stored.write(buckets: &w)
+        } else if count > 0 {
+            // Adding one by one places each position in order, whatever the table grew through: the same layout.
+            var slots = [Int32](repeating: -1, count: capacity), tags = [UInt8](repeating: 0, count: capacity)
+            for position in 0..<count { Self.place(hash: self[position].fixedHash, position: Int32(position), slots: &slots, tags: &tags) }
+            for slot in slots { w.uint32(UInt32(bitPattern: slot)) }
+            w.bytes.append(contentsOf: tags)
+        }
+    }
+
+    /// Reads an index back, using its ids, buckets and tags where they lie in
+    /// `r`'s bytes; the number of buckets and every bucket are checked first.
+    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+        let count = try r.count(minimumSize: 16)
+        let idsAt = try r.skip(count * 16)
+        let capacity = try r.count(minimumSize: 5)
+        guard capacity == Self.capacity(for: count) else {
+            throw BinaryDecodingError("an index of \(count) ids has \(Self.capacity(for: count)) buckets, not \(capacity)")
+        }
+        let slotsAt = try r.skip(capacity * 4), tagsAt = try r.skip(capacity)
+        guard count > 0 else { return }
+        let raw = r.all
+        var filled = 0
+        for bucket in 0..<capacity {
+            let tag = raw[tagsAt + bucket]
+            guard tag != 0 else { continue }
+            let at = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: slotsAt + bucket * 4, as: Int32.self))
+            guard tag & 0x80 != 0, at >= 0, at < Int32(count) else {
+                throw BinaryDecodingError("bucket \(bucket) names id \(at) of \(count) (tag \(tag))")
+            }
+            filled += 1
+        }
+        guard filled == count else { throw BinaryDecodingError("the index holds \(filled) ids, not \(count)") }
+        stored = StoredIDs(r, count: count, ids: idsAt, slots: slotsAt, tags: tagsAt, capacity: capacity)
+    }
 }
 
 extension EntityID {
@@ -100,9 +229,15 @@ extension EntityID {
 }
 
 /// What the chain knows of each command: its id's position in an ``IDIndex``
-/// gives its record.
+/// gives its record. Read from a snapshot, the records lie in it (24 bytes
+/// each) and those changed since are kept beside them.
 package struct CommandTable: Hashable, Sendable {
     private var ids = IDIndex<CommandKind>()
+    private var stored: StoredRecords?
+    /// Records of stored commands changed since the snapshot (a command that
+    /// went on after it), by position.
+    private var changed: [Int: CommandRecord] = [:]
+    /// The records added since, at positions from `stored.count` on.
     private var records: [[CommandRecord]] = []
     private static var chunkShift: Int { 14 }
 
@@ -110,13 +245,25 @@ package struct CommandTable: Hashable, Sendable {
 
     package var count: Int { ids.count }
 
+    private var base: Int { stored?.count ?? 0 }
+
+    private func record(at position: Int) -> CommandRecord {
+        if let stored, position < stored.count { return changed[position] ?? stored[position] }
+        let local = position - base
+        return records[local >> Self.chunkShift][local & ((1 << Self.chunkShift) - 1)]
+    }
+
+    private mutating func set(_ record: CommandRecord, at position: Int) {
+        if let stored, position < stored.count { changed[position] = record; return }
+        let local = position - base
+        records[local >> Self.chunkShift][local & ((1 << Self.chunkShift) - 1)] = record
+    }
+
     package subscript(id: CommandID) -> CommandRecord? {
-        get { ids.position(of: id).map { records[$0 >> Self.chunkShift][$0 & ((1 << Self.chunkShift) - 1)] } }
+        get { ids.position(of: id).map(record(at:)) }
         set {
             guard let newValue else { preconditionFailure("a command is never forgotten") }
-            if insert(id, newValue) == nil, let at = ids.position(of: id) {
-                records[at >> Self.chunkShift][at & ((1 << Self.chunkShift) - 1)] = newValue
-            }
+            if insert(id, newValue) == nil, let at = ids.position(of: id) { set(newValue, at: at) }
         }
     }
 
@@ -125,7 +272,7 @@ package struct CommandTable: Hashable, Sendable {
     package mutating func insert(_ id: CommandID, _ record: CommandRecord) -> Int? {
         let (inserted, at) = ids.insert(id)
         guard inserted else { return nil }
-        if at >> Self.chunkShift == records.count {
+        if (at - base) >> Self.chunkShift == records.count {
             records.append([])
             records[records.count - 1].reserveCapacity(1 << Self.chunkShift)
         }
@@ -138,11 +285,61 @@ package struct CommandTable: Hashable, Sendable {
 
     /// One more event of the command at `position`.
     package mutating func addEvent(at position: Int) {
-        records[position >> Self.chunkShift][position & ((1 << Self.chunkShift) - 1)].count += 1
+        var updated = record(at: position)
+        updated.count += 1
+        set(updated, at: position)
     }
 
     /// Every command, in the order first seen.
-    var all: LazyMapSequence<Range<Int>, (id: CommandID, record: CommandRecord)> {
-        (0..<ids.count).lazy.map { (ids[$0], records[$0 >> Self.chunkShift][$0 & ((1 << Self.chunkShift) - 1)]) }
+    package var all: LazyMapSequence<Range<Int>, (id: CommandID, record: CommandRecord)> {
+        (0..<ids.count).lazy.map { (ids[$0], record(at: $0)) }
+    }
+
+    package static func == (a: CommandTable, b: CommandTable) -> Bool {
+        a.ids == b.ids && (0..<a.count).allSatisfy { a.record(at: $0) == b.record(at: $0) }
+    }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(count) }
+
+    /// The ids as ``IDIndex/encode(to:)`` writes them, then each record as three 64-bit integers.
+    package func encode(to w: inout BinaryWriter) {
+        ids.encode(to: &w)
+        w.bytes.reserveCapacity(w.bytes.count + count * 24)
+        for position in 0..<count {
+            let r = record(at: position)
+            w.int(r.firstSeq); w.int(r.count); w.int(r.offset)
+        }
+    }
+
+    /// Reads a table back where it lies in `r`'s bytes; every record is checked first.
+    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+        ids = try IDIndex(from: &r)
+        let count = ids.count
+        let at = try r.skip(count * 24)
+        guard count > 0 else { return }
+        let raw = r.all
+        for position in 0..<count {
+            func load(_ field: Int) -> Int64 { Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at + position * 24 + field * 8, as: Int64.self)) }
+            guard load(0) >= 1, load(1) >= 1, load(2) >= 0 else {
+                throw BinaryDecodingError("command \(position)'s record (first seq \(load(0)), \(load(1)) events, offset \(load(2))) cannot be")
+            }
+        }
+        stored = StoredRecords(r, at: at, count: count)
+    }
+}
+
+/// The command records of a snapshot where they lie in its bytes.
+private final class StoredRecords: @unchecked Sendable {
+    private let bytes: BinaryReader   // keeps the mapping
+    private let base: UnsafeRawPointer
+    let count: Int
+
+    init(_ bytes: BinaryReader, at offset: Int, count: Int) {
+        (self.bytes, base, self.count) = (bytes, bytes.all.baseAddress! + offset, count)
+    }
+
+    subscript(position: Int) -> CommandRecord {
+        func load(_ field: Int) -> Int { Int(Int64(littleEndian: base.loadUnaligned(fromByteOffset: position * 24 + field * 8, as: Int64.self))) }
+        return CommandRecord(firstSeq: load(0), count: load(1), offset: load(2))
     }
 }

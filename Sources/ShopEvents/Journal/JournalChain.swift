@@ -275,12 +275,10 @@ struct JournalChain {
         w.optional(lastAt) { $0.timestamp($1) }
         w.int(lastLineOffset)
         state.encode(to: &w)
-        w.array(Array(commands.all)) { w, entry in
-            w.id(entry.id); w.int(entry.record.firstSeq); w.int(entry.record.count); w.int(entry.record.offset)
-        }
+        commands.encode(to: &w)
         w.optional(lastCommand?.id) { $0.id($1) }
         w.optional(lastCommandDeclared) { $0.int($1) }
-        w.array(Array(eventIDs.ids)) { $0.id($1) }
+        eventIDs.encode(to: &w)
     }
 
     init(from r: inout BinaryReader) throws(BinaryDecodingError) {
@@ -289,18 +287,13 @@ struct JournalChain {
         lastAt = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
         lastLineOffset = try r.int()
         state = try ShopState(from: &r)
-        for (id, record) in try r.array({ r throws(BinaryDecodingError) -> (CommandID, CommandRecord) in
-            (try r.id(), CommandRecord(firstSeq: try r.int(), count: try r.int(), offset: try r.int()))
-        }) {
-            guard commands.insert(id, record) != nil else { throw BinaryDecodingError("command \(id) appears twice") }
-        }
+        commands = try CommandTable(from: &r)
         if let last = try r.optional({ r throws(BinaryDecodingError) -> CommandID in try r.id() }) {
             guard let position = commands.position(of: last) else { throw BinaryDecodingError("the last command \(last) is not among the commands") }
             lastCommand = (last, position)
         }
         lastCommandDeclared = try r.optional { r throws(BinaryDecodingError) in try r.int() }
-        for id in try r.array({ r throws(BinaryDecodingError) -> EventID in try r.id() }) {
-            guard eventIDs.insert(id).inserted else { throw BinaryDecodingError("event id \(id) appears twice") }
-        }
+        eventIDs = try IDIndex(from: &r)
+        guard eventIDs.count == head.seq else { throw BinaryDecodingError("\(eventIDs.count) event ids for \(head.seq) events") }
     }
 }
