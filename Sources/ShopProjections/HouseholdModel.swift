@@ -22,8 +22,15 @@ public final class HouseholdModel {
     public private(set) var views: HouseholdViews
     /// The statistics, kept up to date row by row as events arrive (``LiveStats``):
     /// the same as `StatsView(views)`, without rebuilding and sorting every row.
-    public var stats: StatsView { liveStats.view }
-    private var liveStats: LiveStats
+    /// Built when first asked for (at a million events that takes as long as
+    /// opening from a snapshot), then updated with every event; observers
+    /// of it are told when ``views`` change.
+    public var stats: StatsView {
+        let views = views   // what observers of the statistics follow
+        if liveStats == nil { liveStats = LiveStats(views) }
+        return liveStats!.view
+    }
+    @ObservationIgnored private var liveStats: LiveStats?
     /// Set if the stream of events ended with an error (a damaged journal).
     public private(set) var failure: (any Error)?
 
@@ -41,14 +48,13 @@ public final class HouseholdModel {
             try ViewEngine.views(journal: path, history: history).0
         }.value
         views = initial
-        liveStats = LiveStats(initial)
         let events = store.events(after: initial.asOf)
         updates = Task { [weak self] in
             do {
                 for try await recorded in events {
                     guard let self else { return }
                     self.views.apply(recorded)
-                    self.liveStats.update(after: recorded, in: self.views)
+                    self.liveStats?.update(after: recorded, in: self.views)
                 }
             } catch {
                 self?.failure = error

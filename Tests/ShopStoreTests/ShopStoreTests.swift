@@ -166,6 +166,16 @@ func descriptors(concerning folder: URL) -> Set<String> {
         withObservationTracking { _ = model.views } onChange: { announced.set() }
         try await store.execute(.createList(list: ListID(), name: "Observed", priority: nil))
         try await withTimeout(seconds: 10) { while !announced.value { try await Task.sleep(nanoseconds: 10_000_000) } }
+        // And so is a change to the statistics (built on first use, then kept up to date).
+        let statsAnnounced = Observed()
+        withObservationTracking { _ = model.stats } onChange: { statsAnnounced.set() }
+        try await store.execute(.createList(list: ListID(), name: "Observed too", priority: nil))
+        try await withTimeout(seconds: 10) { while !statsAnnounced.value { try await Task.sleep(nanoseconds: 10_000_000) } }
+        let end = await store.head.seq
+        try await withTimeout(seconds: 10) { @MainActor in
+            while model.views.asOf < end { try await Task.sleep(nanoseconds: 10_000_000) }
+        }
+        #expect(model.stats == StatsView(try ViewEngine.views(journal: path, useSnapshot: false, history: .totals).0))
         #expect(model.failure == nil)
     }
 }
