@@ -100,3 +100,52 @@ func forge(_ events: [RecordedEvent]) -> [UInt8] {
         #expect(report.tornTail == VerificationReport.TornTail(line: 13, offset: fixture.bytes().count - 9, length: 9, commandLines: 0))
     }
 }
+
+/// Two rules of the chain that no forger can hide by re-chaining: an event id
+/// is never used twice, and the events of one command stand together.
+@Suite struct ChainIdentityTests {
+    /// A journal of `count` events, read back, with `forgery` applied and a valid chain.
+    private func forged(_ fixture: JournalFixture, _ forgery: (inout [RecordedEvent]) -> Void) throws -> [RecordedEvent] {
+        try PrefetchTests.journal(fixture, seed: 14, count: 3_000)
+        var events = try JournalReader.readAll(path: fixture.path)
+        forgery(&events)
+        Scratch.write(forge(events), to: fixture.path)
+        return events
+    }
+
+    /// The first line at or after `from` whose command is its own (one line, neighbours of other commands).
+    private func loneCommand(_ events: [RecordedEvent], from: Int) -> Int {
+        (from..<(events.count - 1)).first { events[$0].command != events[$0 - 1].command && events[$0].command != events[$0 + 1].command }!
+    }
+
+    @Test("an event id used again: verify names its line on one thread and on two, and opening for writing refuses it")
+    func eventIDUsedAgain() throws {
+        let fixture = JournalFixture()
+        defer { fixture.remove() }
+        let events = try forged(fixture) { $0[2_500].id = $0[1_200].id }
+        let report = try JournalVerifier.verify(path: fixture.path)
+        #expect(report.events == 2_500 && report.failure?.line == 2_501)
+        #expect(report.failure?.message.contains("event id \(events[1_200].id) appears twice") == true, "\(String(describing: report.failure))")
+        #expect(try JournalVerifier.verifyOneThread(path: fixture.path, expecting: nil) == report)
+        #expect(JournalVerifier.verifyWhole(path: fixture.path, expecting: nil) == nil)
+        #expect(rejectionCode { _ = try fixture.open() } == "corrupt_line")
+    }
+
+    @Test("a command whose events stand apart: verify names the line on one thread and on two, and opening for writing refuses it")
+    func commandApart() throws {
+        let fixture = JournalFixture()
+        defer { fixture.remove() }
+        var line = 0, earlier: CommandID?
+        _ = try forged(fixture) { events in
+            line = loneCommand(events, from: 2_000)
+            earlier = events[loneCommand(events, from: 1_000)].command
+            events[line].command = earlier!
+        }
+        let report = try JournalVerifier.verify(path: fixture.path)
+        #expect(report.events == line && report.failure?.line == line + 1)
+        #expect(report.failure?.message.contains("the events of command \(earlier!) are not contiguous") == true, "\(String(describing: report.failure))")
+        #expect(try JournalVerifier.verifyOneThread(path: fixture.path, expecting: nil) == report)
+        #expect(JournalVerifier.verifyWhole(path: fixture.path, expecting: nil) == nil)
+        #expect(rejectionCode { _ = try fixture.open() } == "corrupt_line")
+    }
+}

@@ -68,6 +68,7 @@ public enum JournalVerifier {
         producer.start()
         var chain = JournalChain()
         chain.checkRules = true
+        chain.checksEventIDs = false   // the reading thread does, and ends early on an id used again
         chain.newerLines = .checkChainOnly
         var expectedFound = expected.map { $0.seq == 0 && $0.hash == .zero } ?? true
         var healthy = true
@@ -91,16 +92,23 @@ public enum JournalVerifier {
         return VerificationReport(events: chain.head.seq, head: chain.head, failure: nil, tornTail: nil, newerLine: nil)
     }
 
-    /// The reading thread: reads, decodes and hashes every line into `lines`.
-    /// Whether every line decoded and nothing follows the last newline; `false`
-    /// also when the checker stopped first.
+    /// The reading thread: reads, decodes and hashes every line into `lines`,
+    /// and checks that no event id is used twice (which needs nothing the
+    /// checker folds, so it is done here, where there is time to spare).
+    /// Whether every line decoded, every event id was new and nothing follows
+    /// the last newline; `false` also when the checker stopped first.
     private static func readAll(fd: Int32, path: String, into lines: BatchChannel<DecodedLine, Bool>) -> Bool {
         var reading = JournalLines(fd: fd, path: path)
         var batch: [DecodedLine] = []
         batch.reserveCapacity(BatchChannel<DecodedLine, Bool>.batchSize)
+        var eventIDs = IDIndex<EventKind>()
         do throws(JournalError) {
             while let line = try reading.next() {
                 guard let decoded = try? EventLineCodec.decodeLine(line.bytes) else { return false }
+                switch decoded {
+                case let .event(recorded): guard eventIDs.insert(recorded.id).inserted else { return false }
+                case let .newer(envelope): guard eventIDs.insert(envelope.id).inserted else { return false }
+                }
                 batch.append(.init(line: decoded, hash: SHA256.hash(line.bytes), number: line.number, offset: line.offset))
                 if batch.count == BatchChannel<DecodedLine, Bool>.batchSize {
                     guard lines.put(batch) else { return false }
