@@ -109,9 +109,11 @@ struct JournalChain {
     private var eventIDs = IDIndex<EventKind>()
     /// Also check that every event is legal given those before it (`verify`).
     var checkRules = false
-    /// Keep every event id and refuse one used again; `verify` on two threads
-    /// leaves this to its reading thread.
-    var checksEventIDs = true
+    /// Keep every event and command id (with where each command is) and
+    /// refuse an event id used again or a command whose events stand apart;
+    /// `verify` on two threads leaves this to its reading thread, which needs
+    /// no records for it.
+    var keepsIDs = true
     var newerLines = NewerLines.refuse
 
     /// Checks one line and folds it; throws `corrupt_line` naming the line and offset.
@@ -169,7 +171,7 @@ struct JournalChain {
         if let lastAt, at < lastAt {
             throw JournalError.corrupt(line: number, offset: offset, "at \(at) is earlier than the line before (\(lastAt))")
         }
-        guard !checksEventIDs || eventIDs.insert(id).inserted else {
+        guard !keepsIDs || eventIDs.insert(id).inserted else {
             throw JournalError.corrupt(line: number, offset: offset, "event id \(id) appears twice")
         }
         if let last = lastCommand, command == last.id {
@@ -182,15 +184,19 @@ struct JournalChain {
             } else if let declared = lastCommandDeclared {
                 throw JournalError.corrupt(line: number, offset: offset, "command \(command) has more lines than the \(declared) its first line declares (commandEvents)")
             }
-            commands.addEvent(at: last.position)
+            if keepsIDs { commands.addEvent(at: last.position) }
         } else {
             if let open = openCommand {
                 throw JournalError.corrupt(line: open.line, offset: open.offset, "command \(open.command) declares \(open.expected) events (commandEvents) but only \(open.have) follow before line \(number) starts another command: lines were removed")
             }
-            guard let position = commands.insert(command, CommandRecord(firstSeq: seq, count: 1, offset: offset)) else {
-                throw JournalError.corrupt(line: number, offset: offset, "the events of command \(command) are not contiguous")
+            if keepsIDs {
+                guard let position = commands.insert(command, CommandRecord(firstSeq: seq, count: 1, offset: offset)) else {
+                    throw JournalError.corrupt(line: number, offset: offset, "the events of command \(command) are not contiguous")
+                }
+                lastCommand = (command, position)
+            } else {
+                lastCommand = (command, -1)
             }
-            lastCommand = (command, position)
             lastCommandDeclared = commandEvents
             if let commandEvents {
                 openCommand = OpenCommand(command: command, line: number, offset: offset, expected: commandEvents, have: 1, headBefore: head)

@@ -68,7 +68,7 @@ public enum JournalVerifier {
         producer.start()
         var chain = JournalChain()
         chain.checkRules = true
-        chain.checksEventIDs = false   // the reading thread does, and ends early on an id used again
+        chain.keepsIDs = false   // the reading thread checks ids, and ends early on one used again
         chain.newerLines = .checkChainOnly
         var expectedFound = expected.map { $0.seq == 0 && $0.hash == .zero } ?? true
         var healthy = true
@@ -93,21 +93,29 @@ public enum JournalVerifier {
     }
 
     /// The reading thread: reads, decodes and hashes every line into `lines`,
-    /// and checks that no event id is used twice (which needs nothing the
-    /// checker folds, so it is done here, where there is time to spare).
-    /// Whether every line decoded, every event id was new and nothing follows
-    /// the last newline; `false` also when the checker stopped first.
+    /// and checks that no event id is used twice and that the events of each
+    /// command stand together (which needs nothing the checker folds, so it is
+    /// done here, where there is time to spare). Whether every line decoded,
+    /// every id was as it must be and nothing follows the last newline;
+    /// `false` also when the checker stopped first.
     private static func readAll(fd: Int32, path: String, into lines: BatchChannel<DecodedLine, Bool>) -> Bool {
         var reading = JournalLines(fd: fd, path: path)
         var batch: [DecodedLine] = []
         batch.reserveCapacity(BatchChannel<DecodedLine, Bool>.batchSize)
-        var eventIDs = IDIndex<EventKind>()
+        var eventIDs = IDIndex<EventKind>(), commandIDs = IDIndex<CommandKind>()
+        var lastCommand: CommandID?
         do throws(JournalError) {
             while let line = try reading.next() {
                 guard let decoded = try? EventLineCodec.decodeLine(line.bytes) else { return false }
+                let (id, command): (EventID, CommandID)
                 switch decoded {
-                case let .event(recorded): guard eventIDs.insert(recorded.id).inserted else { return false }
-                case let .newer(envelope): guard eventIDs.insert(envelope.id).inserted else { return false }
+                case let .event(recorded): (id, command) = (recorded.id, recorded.command)
+                case let .newer(envelope): (id, command) = (envelope.id, envelope.command)
+                }
+                guard eventIDs.insert(id).inserted else { return false }
+                if command != lastCommand {
+                    guard commandIDs.insert(command).inserted else { return false }
+                    lastCommand = command
                 }
                 batch.append(.init(line: decoded, hash: SHA256.hash(line.bytes), number: line.number, offset: line.offset))
                 if batch.count == BatchChannel<DecodedLine, Bool>.batchSize {
