@@ -352,7 +352,8 @@ extension BinaryReader {
 /// in an array.
 private struct AmountTable: Hashable, Sendable {
     typealias Amount = PurchaseHistory.Amount
-    private var stored: Stored?
+    /// The amounts of a snapshot, 24 bytes each as ``Packed`` lays them out, where they lie.
+    private var stored: MappedRecords?
     /// The amounts added since, 24 bytes each as in a snapshot, in chunks:
     /// growing never copies them all, nor holds twice their size for a moment.
     private var added: [[Packed]] = []
@@ -372,31 +373,16 @@ private struct AmountTable: Hashable, Sendable {
         var amount: Amount { Amount(quantity: Int(quantity), unitPrice: hasPrice == 1 ? Int(unitPrice) : nil, actor: actor) }
     }
 
-    /// The records of a snapshot, never changed while mapped.
-    private final class Stored: @unchecked Sendable {
-        let bytes: BinaryReader   // keeps the mapping
-        let base: UnsafeRawPointer
-        let count: Int
-
-        init(_ bytes: BinaryReader, at offset: Int, count: Int) {
-            (self.bytes, base, self.count) = (bytes, bytes.all.baseAddress! + offset, count)
-        }
-
-        subscript(at: Int) -> Amount {
-            func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
-                T(littleEndian: base.loadUnaligned(fromByteOffset: at * 24 + offset, as: T.self))
-            }
-            return Amount(quantity: Int(load(0, Int64.self)), unitPrice: load(16, UInt32.self) == 1 ? Int(load(8, Int64.self)) : nil,
-                          actor: load(20, Int32.self))
-        }
-    }
-
     init() {}
 
     var count: Int { (stored?.count ?? 0) + addedCount }
 
     subscript(at: Int) -> Amount {
-        if let stored, at < stored.count { return stored[at] }
+        if let stored, at < stored.count {
+            return Amount(quantity: Int(stored.load(at, 0, as: Int64.self)),
+                          unitPrice: stored.load(at, 16, as: UInt32.self) == 1 ? Int(stored.load(at, 8, as: Int64.self)) : nil,
+                          actor: stored.load(at, 20))
+        }
         let position = at - (stored?.count ?? 0)
         return added[position >> Self.chunkShift][position & ((1 << Self.chunkShift) - 1)].amount
     }
@@ -438,6 +424,6 @@ private struct AmountTable: Hashable, Sendable {
             let actor = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + position * 24 + 20, as: UInt32.self))
             guard hasPrice <= 1, actor < UInt32(actors) else { throw BinaryDecodingError("purchase \(position)'s amount names no buyer or price") }
         }
-        stored = Stored(r, at: at, count: count)
+        stored = MappedRecords(r, at: at, count: count, size: 24)
     }
 }

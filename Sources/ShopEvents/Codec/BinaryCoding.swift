@@ -185,6 +185,41 @@ package struct BinaryReader {
     }
 }
 
+/// Records of one fixed size where they lie in a reader's bytes — a snapshot
+/// mapped read-only, never changed while mapped — read field by field in
+/// place. Holding it keeps the mapping.
+package final class MappedRecords: @unchecked Sendable {
+    // @unchecked: the bytes are never written while it lives.
+    private let bytes: BinaryReader
+    @usableFromInline let base: UnsafeRawPointer
+    package let count: Int
+    @usableFromInline let size: Int
+
+    /// `count` records of `size` bytes from `offset` in `bytes` (which the caller has checked they fill).
+    package init(_ bytes: BinaryReader, at offset: Int, count: Int, size: Int) {
+        (self.bytes, base, self.count, self.size) = (bytes, bytes.all.baseAddress! + offset, count, size)
+    }
+
+    /// The little-endian integer at byte `field` of record `index`.
+    @inlinable package func load<T: FixedWidthInteger>(_ index: Int, _ field: Int = 0, as _: T.Type = T.self) -> T {
+        T(littleEndian: base.loadUnaligned(fromByteOffset: index * size + field, as: T.self))
+    }
+
+    /// Record `index` (16 bytes) as an id.
+    package func id<Kind>(_ index: Int) -> EntityID<Kind> {
+        EntityID(UUID(uuid: base.loadUnaligned(fromByteOffset: index * size, as: uuid_t.self)))
+    }
+
+    /// Whether record `index` (16 bytes) is `id`, compared in place.
+    package func holds<Kind>(_ id: EntityID<Kind>, at index: Int) -> Bool {
+        let (a, b) = id.words
+        return load(index, 0, as: UInt64.self) == UInt64(littleEndian: a) && load(index, 8, as: UInt64.self) == UInt64(littleEndian: b)
+    }
+
+    /// All the records' bytes, as they are.
+    package var raw: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count * size) }
+}
+
 /// A snapshot file: a magic word, the body, and a checksum of everything
 /// before it, so that a truncated or damaged file is recognised as such.
 ///

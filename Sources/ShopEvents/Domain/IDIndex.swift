@@ -33,7 +33,7 @@ package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
     package var count: Int { base + added }
 
     package subscript(position: Int) -> EntityID<Kind> {
-        if let stored, position < stored.count { return stored.id(position) }
+        if let stored, position < stored.count { return stored.ids.id(position) }
         let local = position - base
         return chunks[local >> Self.chunkShift][local & (Self.chunkSize - 1)]
     }
@@ -123,48 +123,32 @@ package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
 
 // MARK: The snapshot encoding
 
-/// The ids of a snapshot where they lie in its bytes (mapped read-only, never
-/// changed while mapped): 16 bytes an id, then 4 a bucket, then 1 a tag.
-private final class StoredIDs: @unchecked Sendable {
-    private let bytes: BinaryReader   // keeps the mapping
-    private let base: UnsafeRawPointer
-    let count: Int
-    private let ids: Int, slots: Int, tags: Int, mask: Int
+/// The ids of a snapshot where they lie in its bytes: 16 bytes an id, then
+/// 4 a bucket, then 1 a tag.
+private final class StoredIDs: Sendable {
+    let ids: MappedRecords, slots: MappedRecords, tags: MappedRecords
+    private let mask: Int
 
-    init(_ bytes: BinaryReader, count: Int, ids: Int, slots: Int, tags: Int, capacity: Int) {
-        self.bytes = bytes
-        base = bytes.all.baseAddress!
-        (self.count, self.ids, self.slots, self.tags, mask) = (count, ids, slots, tags, capacity - 1)
+    init(ids: MappedRecords, slots: MappedRecords, tags: MappedRecords) {
+        (self.ids, self.slots, self.tags, mask) = (ids, slots, tags, slots.count - 1)
     }
 
-    var capacity: Int { mask + 1 }
+    var count: Int { ids.count }
 
-    func id<Kind>(_ at: Int) -> EntityID<Kind> { EntityID(UUID(uuid: base.loadUnaligned(fromByteOffset: ids + at * 16, as: uuid_t.self))) }
-
-    func slot(_ bucket: Int) -> Int32 { Int32(littleEndian: base.loadUnaligned(fromByteOffset: slots + bucket * 4, as: Int32.self)) }
-
-    func tag(_ bucket: Int) -> UInt8 { base.load(fromByteOffset: tags + bucket, as: UInt8.self) }
+    var capacity: Int { slots.count }
 
     func position<Kind>(of id: EntityID<Kind>, hash: Int) -> Int? {
-        let (a, b) = id.words
         let wanted = IDIndex<Kind>.tag(of: hash)
         var bucket = hash & mask
         while true {
-            let found = tag(bucket)
+            let found = tags.load(bucket, as: UInt8.self)
             if found == 0 { return nil }
             if found == wanted {
-                let at = Int(slot(bucket))
-                let o = ids + at * 16
-                if base.loadUnaligned(fromByteOffset: o, as: UInt64.self) == a, base.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self) == b { return at }
+                let at = Int(slots.load(bucket, as: Int32.self))
+                if ids.holds(id, at: at) { return at }
             }
             bucket = (bucket + 1) & mask
         }
-    }
-
-    /// The buckets and tags as they are, for writing them out again.
-    func write(buckets w: inout BinaryWriter) {
-        w.bytes.append(contentsOf: UnsafeRawBufferPointer(start: base + slots, count: capacity * 4))
-        w.bytes.append(contentsOf: UnsafeRawBufferPointer(start: base + tags, count: capacity))
     }
 }
 
@@ -178,7 +162,8 @@ extension IDIndex {
         for position in 0..<count { w.id(self[position]) }
         w.int(capacity)
         if let stored, added == 0, stored.capacity == capacity {
-            stored.write(buckets: &w)
+            w.bytes.append(contentsOf: stored.slots.raw)
+            w.bytes.append(contentsOf: stored.tags.raw)
         } else if count > 0 {
             // Adding one by one places each position in order, whatever the table grew through: the same layout.
             var slots = [Int32](repeating: -1, count: capacity), tags = [UInt8](repeating: 0, count: capacity)
@@ -211,7 +196,8 @@ extension IDIndex {
             filled += 1
         }
         guard filled == count else { throw BinaryDecodingError("the index holds \(filled) ids, not \(count)") }
-        stored = StoredIDs(r, count: count, ids: idsAt, slots: slotsAt, tags: tagsAt, capacity: capacity)
+        stored = StoredIDs(ids: MappedRecords(r, at: idsAt, count: count, size: 16), slots: MappedRecords(r, at: slotsAt, count: capacity, size: 4),
+                           tags: MappedRecords(r, at: tagsAt, count: capacity, size: 1))
     }
 }
 
@@ -233,7 +219,8 @@ extension EntityID {
 /// each) and those changed since are kept beside them.
 package struct CommandTable: Hashable, Sendable {
     private var ids = IDIndex<CommandKind>()
-    private var stored: StoredRecords?
+    /// The records of a snapshot (24 bytes: first seq, count, offset), where they lie.
+    private var stored: MappedRecords?
     /// Records of stored commands changed since the snapshot (a command that
     /// went on after it), by position.
     private var changed: [Int: CommandRecord] = [:]
@@ -248,7 +235,11 @@ package struct CommandTable: Hashable, Sendable {
     private var base: Int { stored?.count ?? 0 }
 
     private func record(at position: Int) -> CommandRecord {
-        if let stored, position < stored.count { return changed[position] ?? stored[position] }
+        if let stored, position < stored.count {
+            return changed[position] ?? CommandRecord(firstSeq: Int(stored.load(position, 0, as: Int64.self)),
+                                                      count: Int(stored.load(position, 8, as: Int64.self)),
+                                                      offset: Int(stored.load(position, 16, as: Int64.self)))
+        }
         let local = position - base
         return records[local >> Self.chunkShift][local & ((1 << Self.chunkShift) - 1)]
     }
@@ -324,22 +315,6 @@ package struct CommandTable: Hashable, Sendable {
                 throw BinaryDecodingError("command \(position)'s record (first seq \(load(0)), \(load(1)) events, offset \(load(2))) cannot be")
             }
         }
-        stored = StoredRecords(r, at: at, count: count)
-    }
-}
-
-/// The command records of a snapshot where they lie in its bytes.
-private final class StoredRecords: @unchecked Sendable {
-    private let bytes: BinaryReader   // keeps the mapping
-    private let base: UnsafeRawPointer
-    let count: Int
-
-    init(_ bytes: BinaryReader, at offset: Int, count: Int) {
-        (self.bytes, base, self.count) = (bytes, bytes.all.baseAddress! + offset, count)
-    }
-
-    subscript(position: Int) -> CommandRecord {
-        func load(_ field: Int) -> Int { Int(Int64(littleEndian: base.loadUnaligned(fromByteOffset: position * 24 + field * 8, as: Int64.self))) }
-        return CommandRecord(firstSeq: load(0), count: load(1), offset: load(2))
+        stored = MappedRecords(r, at: at, count: count, size: 24)
     }
 }

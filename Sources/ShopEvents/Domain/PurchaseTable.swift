@@ -33,8 +33,9 @@ public struct PurchaseTable: Hashable, Sendable {
     private static var chunkSize: Int { 1 << chunkShift }
     /// The purchase ids in journal order and the index that finds them.
     private var index = IDIndex<PurchaseKind>()
-    /// The rows a snapshot held (positions `0..<stored.count`), read in place.
-    private var stored: StoredRows?
+    /// The rows a snapshot held (positions `0..<stored.count`, ``rowSize`` bytes each), read in place.
+    private var stored: MappedRecords?
+    private static var rowSize: Int { 32 }
     /// Those of them reverted since the snapshot.
     private var storedReverts: Set<Int32> = []
     /// The rows added since.
@@ -71,7 +72,9 @@ public struct PurchaseTable: Hashable, Sendable {
 
     private func row(at position: Int) -> Row {
         if let stored, position < stored.count {
-            var row = stored.row(position)
+            var row = Row(time: stored.load(position, 0), seq: stored.load(position, 8), item: stored.load(position, 16),
+                          location: stored.load(position, 20), list: stored.load(position, 24),
+                          isReverted: stored.load(position, 28, as: UInt32.self) == 1)
             if !storedReverts.isEmpty, storedReverts.contains(Int32(position)) { row.isReverted = true }
             return row
         }
@@ -144,27 +147,6 @@ public struct PurchaseTable: Hashable, Sendable {
 
 // MARK: The snapshot encoding
 
-/// The rows of a snapshot where they lie in its bytes (mapped read-only,
-/// never changed while mapped), 32 bytes each.
-private final class StoredRows: @unchecked Sendable {
-    static let rowSize = 32
-    private let bytes: BinaryReader   // keeps the mapping
-    private let base: UnsafeRawPointer
-    let count: Int
-
-    init(_ bytes: BinaryReader, at offset: Int, count: Int) {
-        (self.bytes, base, self.count) = (bytes, bytes.all.baseAddress! + offset, count)
-    }
-
-    func row(_ at: Int) -> PurchaseTable.Row {
-        func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
-            T(littleEndian: base.loadUnaligned(fromByteOffset: at * Self.rowSize + offset, as: T.self))
-        }
-        return PurchaseTable.Row(time: load(0, Int64.self), seq: load(8, Int64.self), item: load(16, Int32.self),
-                                 location: load(20, Int32.self), list: load(24, Int32.self), isReverted: load(28, UInt32.self) == 1)
-    }
-}
-
 extension PurchaseTable {
     /// The table as a fresh fold would hold it: the handles' ids, then the
     /// rows as fixed-size records, then the ids and their index
@@ -174,7 +156,7 @@ extension PurchaseTable {
         w.array(locations.ids) { $0.id($1) }
         w.array(lists.ids) { $0.id($1) }
         w.int(count)
-        w.bytes.reserveCapacity(w.bytes.count + count * StoredRows.rowSize)
+        w.bytes.reserveCapacity(w.bytes.count + count * Self.rowSize)
         for position in 0..<count {
             let row = row(at: position)
             w.int(Int(row.time)); w.int(Int(row.seq))
@@ -190,13 +172,13 @@ extension PurchaseTable {
         items = try Handles(try r.array { r throws(BinaryDecodingError) in try r.id() })
         locations = try Handles(try r.array { r throws(BinaryDecodingError) in try r.id() })
         lists = try Handles(try r.array { r throws(BinaryDecodingError) in try r.id() })
-        let count = try r.count(minimumSize: StoredRows.rowSize + 16)
-        let rowsAt = try r.skip(count * StoredRows.rowSize)
+        let count = try r.count(minimumSize: Self.rowSize + 16)
+        let rowsAt = try r.skip(count * Self.rowSize)
         let raw = r.all
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: T.self)) }
         let (itemCount, locationCount, listCount) = (Int32(items.ids.count), Int32(locations.ids.count), Int32(lists.ids.count))
         for at in 0..<count {
-            let o = rowsAt + at * StoredRows.rowSize
+            let o = rowsAt + at * Self.rowSize
             let (item, location, list, flag) = (load(o + 16, Int32.self), load(o + 20, Int32.self), load(o + 24, Int32.self), load(o + 28, UInt32.self))
             guard item >= 0, item < itemCount, location >= 0, location < locationCount, list >= -1, list < listCount, flag <= 1 else {
                 throw BinaryDecodingError("purchase row \(at) names a handle or flag that does not exist")
@@ -204,6 +186,6 @@ extension PurchaseTable {
         }
         index = try IDIndex(from: &r)
         guard index.count == count else { throw BinaryDecodingError("\(index.count) purchase ids for \(count) rows") }
-        if count > 0 { stored = StoredRows(r, at: rowsAt, count: count) }
+        if count > 0 { stored = MappedRecords(r, at: rowsAt, count: count, size: Self.rowSize) }
     }
 }
