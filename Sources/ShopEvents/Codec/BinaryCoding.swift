@@ -288,36 +288,12 @@ package enum SnapshotFile {
         }
     }
 
-    /// Writes `bytes` and their checksum to `path` atomically: a temporary file, `fsync`, rename.
+    /// Writes `body` and its checksum to `path` atomically (`Journal.writeAtomically`).
     package static func write(_ body: consuming [UInt8], to path: String) throws(JournalError) {
         let sum = body.withUnsafeBytes { checksum($0) }
         var bytes = body
         withUnsafeBytes(of: sum.littleEndian) { bytes.append(contentsOf: $0) }
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw JournalError.io("create", temporary) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let error = JournalError.io("write", temporary)
-                _ = Posix.close(fd); unlink(temporary)
-                throw error
-            }
-            done += n
-        }
-        guard Journal.fullSync(fd) else {
-            let error = JournalError.io("fsync", temporary)
-            _ = Posix.close(fd); unlink(temporary)
-            throw error
-        }
-        _ = Posix.close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = JournalError.io("rename to \(path)", temporary)
-            unlink(temporary)
-            throw error
-        }
+        try Journal.writeAtomically(bytes, to: path)
     }
 }
 

@@ -598,6 +598,37 @@ public final class Journal {
         return true
     }
 
+    /// Replaces `file` with `bytes` or leaves it as it was: a temporary file
+    /// beside it, written whole, `fsync`, rename, and the folder synced.
+    package static func writeAtomically(_ bytes: [UInt8], to file: String) throws(JournalError) {
+        let temporary = "\(file).tmp-\(getpid())"
+        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw JournalError.io("create", temporary) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                let error = JournalError.io("write", temporary)
+                _ = Posix.close(fd); unlink(temporary)
+                throw error
+            }
+            done += n
+        }
+        let synced = fullSync(fd)
+        _ = Posix.close(fd)
+        guard synced else {
+            unlink(temporary)
+            throw JournalError.io("fsync", temporary)
+        }
+        guard rename(temporary, file) == 0 else {
+            let error = JournalError.io("rename \(temporary) to", file)
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory(of: file)
+    }
+
     static func syncDirectory(of path: String) throws(JournalError) {
         let directory = (path as NSString).deletingLastPathComponent
         let dirFD = Posix.open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)

@@ -306,21 +306,6 @@ enum Outbox {
             bytes += CommandCodec.encode(command)
             bytes.append(0x0A)
         }
-        try writeAtomically(bytes, to: file)
-    }
-
-    static func writeAtomically(_ bytes: [UInt8], to file: String) throws(JournalError) {
-        let temporary = "\(file).tmp-\(getpid())"
-        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw JournalError.io("create", temporary) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = Journal.fullSync(fd)
-        _ = Posix.close(fd)
-        guard written == bytes.count, synced else {
-            unlink(temporary)
-            throw JournalError.io("write", temporary)
-        }
-        guard rename(temporary, file) == 0 else { throw JournalError.io("rename \(temporary) to", file) }
-        try Journal.syncDirectory(of: file)
+        try Journal.writeAtomically(bytes, to: file)
     }
 }

@@ -84,7 +84,7 @@ public struct SyncClient: Sendable {
         for file in [path, path + ".sync"] where access(file, F_OK) == 0 {
             throw JournalError(.exists, "\(file) already exists; nothing was changed — clone to another path")
         }
-        try Outbox.writeAtomically(SyncWire.line(settings.json), to: path + ".sync")
+        try Journal.writeAtomically(SyncWire.line(settings.json), to: path + ".sync")
         return try await SyncClient(journal: path, options: options).sync(over: transport)
     }
 

@@ -72,23 +72,7 @@ struct Report: ToolCommand {
         let html = audit.map { HouseholdReport(views: views, audit: $0, head: head, journal: name, from: from, to: until).html }
             ?? HouseholdReport(views: views, head: head, journal: name, from: from, to: until).html
         let bytes = Array(html.utf8)
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ToolFailure(message: "cannot write \(temporary): \(String(cString: strerror(errno)))", exitCode: 3) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                close(fd); unlink(temporary)
-                throw ToolFailure(message: "cannot write \(temporary): \(String(cString: strerror(errno)))", exitCode: 3)
-            }
-            done += n
-        }
-        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw ToolFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: 3)
-        }
+        try Journal.writeAtomically(bytes, to: path)
         return (bytes.count, head)
     }
 }
