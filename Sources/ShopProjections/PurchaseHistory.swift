@@ -349,28 +349,44 @@ extension BinaryReader {
 /// `.totals`: quantity, price and buyer of each purchase, by position. Those a
 /// snapshot held are read where they lie in its mapped bytes (24-byte records:
 /// quantity, price, whether there is one, buyer); those added since are kept
-/// in an array.
+/// in chunks of 12-byte ``Packed`` records.
 private struct AmountTable: Hashable, Sendable {
     typealias Amount = PurchaseHistory.Amount
-    /// The amounts of a snapshot, 24 bytes each as ``Packed`` lays them out, where they lie.
+    /// The amounts of a snapshot, 24 bytes each as ``encode(to:)`` writes them, where they lie.
     private var stored: MappedRecords?
-    /// The amounts added since, 24 bytes each as in a snapshot, in chunks:
+    /// The amounts added since, 12 bytes each (``Packed``), in chunks:
     /// growing never copies them all, nor holds twice their size for a moment.
     private var added: [[Packed]] = []
     private var addedCount = 0
+    /// The rare amount whose numbers do not fit ``Packed`` (beyond the spec's
+    /// limits, as a journal written by hand may hold): kept whole, in order.
+    private var outsized: [Amount] = []
     private static var chunkShift: Int { 13 }
 
+    /// An amount in 12 bytes: the spec's limits (quantity ≤ 9,999, price ≤
+    /// 100,000,000 minor units) fit 32 bits with room to spare. A price of −1
+    /// is none; a quantity of `Int32.min` marks an amount kept in `outsized`,
+    /// at the index the price field holds.
     private struct Packed: Hashable, Sendable {
-        var quantity: Int64
-        var unitPrice: Int64
-        var hasPrice: UInt32
+        var quantity: Int32
+        var unitPrice: Int32
         var actor: Int32
 
-        init(_ a: Amount) {
-            (quantity, unitPrice, hasPrice, actor) = (Int64(a.quantity), Int64(a.unitPrice ?? 0), a.unitPrice == nil ? 0 : 1, a.actor)
+        init(_ a: Amount, outsized: inout [Amount]) {
+            actor = a.actor
+            if let q = Int32(exactly: a.quantity), q != .min,
+               let p = a.unitPrice.map({ Int32(exactly: $0) }) ?? .some(-1), p >= 0 || a.unitPrice == nil {
+                (quantity, unitPrice) = (q, p)
+            } else {
+                (quantity, unitPrice) = (.min, Int32(outsized.count))
+                outsized.append(a)
+            }
         }
 
-        var amount: Amount { Amount(quantity: Int(quantity), unitPrice: hasPrice == 1 ? Int(unitPrice) : nil, actor: actor) }
+        func amount(outsized: [Amount]) -> Amount {
+            if quantity == .min { return outsized[Int(unitPrice)] }
+            return Amount(quantity: Int(quantity), unitPrice: unitPrice < 0 ? nil : Int(unitPrice), actor: actor)
+        }
     }
 
     init() {}
@@ -384,7 +400,7 @@ private struct AmountTable: Hashable, Sendable {
                           actor: stored.load(at, 20))
         }
         let position = at - (stored?.count ?? 0)
-        return added[position >> Self.chunkShift][position & ((1 << Self.chunkShift) - 1)].amount
+        return added[position >> Self.chunkShift][position & ((1 << Self.chunkShift) - 1)].amount(outsized: outsized)
     }
 
     mutating func append(_ amount: Amount) {
@@ -392,13 +408,13 @@ private struct AmountTable: Hashable, Sendable {
             added.append([])
             added[added.count - 1].reserveCapacity(1 << Self.chunkShift)
         }
-        added[added.count - 1].append(Packed(amount))
+        added[added.count - 1].append(Packed(amount, outsized: &outsized))
         addedCount += 1
     }
 
     static func == (a: AmountTable, b: AmountTable) -> Bool {
         guard a.count == b.count else { return false }
-        if a.stored === b.stored { return a.added == b.added }
+        if a.stored === b.stored { return a.added == b.added && a.outsized == b.outsized }
         return (0..<a.count).allSatisfy { a[$0] == b[$0] }
     }
 

@@ -298,6 +298,41 @@ struct RandomJournal {
         #expect(again.bytes == whole.bytes, "a snapshot of the resumed views is the one of the views folded whole")
     }
 
+    @Test("totals keep amounts beyond the spec's limits (a hand-written journal) whole: folded, reverted and through a snapshot")
+    func amountsBeyondTheLimits() throws {
+        let location = LocationID(), item = ItemID()
+        var events: [Event] = [.householdCreated(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "UTC"),
+                               .locationCreated(location: location, name: "Dairy", position: 0, color: .grey),
+                               .itemCreated(item: item, name: "Milk", location: location, details: .none)]
+        let amounts: [(Int, Int?)] = [(2, 150), (5_000_000_000, nil), (3, 3_000_000_000), (1, -7), (9_999, 100_000_000), (Int(Int32.min), 1), (4, nil)]
+        let purchases = amounts.map { _ in PurchaseID() }
+        for ((quantity, price), purchase) in zip(amounts, purchases) {
+            events.append(.itemPurchased(purchase: purchase, item: item, list: nil, quantity: quantity, unitPrice: price,
+                                         location: location, purchasedAt: nil))
+        }
+        let reverts = [purchases[1], purchases[2], purchases[0], purchases[5], purchases[3]].map { Event.purchaseReverted(purchase: $0) }
+        var full = HouseholdViews(), totals = HouseholdViews(history: .totals)
+        var resumed: HouseholdViews?
+        for (index, event) in (events + reverts).enumerated() {
+            let recorded = RecordedEvent(seq: index + 1, id: EventID(), at: TestClock.start, actor: index % 2 == 0 ? "ana" : "ben",
+                                         command: CommandID(), event: event, prev: .zero)
+            full.apply(recorded); totals.apply(recorded); resumed?.apply(recorded)
+            #expect(totals.history.items == full.history.items, "after event \(index + 1)")
+            #expect(totals.history.actors == full.history.actors && totals.history.monthTotals == full.history.monthTotals)
+            #expect(full.lowered(to: .totals) == totals)
+            if index == events.count - 1 {
+                var w = BinaryWriter()
+                totals.encode(to: &w)
+                var r = BinaryReader(w.bytes)
+                resumed = try HouseholdViews(from: &r)
+                #expect(resumed == totals)
+            }
+        }
+        #expect(resumed == totals)
+        #expect(totals.history.items[item] == full.history.items[item])
+        #expect(totals.history.items[item]?.tally.purchases == 2, "two of seven purchases stand")
+    }
+
     static func renderStateViews(_ views: HouseholdViews) -> JSONValue {
         .array([ListsView(views).json, DeletedListsView(views).json, LocationsView(views).json, MembersView(views).json]
                + renderEveryList(views))
