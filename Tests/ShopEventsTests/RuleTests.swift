@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ShopEvents
 import ShopTestSupport
@@ -136,6 +137,22 @@ func id<K>(_ n: Int) -> EntityID<K> {
         #expect(f.rejection(.createLocation(location: id(2), name: "Bad", color: Color(red: 1.5, green: 0, blue: 0, opacity: 1))) == .invalidColor)
         #expect(f.rejection(.recolorLocation(location: id(1), color: Color(red: .nan, green: 0, blue: 0, opacity: 1))) == .invalidColor)
         #expect(f.rejection(.createLocation(location: id(0xAA), name: "Home id", color: nil)) == .idInUse)
+    }
+
+    @Test("names are trimmed as Foundation trims white space and newlines, and counted in characters, not bytes")
+    func trimmingAndCounting() throws {
+        let samples = ["Milk", " Milk", "Milk ", "\tMilk\n", "\u{00A0}Milk\u{2003}", "Milk\u{0085}", "\u{3000}", "Mi lk", "é", "e\u{0301}",
+                       "Milk \u{0301}", "\u{7F}Milk", "Milk\u{7F}", "🥛", " 🥛 ", "", " ", "a\u{200B}", "\r\nMilk\r\n", "Ünïcödé "]
+        for sample in samples {
+            #expect(ShopState.trimmed(sample) == sample.trimmingCharacters(in: .whitespacesAndNewlines), "\(Array(sample.unicodeScalars))")
+        }
+        var f = try Fixture.started()
+        // 200 characters of four bytes each: within the limit; 201 are not.
+        #expect(f.rejection(.createLocation(location: id(2), name: String(repeating: "🥛", count: 200), color: nil)) == nil)
+        #expect(f.rejection(.createLocation(location: id(2), name: String(repeating: "🥛", count: 201), color: nil)) == .invalidName)
+        #expect(f.rejection(.createLocation(location: id(2), name: "\u{00A0}\u{2003}", color: nil)) == .invalidName)
+        try f.run(.createLocation(location: id(3), name: "\u{00A0}Dairy\u{2003}", color: nil))
+        #expect(f.state.locations[id(3)]?.name == "Dairy")
     }
 }
 

@@ -12,11 +12,14 @@ struct JSONWriter {
 
     /// Writes `"name":`, with the comma before it unless it is the object's first key.
     mutating func key(_ name: StaticString) {
-        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = bytes.last != UInt8(ascii: "{") ? 1 : 0, n = name.utf8CodeUnitCount
+        bytes.appendBytes(comma + n + 3) { p in
+            if comma == 1 { p[0] = UInt8(ascii: ",") }
+            p[comma] = UInt8(ascii: "\"")
+            (p + comma + 1).update(from: name.utf8Start, count: n)
+            p[comma + n + 1] = UInt8(ascii: "\"")
+            p[comma + n + 2] = UInt8(ascii: ":")
+        }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -67,7 +70,9 @@ struct JSONWriter {
             return n
         }
         withUnsafeBytes(of: &digits) { d in
-            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(d[i]) }
+            bytes.appendBytes(n) { p in
+                for i in 0..<n { p[i] = d[n - 1 - i] }
+            }
         }
     }
 
@@ -81,9 +86,11 @@ struct JSONWriter {
     mutating func null() { bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")]) }
 
     mutating func id<Kind>(_ value: EntityID<Kind>) {
-        bytes.append(UInt8(ascii: "\""))
-        UUIDText.append(value.uuid, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        bytes.appendBytes(38) { p in
+            p[0] = UInt8(ascii: "\"")
+            UUIDText.write(value.uuid, to: p + 1)
+            p[37] = UInt8(ascii: "\"")
+        }
     }
 
     mutating func ids<Kind>(_ values: [EntityID<Kind>]) {
@@ -96,15 +103,19 @@ struct JSONWriter {
     }
 
     mutating func timestamp(_ value: Timestamp) {
-        bytes.append(UInt8(ascii: "\""))
-        value.append(to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        bytes.appendBytes(26) { p in
+            p[0] = UInt8(ascii: "\"")
+            value.write(to: p + 1)
+            p[25] = UInt8(ascii: "\"")
+        }
     }
 
     mutating func digest(_ value: SHA256Digest) {
-        bytes.append(UInt8(ascii: "\""))
-        value.appendHex(to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        bytes.appendBytes(66) { p in
+            p[0] = UInt8(ascii: "\"")
+            value.writeHex(to: p + 1)
+            p[65] = UInt8(ascii: "\"")
+        }
     }
 
     mutating func color(_ value: Color) {
@@ -115,4 +126,22 @@ struct JSONWriter {
         key("opacity"); double(value.opacity)
         endObject()
     }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends `count` bytes that `fill` writes through a pointer: one check
+    /// of capacity and uniqueness for them all, where appending them one by
+    /// one costs one each.
+    @inline(__always)
+    mutating func appendBytes(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            fill(buffer.baseAddress!)
+            append(contentsOf: UnsafeBufferPointer(buffer))
+        }
+    }
+}
+
+/// The hex digit of a nibble (0…15), upper case for `lettersFrom` 65 (`A`), lower case for 97 (`a`).
+@inline(__always) func hexDigit(_ nibble: UInt8, lettersFrom a: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") &+ nibble : a &+ (nibble &- 10)
 }

@@ -160,8 +160,6 @@ private final class SequentialCounter: @unchecked Sendable {
 
 /// UUID text in the journal's spelling, without Foundation's allocations.
 enum UUIDText {
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
     static func bytes(_ uuid: UUID) -> [UInt8] {
         withUnsafeBytes(of: uuid.uuid) { Array($0) }
     }
@@ -181,11 +179,18 @@ enum UUIDText {
 
     /// Appends the 36 upper-case characters of `uuid` to `out`.
     static func append(_ uuid: UUID, to out: inout [UInt8]) {
-        withUnsafeBytes(of: uuid.uuid) { p in
+        out.appendBytes(36) { write(uuid, to: $0) }
+    }
+
+    /// Writes the 36 upper-case characters of `uuid` at `p`.
+    @inline(__always) static func write(_ uuid: UUID, to p: UnsafeMutablePointer<UInt8>) {
+        withUnsafeBytes(of: uuid.uuid) { b in
+            var o = 0
             for i in 0..<16 {
-                if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
-                out.append(hexDigits[Int(p[i] >> 4)])
-                out.append(hexDigits[Int(p[i] & 0x0F)])
+                if i == 4 || i == 6 || i == 8 || i == 10 { p[o] = UInt8(ascii: "-"); o += 1 }
+                p[o] = hexDigit(b[i] >> 4, lettersFrom: UInt8(ascii: "A"))
+                p[o + 1] = hexDigit(b[i] & 0x0F, lettersFrom: UInt8(ascii: "A"))
+                o += 2
             }
         }
     }

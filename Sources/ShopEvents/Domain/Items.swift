@@ -44,7 +44,7 @@ extension ShopDecider {
     /// Trims category; drops empty optional texts; checks lengths and price.
     static func validDetails(_ details: ItemDetails) throws(RuleViolation) -> ItemDetails {
         var clean = details
-        clean.category = details.category?.trimmingCharacters(in: .whitespacesAndNewlines)
+        clean.category = details.category.map(ShopState.trimmed)
         if clean.category?.isEmpty == true { clean.category = nil }
         if clean.notes?.isEmpty == true { clean.notes = nil }
         if clean.photo?.isEmpty == true { clean.photo = nil }

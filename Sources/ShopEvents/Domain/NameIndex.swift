@@ -22,7 +22,7 @@ struct NameIndex<Kind: EntityKind>: Hashable, Sendable {
 
     /// The live thing called `name`, ignoring case and surrounding white space.
     func owner(of name: String) -> EntityID<Kind>? {
-        owners[Self.key(name.trimmingCharacters(in: .whitespacesAndNewlines))]
+        owners[Self.key(ShopState.trimmed(name))]
     }
 
     mutating func claim(_ name: String, by id: EntityID<Kind>) { owners[Self.key(name)] = id }

@@ -80,28 +80,33 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Appends the 24 bytes of the journal format.
     func append(to out: inout [UInt8]) {
+        out.appendBytes(24) { write(to: $0) }
+    }
+
+    /// Writes the 24 characters of `YYYY-MM-DDTHH:MM:SS.mmmZ` at `p`.
+    func write(to p: UnsafeMutablePointer<UInt8>) {
         let ms = millisecondsSince1970
         var days = ms / 86_400_000
         var rest = ms % 86_400_000
         if rest < 0 { rest += 86_400_000; days -= 1 }
         let (y, m, d) = Timestamp.civil(fromDays: days)
-        func digits(_ value: Int64, _ count: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<count { divisor *= 10 }
+        var o = 0
+        func digits(_ value: Int64, _ count: Int, then separator: UInt8) {
             var v = value
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(v / divisor))
-                v %= divisor
-                divisor /= 10
+            for i in stride(from: count - 1, through: 0, by: -1) {
+                p[o + i] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
             }
+            p[o + count] = separator
+            o += count + 1
         }
-        digits(y, 4); out.append(UInt8(ascii: "-"))
-        digits(m, 2); out.append(UInt8(ascii: "-"))
-        digits(d, 2); out.append(UInt8(ascii: "T"))
-        digits(rest / 3_600_000, 2); out.append(UInt8(ascii: ":"))
-        digits(rest / 60_000 % 60, 2); out.append(UInt8(ascii: ":"))
-        digits(rest / 1000 % 60, 2); out.append(UInt8(ascii: "."))
-        digits(rest % 1000, 3); out.append(UInt8(ascii: "Z"))
+        digits(y, 4, then: UInt8(ascii: "-"))
+        digits(m, 2, then: UInt8(ascii: "-"))
+        digits(d, 2, then: UInt8(ascii: "T"))
+        digits(rest / 3_600_000, 2, then: UInt8(ascii: ":"))
+        digits(rest / 60_000 % 60, 2, then: UInt8(ascii: ":"))
+        digits(rest / 1000 % 60, 2, then: UInt8(ascii: "."))
+        digits(rest % 1000, 3, then: UInt8(ascii: "Z"))
     }
 
     /// Parses exactly `YYYY-MM-DDTHH:MM:SS.mmmZ`.

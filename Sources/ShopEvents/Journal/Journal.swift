@@ -497,35 +497,42 @@ public final class Journal {
         var results: [Result<CommandOutcome, RuleViolation>] = []
         var retries: [(index: Int, record: CommandRecord, command: CommandID)] = []
         results.reserveCapacity(requests.count)
-        for request in requests {
-            let commandID = request.id ?? freshCommandID()
-            if let record = chain.commands[commandID] {
-                retries.append((results.count, record, commandID))
-                results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
-                continue
-            }
-            do {
-                let (events, at, actor) = try decide(request)
-                var recorded: [RecordedEvent] = []
-                recorded.reserveCapacity(events.count)
-                for event in events {
-                    var eventID: EventID = options.ids.make()
-                    while chain.knows(eventID) { eventID = options.ids.make() }
-                    let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
-                                          device: request.device ?? options.device, command: commandID,
-                                          commandEvents: recorded.isEmpty && events.count > 1 ? events.count : nil,
-                                          correlation: request.correlation, event: event, prev: chain.head.hash)
-                    let lineStart = out.bytes.count
-                    EventLineCodec.append(r, to: &out)
-                    let hash = out.bytes.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[lineStart...])) }
-                    out.bytes.append(0x0A)
-                    chain.appended(r, lineHash: hash, offset: startSize + lineStart)
-                    recorded.append(r)
+        do {
+            // The chain is moved out while the batch is decided and put back after (also on the early
+            // return): a local is used in place, where the property would be copied for each access.
+            var chain = JournalChain()
+            swap(&chain, &self.chain)
+            defer { swap(&chain, &self.chain) }
+            for request in requests {
+                let commandID = request.id ?? freshCommandID(chain)
+                if let record = chain.commands[commandID] {
+                    retries.append((results.count, record, commandID))
+                    results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
+                    continue
                 }
-                results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
-            } catch {
-                results.append(.failure(error))
-                if allOrNothing { return results }
+                do {
+                    let (events, at, actor) = try decide(request, chain)
+                    var recorded: [RecordedEvent] = []
+                    recorded.reserveCapacity(events.count)
+                    for event in events {
+                        var eventID: EventID = options.ids.make()
+                        while chain.knows(eventID) { eventID = options.ids.make() }
+                        let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
+                                              device: request.device ?? options.device, command: commandID,
+                                              commandEvents: recorded.isEmpty && events.count > 1 ? events.count : nil,
+                                              correlation: request.correlation, event: event, prev: chain.head.hash)
+                        let lineStart = out.bytes.count
+                        EventLineCodec.append(r, to: &out)
+                        let hash = out.bytes.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[lineStart...])) }
+                        out.bytes.append(0x0A)
+                        chain.appended(r, lineHash: hash, offset: startSize + lineStart)
+                        recorded.append(r)
+                    }
+                    results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
+                } catch {
+                    results.append(.failure(error))
+                    if allOrNothing { return results }
+                }
             }
         }
         if !out.bytes.isEmpty { try writeDurably(out.bytes, at: startSize) }
@@ -538,14 +545,14 @@ public final class Journal {
 
     /// A command id the journal has not seen: an injected generator may repeat
     /// ids after a reopen, and a repeated id would be taken for a retry.
-    private func freshCommandID() -> CommandID {
+    private func freshCommandID(_ chain: borrowing JournalChain) -> CommandID {
         var id: CommandID = options.ids.make()
         while chain.commands[id] != nil { id = options.ids.make() }
         return id
     }
 
     /// The envelope rules and the command's rules, decided in the domain.
-    private func decide(_ request: CommandEnvelope) throws(RuleViolation) -> ([Event], Timestamp, String) {
+    private func decide(_ request: CommandEnvelope, _ chain: borrowing JournalChain) throws(RuleViolation) -> ([Event], Timestamp, String) {
         let decided = try ShopDecider.decide(request, chain.state, after: JournalEnd(seq: chain.head.seq, lastAt: chain.lastAt),
                                              now: options.clock.now(), defaultActor: options.actor)
         return (decided.events, decided.at, decided.actor)

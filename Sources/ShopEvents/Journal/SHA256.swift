@@ -33,14 +33,18 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 
     var array: [UInt32] { [words.0, words.1, words.2, words.3, words.4, words.5, words.6, words.7] }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     func appendHex(to out: inout [UInt8]) {
-        for word in array {
-            var shift: UInt32 = 28
-            for _ in 0..<8 {
-                out.append(SHA256Digest.hexDigits[Int((word >> shift) & 0xF)])
-                shift &-= 4
+        out.appendBytes(64) { writeHex(to: $0) }
+    }
+
+    /// Writes the 64 lower-case hex digits at `p`.
+    func writeHex(to p: UnsafeMutablePointer<UInt8>) {
+        withUnsafeBytes(of: words) { w in
+            for i in 0..<8 {
+                let word = w.load(fromByteOffset: i * 4, as: UInt32.self)
+                for j in 0..<8 {
+                    p[i * 8 + j] = hexDigit(UInt8(truncatingIfNeeded: word >> UInt32(28 - 4 * j)) & 0xF, lettersFrom: UInt8(ascii: "a"))
+                }
             }
         }
     }
