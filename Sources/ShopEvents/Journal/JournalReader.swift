@@ -100,49 +100,36 @@ public final class JournalReader {
     }
 
     /// Reads every event to the end and gives each to `apply`, in order, on
-    /// this thread. With `prefetching`, a second thread reads, checks and
-    /// decodes the lines (the work of ``next()``) while this one applies, in
-    /// batches: the same events, in the same order, and the same error after
-    /// the same events. Afterwards the reader stands at the end, as after
-    /// calling ``next()`` until `nil`. Returns how many events were applied.
-    package func readToEnd(prefetching: Bool, _ apply: (RecordedEvent) -> Void) throws(JournalError) -> Int {
+    /// this thread. With `prefetching`, other threads read, hash and decode
+    /// the lines ahead (``ParallelLines``, a chunk of whole lines each) while
+    /// this one checks them in order — `seq`, `prev`, times, commands — and
+    /// applies: the same events, in the same order, and the same error after
+    /// the same events. Anything but a valid event (damage, a line a newer
+    /// version wrote, a command not all there, bytes after the last newline)
+    /// ends the parallel reading; the reader then goes on from the line it
+    /// stood at, one line at a time, and finds and reports it as ``next()``
+    /// does. Afterwards the reader stands at the end, as after calling
+    /// ``next()`` until `nil`. Returns how many events were applied.
+    package func readToEnd(prefetching: Bool, chunkSize: Int = 128 << 10, workers: Int = ParallelLines.defaultWorkers,
+                           _ apply: (RecordedEvent) -> Void) throws(JournalError) -> Int {
         var count = 0
-        guard prefetching else {
-            while let recorded = try next() {
+        if prefetching, bytesLeft >= chunkSize / 4 {
+            // First whatever a command read ahead holds, so that the cursor stands between lines.
+            while cursor.hasPending, let recorded = try next() {
                 apply(recorded)
                 count += 1
             }
-            return count
-        }
-        // Ends with the reader's error, if any (`.some(nil)`: at the end, whole).
-        let channel = BatchChannel<RecordedEvent, JournalError?>()
-        let reader = UncheckedReader(self)
-        let thread = Thread {
-            var batch: [RecordedEvent] = []
-            batch.reserveCapacity(BatchChannel<RecordedEvent, JournalError?>.batchSize)
-            do throws(JournalError) {
-                while let recorded = try reader.value.next() {
-                    batch.append(recorded)
-                    if batch.count == BatchChannel<RecordedEvent, JournalError?>.batchSize {
-                        _ = channel.put(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                }
-                if !batch.isEmpty { _ = channel.put(batch) }
-                channel.finish(nil)
-            } catch {
-                if !batch.isEmpty { _ = channel.put(batch) }
-                channel.finish(error)
+            if cursor.standsBetweenLines {
+                let lines = ParallelLines(fd: fd, from: cursor.read.offset, hashing: cursor.verifyChain, chunkSize: chunkSize, workers: workers)
+                count += cursor.fastForward(through: lines, apply)
+                lines.stop()
+                try cursor.resumeOneLineAtATime()
             }
         }
-        thread.name = "ShopEvents.prefetch \(path)"
-        thread.start()
-        // The reader is the other thread's until it has finished: `take` returns nil only then.
-        while let batch = channel.take() {
-            for recorded in batch { apply(recorded) }
-            count += batch.count
+        while let recorded = try next() {
+            apply(recorded)
+            count += 1
         }
-        if let failure = channel.waitForEnd() { throw failure }
         return count
     }
 
@@ -263,6 +250,59 @@ public final class JournalReader {
             return recorded
         }
 
+        var hasPending: Bool { pendingIndex < pending.count }
+
+        /// Nothing read ahead or held: the next line to read starts where the last one read ended.
+        var standsBetweenLines: Bool {
+            !hasPending && newer == nil && heldBack == nil && lines.trailing == nil && read.offset == returned.offset
+                && lines.consumedOffset == read.offset
+        }
+
+        /// Checks and applies the lines `source` prepared, in order, while each
+        /// is a valid event that follows the one before; stops before the first
+        /// that is not (or before the first line of a command not all there),
+        /// standing after the last event applied. The checks are those of
+        /// ``readLine(_:)`` and ``next()``, for the case where they pass.
+        mutating func fastForward(through source: ParallelLines, _ apply: (RecordedEvent) -> Void) -> Int {
+            var count = 0
+            var group: [(RecordedEvent, Mark)] = []
+            var declared = 0
+            reading: while let chunk = source.take() {
+                for line in chunk {
+                    guard case let .success(.event(recorded)) = line.decoded, recorded.seq == read.seq + 1,
+                          !verifyChain || recorded.prev == read.hash, recorded.at >= read.lastAt else { break reading }
+                    if let first = group.first, recorded.command != first.0.command { break reading }
+                    let mark = Mark(seq: recorded.seq, hash: line.hash, lastAt: recorded.at, lastLine: (line.offset, line.length),
+                                    offset: line.offset + line.length + 1)
+                    if group.isEmpty, let events = recorded.commandEvents {
+                        declared = events
+                    } else if group.isEmpty {
+                        read = mark
+                        returned = mark
+                        if recorded.seq >= firstSeq { apply(recorded); count += 1 }
+                        continue
+                    }
+                    read = mark
+                    group.append((recorded, mark))
+                    if group.count == declared {
+                        for (event, after) in group {
+                            returned = after
+                            if event.seq >= firstSeq { apply(event); count += 1 }
+                        }
+                        group.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+            read = returned   // a command not all there is read again, one line at a time
+            return count
+        }
+
+        /// Reads on from where the cursor stands with a buffer of its own (after ``fastForward(through:_:)``).
+        mutating func resumeOneLineAtATime() throws(JournalError) {
+            guard lseek(fd, off_t(read.offset), SEEK_SET) == off_t(read.offset) else { throw JournalError.io("seek", path) }
+            lines = JournalLines(fd: fd, path: path, startOffset: read.offset, firstLineNumber: read.seq + 1)
+        }
+
         var position: JournalPosition {
             JournalPosition(seq: returned.seq, offset: returned.offset, lastLineOffset: returned.lastLine?.offset ?? 0,
                             lastAt: returned.seq == 0 ? nil : returned.lastAt)
@@ -305,10 +345,4 @@ public struct JournalPosition: Hashable, Sendable {
 
     /// Before the first line.
     public static let start = JournalPosition(seq: 0, offset: 0, lastLineOffset: 0, lastAt: nil)
-}
-
-/// The reader, handed to the prefetching thread: only that thread touches it until it finishes.
-private final class UncheckedReader: @unchecked Sendable {
-    let value: JournalReader
-    init(_ value: JournalReader) { self.value = value }
 }

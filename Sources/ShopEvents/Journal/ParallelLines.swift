@@ -1,0 +1,149 @@
+import Foundation
+
+/// Reads the complete lines of a journal from an offset on several threads:
+/// each worker takes the next chunk of whole lines (claimed in file order under
+/// a lock), decodes every line and, for a verified chain, hashes it; the
+/// consumer takes the chunks back in file order with ``take()``. Nothing here
+/// checks anything between lines (`seq`, `prev`, commands): that stays with
+/// the reader's cursor, in order, on the consumer's thread.
+///
+/// It reads with `pread`, so the descriptor's own offset is left alone, and
+/// it stops quietly wherever it cannot go on (a line longer than
+/// ``JournalLines/maxLineBytes``, a read error, the end of the complete
+/// lines): the reader goes on from there one line at a time, and meets the
+/// same condition there and reports it as it always has.
+package final class ParallelLines: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `condition`; `fd`, `hashing` and `chunkSize` never change.
+
+    /// One line, decoded (or why not), with its SHA-256 if the chain is verified.
+    struct Prepared {
+        /// Where the line starts in the file, and its length without the newline.
+        var offset: Int
+        var length: Int
+        var decoded: Result<JournalLine, CodecError>
+        var hash: SHA256Digest?
+    }
+
+    private let fd: Int32
+    private let hashing: Bool
+    private let chunkSize: Int
+    private let condition = NSCondition()
+    private var nextOffset: Int
+    private var nextIndex = 0
+    /// The index no chunk has: the one after the last, once a worker has found the end.
+    private var endIndex: Int?
+    private var done: [Int: [Prepared]] = [:]
+    private var taken = 0
+    private var stopped = false
+    private var running = 0
+    /// Chunks claimed but not yet taken, at most: bounds the memory held.
+    private static var ahead: Int { 3 }
+
+    /// One worker a core, two at least (the consumer folds meanwhile), four at most.
+    package static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 2), 4) }
+
+    /// Starts `workers` threads reading from `offset`.
+    init(fd: Int32, from offset: Int, hashing: Bool, chunkSize: Int, workers: Int) {
+        self.fd = fd
+        self.hashing = hashing
+        self.chunkSize = chunkSize
+        nextOffset = offset
+        running = workers
+        for n in 0..<workers {
+            let thread = Thread { [self] in work() }
+            thread.name = "ShopEvents.lines \(n)"
+            thread.start()
+        }
+    }
+
+    /// The next chunk's lines in file order; `nil` after the last.
+    func take() -> [Prepared]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while done[taken] == nil, endIndex.map({ taken < $0 }) ?? true { condition.wait() }
+        guard let lines = done.removeValue(forKey: taken) else { return nil }
+        taken += 1
+        condition.broadcast()
+        return lines
+    }
+
+    /// Stops the workers and waits until they have: afterwards nothing reads the file.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        done.removeAll()
+        condition.unlock()
+    }
+
+    private func work() {
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer {
+            buffer.deallocate()
+            condition.lock()
+            running -= 1
+            condition.broadcast()
+            condition.unlock()
+        }
+        while true {
+            // Claim the next chunk: read it and cut it after its last newline.
+            condition.lock()
+            while !stopped, endIndex == nil, nextIndex >= taken + Self.ahead { condition.wait() }
+            guard !stopped, endIndex == nil else { condition.unlock(); return }
+            let index = nextIndex, offset = nextOffset
+            let length = claim(&buffer, at: offset)
+            if length == 0 {
+                endIndex = index
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            nextIndex += 1
+            nextOffset += length
+            condition.unlock()
+
+            let lines = prepare(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), at: offset)
+            condition.lock()
+            done[index] = lines
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Reads the bytes at `offset` into `buffer` (grown for a long line) and
+    /// gives how many of them are whole lines; 0 at the end of the complete
+    /// lines, after a failed read, or before a line too long to be one.
+    private func claim(_ buffer: inout UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        var filled = 0
+        while true {
+            while filled < buffer.count {
+                let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                filled += n
+            }
+            if let last = buffer[0..<filled].lastIndex(of: 0x0A) { return last + 1 }
+            guard filled == buffer.count, buffer.count <= JournalLines.maxLineBytes else { return 0 }
+            let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+            bigger.copyMemory(from: UnsafeRawBufferPointer(buffer))
+            buffer.deallocate()
+            buffer = bigger
+        }
+    }
+
+    private func prepare(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> [Prepared] {
+        var lines: [Prepared] = []
+        lines.reserveCapacity(bytes.count / 256)
+        var start = 0
+        while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+            let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
+            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            lines.append(Prepared(offset: offset + start, length: end - start,
+                                  decoded: Result { () throws(CodecError) in try EventLineCodec.decodeLine(line) },
+                                  hash: hashing ? SHA256.hash(line) : nil))
+            start = end + 1
+        }
+        return lines
+    }
+}
