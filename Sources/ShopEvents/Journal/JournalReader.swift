@@ -110,7 +110,7 @@ public final class JournalReader {
     /// stood at, one line at a time, and finds and reports it as ``next()``
     /// does. Afterwards the reader stands at the end, as after calling
     /// ``next()`` until `nil`. Returns how many events were applied.
-    package func readToEnd(prefetching: Bool, chunkSize: Int = 128 << 10, workers: Int = ParallelLines.defaultWorkers,
+    package func readToEnd(prefetching: Bool, chunkSize: Int = ParallelLines.defaultChunkSize, workers: Int = ParallelLines.defaultWorkers,
                            _ apply: (RecordedEvent) -> Void) throws(JournalError) -> Int {
         var count = 0
         if prefetching, bytesLeft >= chunkSize / 4 {

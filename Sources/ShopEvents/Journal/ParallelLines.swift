@@ -39,6 +39,10 @@ package final class ParallelLines: @unchecked Sendable {
     /// Chunks claimed but not yet taken, at most: bounds the memory held.
     private static var ahead: Int { 3 }
 
+    /// Big enough that a chunk is a few hundred lines, small enough that the
+    /// chunks in flight hold little memory.
+    package static var defaultChunkSize: Int { 128 << 10 }
+
     /// One worker a core, two at least (the consumer folds meanwhile), four at most.
     package static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 2), 4) }
 
