@@ -25,7 +25,7 @@ public final class Replayer<P: Projection> {
     /// a line without its newline, and a command not all of whose lines are there.
     public private(set) var unfinishedTail: (bytes: [UInt8]?, command: (line: Int, offset: Int, lines: Int, of: Int)?) = (nil, nil)
 
-    /// A catch-up to the end with at least this many bytes to read uses two threads (see ``JournalReader``'s prefetching).
+    /// A catch-up to the end with at least this many bytes to read decodes on other threads while this one folds (see ``JournalReader``'s prefetching).
     package static var prefetchAbove: Int { 4 << 20 }
 
     public init(path: String, value: P = P(), position: JournalPosition = .start, verifyChain: Bool = true) {

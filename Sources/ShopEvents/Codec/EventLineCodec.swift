@@ -150,6 +150,7 @@ public enum EventLineCodec {
                 }
             case .prev:
                 try once(1024, key)
+                if let digest = s.readPlain(64, SHA256Digest.parse) { prev = digest; continue keys }
                 let start = s.position
                 let text = try s.readStringBytes()
                 guard !text.escaped, let digest = SHA256Digest.parse(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start)) else {

@@ -363,7 +363,21 @@ struct JSONScanner {
 
     // MARK: Domain values
 
+    /// A string of exactly `length` characters at the position, read where it
+    /// lies by `parse` — which must accept only characters that need no
+    /// escaping (digits, letters, `-`, `:`, `.`), so that the quote after them
+    /// ends the string. `nil`, the position unchanged, for anything else: the
+    /// caller then reads the string the general way.
+    @inline(__always)
+    mutating func readPlain<T>(_ length: Int, _ parse: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        guard count - position >= length + 2, base[position] == UInt8(ascii: "\""), base[position + length + 1] == UInt8(ascii: "\""),
+              let value = parse(UnsafeBufferPointer(start: base + position + 1, count: length)) else { return nil }
+        position += length + 2
+        return value
+    }
+
     mutating func readUUID(_ field: String) throws(CodecError) -> UUID {
+        if let uuid = readPlain(36, UUIDText.parse) { return uuid }
         let start = position
         let key = try readStringBytes()
         if !key.escaped, let uuid = UUIDText.parse(UnsafeBufferPointer(start: base + key.start, count: key.end - key.start)) {
@@ -375,6 +389,7 @@ struct JSONScanner {
     }
 
     mutating func readTimestamp(_ field: String) throws(CodecError) -> Timestamp {
+        if let t = readPlain(24, Timestamp.parse) { return t }
         let start = position
         let key = try readStringBytes()
         if !key.escaped, let t = Timestamp.parse(UnsafeBufferPointer(start: base + key.start, count: key.end - key.start)) {

@@ -36,6 +36,8 @@ package final class ParallelLines: @unchecked Sendable {
     private var taken = 0
     private var stopped = false
     private var running = 0
+    /// Chunks claimed and not yet done.
+    private var inProgress = 0
     /// Chunks claimed but not yet taken, at most: bounds the memory held.
     private static var ahead: Int { 3 }
 
@@ -92,8 +94,10 @@ package final class ParallelLines: @unchecked Sendable {
         }
         while true {
             // Claim the next chunk: read it and cut it after its last newline.
+            // A second worker starts only while the consumer has nothing ready to take: when folding
+            // is the slower side, one worker keeps up, and the others leave the folding thread its core.
             condition.lock()
-            while !stopped, endIndex == nil, nextIndex >= taken + Self.ahead { condition.wait() }
+            while !stopped, endIndex == nil, nextIndex >= taken + Self.ahead || (inProgress > 0 && !done.isEmpty) { condition.wait() }
             guard !stopped, endIndex == nil else { condition.unlock(); return }
             let index = nextIndex, offset = nextOffset
             let length = claim(&buffer, at: offset)
@@ -105,11 +109,13 @@ package final class ParallelLines: @unchecked Sendable {
             }
             nextIndex += 1
             nextOffset += length
+            inProgress += 1
             condition.unlock()
 
             let lines = prepare(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), at: offset)
             condition.lock()
             done[index] = lines
+            inProgress -= 1
             condition.broadcast()
             condition.unlock()
         }
