@@ -148,4 +148,39 @@ func forge(_ events: [RecordedEvent]) -> [UInt8] {
         #expect(JournalVerifier.verifyWhole(path: fixture.path, expecting: nil) == nil)
         #expect(rejectionCode { _ = try fixture.open() } == "corrupt_line")
     }
+
+    /// An id of `kind` that is not `id` but has its fingerprint (``EntityID/fixedHash``):
+    /// the second word changed, the first changed to make up for it.
+    private func twin<Kind>(of id: EntityID<Kind>) -> EntityID<Kind> {
+        let (a, b) = id.words
+        let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let b2 = b ^ 0x5A5A_0000_0000_0001
+        var words = (a ^ (b &* k) ^ (b2 &* k), b2)
+        let twin = EntityID<Kind>(withUnsafeBytes(of: &words) { UUID(uuid: $0.load(as: uuid_t.self)) })
+        precondition(twin != id && twin.fixedHash == id.fixedHash)
+        return twin
+    }
+
+    @Test("two different ids with one fingerprint: the two-thread check looks closer, and the journal verifies")
+    func fingerprintsShared() throws {
+        let fixture = JournalFixture()
+        defer { fixture.remove() }
+        _ = try forged(fixture) { events in
+            events[2_500].id = twin(of: events[1_200].id)
+            let line = loneCommand(events, from: 2_000)
+            events[line].command = twin(of: events[loneCommand(events, from: 1_000)].command)
+        }
+        #expect(JournalVerifier.verifyWhole(path: fixture.path, expecting: nil) == nil, "a shared fingerprint is not taken as proof")
+        let report = try JournalVerifier.verify(path: fixture.path)
+        let oneThread = try JournalVerifier.verifyOneThread(path: fixture.path, expecting: nil)
+        #expect(report.failure == nil && report == oneThread)
+        var prints = Fingerprints()
+        let id = EventID()
+        prints.add(id); prints.add(EventID()); prints.add(EventID())
+        let distinct = prints.allDistinct()
+        #expect(distinct)
+        prints.add(twin(of: id))
+        let stillDistinct = prints.allDistinct()
+        #expect(!stillDistinct && prints.count == 4)
+    }
 }
