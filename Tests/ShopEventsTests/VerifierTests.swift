@@ -183,4 +183,24 @@ func forge(_ events: [RecordedEvent]) -> [UInt8] {
         let stillDistinct = prints.allDistinct()
         #expect(!stillDistinct && prints.count == 4)
     }
+
+    @Test("the fingerprints' in-place sort equals the standard library's on random, sorted, reversed, repeating and one-bucket values")
+    func fingerprintSort() {
+        var random = SeededRandom(seed: 77)
+        for count in [0, 1, 2, 255, 256, 257, 1_000, 20_000] {
+            let inputs: [[UInt64]] = [
+                (0..<count).map { _ in random.next() },
+                (0..<count).map { _ in random.next() % 7 },
+                (0..<count).map { _ in random.next() | 0xFF00_0000_0000_0000 },
+                (0..<count).map { _ in random.next() & 0x0300_FFFF_0000_0000 },
+                (0..<UInt64(count)).map { $0 << 50 }, (0..<UInt64(count)).reversed().map { $0 &* 0x9E37_79B9_7F4A_7C15 },
+                Array(repeating: 5, count: count),
+            ]
+            for input in inputs {
+                var values = input
+                values.withUnsafeMutableBufferPointer { Fingerprints.sortInPlace($0) }
+                #expect(values == input.sorted(), "\(count) values")
+            }
+        }
+    }
 }

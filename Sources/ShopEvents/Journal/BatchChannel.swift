@@ -6,7 +6,9 @@ import Foundation
 /// producer's next ``put(_:)`` returns `false`.
 final class BatchChannel<Element: Sendable, End: Sendable>: @unchecked Sendable {
     // @unchecked: every field is guarded by `condition`.
-    static var batchSize: Int { 2_048 }
+    /// Small enough that the batches in flight hold little memory (about 150 KiB each for `verify`),
+    /// large enough that handing one over is rare.
+    static var batchSize: Int { 512 }
     private static var inFlight: Int { 4 }
     private let condition = NSCondition()
     private var batches: [[Element]] = []
