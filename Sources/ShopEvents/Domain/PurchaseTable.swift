@@ -29,6 +29,24 @@ public struct PurchaseTable: Hashable, Sendable {
         var isReverted: Bool
     }
 
+    /// A row added since the snapshot, in 24 bytes: the time shifted left one
+    /// bit with the revert flag in the bit freed, `seq` in 32 bits. A row
+    /// whose time or `seq` does not fit (a time beyond ±73 million years, a
+    /// journal past four billion events) has `seq` `UInt32.max` and its two
+    /// numbers in `outsized`, by position.
+    fileprivate struct PackedRow: Hashable, Sendable {
+        var timeAndFlag: Int64
+        var seq: UInt32
+        var item: Int32
+        var location: Int32
+        var list: Int32
+
+        var isReverted: Bool {
+            get { timeAndFlag & 1 == 1 }
+            set { timeAndFlag = (timeAndFlag & ~1) | (newValue ? 1 : 0) }
+        }
+    }
+
     private static var chunkShift: Int { 12 }
     private static var chunkSize: Int { 1 << chunkShift }
     /// The purchase ids in journal order and the index that finds them.
@@ -39,7 +57,9 @@ public struct PurchaseTable: Hashable, Sendable {
     /// Those of them reverted since the snapshot.
     private var storedReverts: Set<Int32> = []
     /// The rows added since.
-    private var rows: [[Row]] = []
+    private var rows: [[PackedRow]] = []
+    /// Time and `seq` of the rare row added since whose numbers do not fit ``PackedRow``, by position.
+    private var outsized: [Int: (time: Int64, seq: Int64)] = [:]
     private var items = Handles<ItemKind>()
     private var locations = Handles<LocationKind>()
     private var lists = Handles<ListKind>()
@@ -79,7 +99,10 @@ public struct PurchaseTable: Hashable, Sendable {
             return row
         }
         let local = position - storedCount
-        return rows[local >> Self.chunkShift][local & (Self.chunkSize - 1)]
+        let packed = rows[local >> Self.chunkShift][local & (Self.chunkSize - 1)]
+        var time = packed.timeAndFlag >> 1, seq = Int64(packed.seq)
+        if packed.seq == .max, let whole = outsized[position] { (time, seq) = whole }
+        return Row(time: time, seq: seq, item: packed.item, location: packed.location, list: packed.list, isReverted: packed.isReverted)
     }
 
     /// Adds a purchase; one whose id is known already replaces nothing (ids are never reused).
@@ -91,9 +114,16 @@ public struct PurchaseTable: Hashable, Sendable {
             rows.append([])
             rows[rows.count - 1].reserveCapacity(Self.chunkSize)
         }
-        rows[rows.count - 1].append(Row(time: purchase.effectiveTime.millisecondsSince1970, seq: Int64(purchase.seq),
-                                        item: items.handle(purchase.item), location: locations.handle(purchase.location),
-                                        list: purchase.list.map { lists.handle($0) } ?? -1, isReverted: purchase.isReverted))
+        let time = purchase.effectiveTime.millisecondsSince1970
+        var packed = PackedRow(timeAndFlag: time &<< 1, seq: UInt32(truncatingIfNeeded: purchase.seq),
+                               item: items.handle(purchase.item), location: locations.handle(purchase.location),
+                               list: purchase.list.map { lists.handle($0) } ?? -1)
+        if packed.timeAndFlag >> 1 != time || purchase.seq < 0 || purchase.seq >= Int(UInt32.max) {
+            (packed.timeAndFlag, packed.seq) = (0, .max)
+            outsized[at] = (time, Int64(purchase.seq))
+        }
+        packed.isReverted = purchase.isReverted
+        rows[rows.count - 1].append(packed)
     }
 
     mutating func markReverted(_ id: PurchaseID) {
@@ -110,7 +140,8 @@ public struct PurchaseTable: Hashable, Sendable {
         guard a.count == b.count else { return false }
         if a.stored === b.stored, a.storedReverts == b.storedReverts, a.index == b.index,
            a.items.ids == b.items.ids, a.locations.ids == b.locations.ids, a.lists.ids == b.lists.ids {
-            return a.rows == b.rows
+            return a.rows == b.rows && a.outsized.count == b.outsized.count
+                && a.outsized.allSatisfy { entry in b.outsized[entry.key].map { $0 == entry.value } ?? false }
         }
         return a.values.elementsEqual(b.values)
     }
