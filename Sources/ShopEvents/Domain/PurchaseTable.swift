@@ -5,7 +5,7 @@ import Foundation
 /// grows). In journal order; a purchase id is never reused.
 ///
 /// A household that has kept years of history holds hundreds of thousands of
-/// purchases; each costs about 60 bytes here (it was about 390 as a dictionary
+/// purchases; each costs about 50 bytes here (it was about 390 as a dictionary
 /// of full purchase values): a row names its item, location and list by small
 /// integer handles, and the index is an open-addressing table of positions
 /// whose layout depends only on the ids. A snapshot stores rows, ids and index
