@@ -22,8 +22,6 @@ struct JSONWriter {
         }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
@@ -45,7 +43,7 @@ struct JSONWriter {
                 case 0x0C: bytes.append(UInt8(ascii: "f"))
                 default:
                     bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              JSONWriter.hex[Int(c >> 4)], JSONWriter.hex[Int(c & 0xF)]])
+                                              hexDigit(c >> 4, lettersFrom: UInt8(ascii: "a")), hexDigit(c & 0xF, lettersFrom: UInt8(ascii: "a"))])
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
