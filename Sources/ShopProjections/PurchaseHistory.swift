@@ -55,7 +55,13 @@ public struct Tally: Hashable, Sendable {
 public struct PurchaseHistory: Hashable, Sendable {
     /// How much of the purchase history is folded.
     public enum Depth: Hashable, Sendable {
-        /// Nothing but the household's calendar.
+        /// Nothing but the household's calendar, and the state keeps no
+        /// purchase table either: of the purchases, only which list entries
+        /// they bought. Memory by the household, not its history; enough for
+        /// the lists, shopping lists, locations and members.
+        case entries
+        /// Nothing but the household's calendar; the state keeps its purchase
+        /// table (which purchase was reverted, for the audit streamed from the journal).
         case none
         /// The totals per item, month, actor and place; of each purchase only
         /// what a revert needs beside the state's purchase table (its quantity,
@@ -123,7 +129,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             let fact = Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
                             quantity: quantity, unitPrice: unitPrice)
             switch depth {
-            case .none:
+            case .entries, .none:
                 return
             case .totals:
                 // The state keeps the first purchase of an id (a legal journal has no other); so do the totals.
@@ -139,7 +145,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             count(fact, sign: 1)
         case let .purchaseReverted(purchase):
             switch depth {
-            case .none:
+            case .entries, .none:
                 return
             case .totals:
                 guard let at = state.purchases.position(of: purchase) else { return }
@@ -216,11 +222,13 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// The history in the snapshot encoding, at its depth: `.records` writes
     /// the records (the totals are added up again on reading); `.totals` the
-    /// totals and, per purchase, what a revert needs; `.none` the calendar only.
+    /// totals and, per purchase, what a revert needs; `.none` and `.entries` the calendar only.
     /// Things are written in key order, so the same history gives the same bytes.
     package func encode(to w: inout BinaryWriter) {
         w.string(calendar.timeZone.identifier)
         switch depth {
+        case .entries:
+            w.int(3)
         case .none:
             w.int(0)
         case .totals:
@@ -253,6 +261,8 @@ public struct PurchaseHistory: Hashable, Sendable {
     package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
         calendar = HouseholdCalendar(timeZone: try r.string())
         switch try r.int() {
+        case 3:
+            depth = .entries
         case 0:
             depth = .none
         case 1:
@@ -321,7 +331,7 @@ public struct PurchaseHistory: Hashable, Sendable {
         var lowered = PurchaseHistory(depth: lesser)
         lowered.calendar = calendar
         switch (depth, lesser) {
-        case (_, .none):
+        case (_, .entries), (.totals, .none), (.records, .none):
             return lowered
         case (.records, .totals):
             guard records.count == state.purchases.count else { return nil }

@@ -53,7 +53,7 @@ extension ShopDecider {
 
 extension ShopState {
     mutating func applyItemPurchased(_ purchase: Purchase) {
-        purchases.insert(purchase)
+        if keepsPurchaseTable { purchases.insert(purchase) }
         if let list = purchase.list {
             lists[list]?.updateEntry(for: purchase.item) {
                 $0.purchase = purchase.id
@@ -64,12 +64,28 @@ extension ShopState {
 
     /// The purchase drops out of statistics; its entry, if still bought by it, is to buy again.
     mutating func applyPurchaseReverted(_ id: PurchaseID) {
+        guard keepsPurchaseTable else { return unbuyEntries(boughtBy: id) }
         guard let purchase = purchases[id] else { return }
         purchases.markReverted(id)
         if let list = purchase.list, lists[list]?.entry(for: purchase.item)?.purchase == id {
             lists[list]?.updateEntry(for: purchase.item) {
                 $0.purchase = nil
                 $0.boughtSeq = nil
+            }
+        }
+    }
+
+    /// A revert without the purchase table: the entry bought by `id` is to buy
+    /// again. It is the first entry of its item on the purchase's list, as
+    /// with the table; only a journal that reused a purchase id (which
+    /// `verify` refuses) could have a second entry bought by it, and that
+    /// one is un-bought too.
+    private mutating func unbuyEntries(boughtBy id: PurchaseID) {
+        for (listID, list) in lists {
+            for (index, entry) in list.entries.enumerated() where entry.purchase == id {
+                guard list.entries.firstIndex(where: { $0.item == entry.item }) == index else { continue }
+                lists[listID]?.entries[index].purchase = nil
+                lists[listID]?.entries[index].boughtSeq = nil
             }
         }
     }

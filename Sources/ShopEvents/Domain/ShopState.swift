@@ -17,8 +17,15 @@ public struct ShopState: Hashable, Sendable {
     public internal(set) var items: [ItemID: Item] = [:]
     /// Live and soft-deleted lists; a purged list is gone.
     public internal(set) var lists: [ListID: ShoppingList] = [:]
-    /// Every purchase ever recorded, compactly (a purchase id is never reused).
+    /// Every purchase ever recorded, compactly (a purchase id is never reused);
+    /// empty in a state that keeps none (see ``keepsPurchaseTable``).
     public internal(set) var purchases = PurchaseTable()
+    /// Whether ``purchases`` is kept. A state folded only for views that show
+    /// no purchase (the lists and shopping lists) keeps none: memory by the
+    /// household, not its history. Such a state is never decided against (it
+    /// cannot tell a purchase id used or a purchase revertible); a revert
+    /// finds the entry it un-buys by looking through the lists.
+    package private(set) var keepsPurchaseTable = true
     public internal(set) var trips: [TripID: Trip] = [:]
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
@@ -45,6 +52,12 @@ public struct ShopState: Hashable, Sendable {
 
     /// The state before the first event.
     public static let initial = ShopState()
+
+    /// Lets go of the purchase table and keeps none from now on (see ``keepsPurchaseTable``).
+    package mutating func dropPurchaseTable() {
+        keepsPurchaseTable = false
+        purchases = PurchaseTable()
+    }
 
     /// The pure fold: the state after `event`, which happened at `context`.
     public static func evolve(_ state: ShopState, _ event: Event, _ context: EventContext) -> ShopState {

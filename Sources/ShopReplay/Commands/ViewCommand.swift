@@ -19,12 +19,13 @@ enum ViewName: String, CaseIterable {
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
     /// How much of the purchase history the view shows: the audit every
-    /// record, statistics and the items' last purchases the totals; the others nothing.
+    /// record, statistics and the items' last purchases the totals; the
+    /// others only which list entries are bought.
     var history: PurchaseHistory.Depth {
         switch self {
         case .audit: .none       // the views say where the history ends; the audit streams the journal
         case .allItemsByName, .allItemsByPurchaseDate, .stats: .totals
-        default: .none
+        default: .entries
         }
     }
 }
