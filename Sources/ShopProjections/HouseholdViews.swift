@@ -25,12 +25,12 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     /// Views that fold only as much of the purchase history as some views
     /// need: `.entries` for ``ListsView``, ``ShoppingListView``, ``LocationsView``,
     /// ``DeletedListsView`` and ``MembersView`` (the state keeps no purchase
-    /// table); `.none` for those and the ``AuditQuery``; `.totals` for
+    /// table and no ended trip); `.none` for those and the ``AuditQuery``; `.totals` for
     /// ``StatsView`` and the items views too; `.records` (the default) for
     /// every view, the audit included.
     public init(history depth: PurchaseHistory.Depth) {
         history = PurchaseHistory(depth: depth)
-        if depth == .entries { state.dropPurchaseTable() }
+        if depth == .entries { state.dropHistory() }
     }
 
     public mutating func apply(_ recorded: RecordedEvent) {
@@ -53,7 +53,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
         guard let history = history.lowered(to: depth, state: state) else { return nil }
         var views = self
         views.history = history
-        if depth == .entries { views.state.dropPurchaseTable() }
+        if depth == .entries { views.state.dropHistory() }
         return views
     }
 
@@ -67,7 +67,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
         state = try ShopState(from: &r)
         history = try PurchaseHistory(from: &r)
-        if history.depth == .entries { state.dropPurchaseTable() }
+        if history.depth == .entries { state.dropHistory() }
         asOf = try r.int()
         asOfTime = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
     }

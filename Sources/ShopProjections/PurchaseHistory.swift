@@ -56,9 +56,9 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// How much of the purchase history is folded.
     public enum Depth: Hashable, Sendable {
         /// Nothing but the household's calendar, and the state keeps no
-        /// purchase table either: of the purchases, only which list entries
-        /// they bought. Memory by the household, not its history; enough for
-        /// the lists, shopping lists, locations and members.
+        /// purchase table and no ended trip either: of the purchases, only
+        /// which list entries they bought. Memory by the household, not its
+        /// history; enough for the lists, shopping lists, locations and members.
         case entries
         /// Nothing but the household's calendar; the state keeps its purchase
         /// table (which purchase was reverted, for the audit streamed from the journal).

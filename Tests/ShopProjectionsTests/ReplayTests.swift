@@ -367,8 +367,8 @@ struct RandomJournal {
 
                 // Without the purchase table: the same state but for it, the same views.
                 var tableless = full.state
-                tableless.dropPurchaseTable()
-                #expect(bare.state == tableless && bare.state.purchases.count == 0 && !bare.state.keepsPurchaseTable)
+                tableless.dropHistory()
+                #expect(bare.state == tableless && bare.state.purchases.count == 0 && !bare.state.keepsHistory)
                 #expect(bare.calendar == full.calendar)
                 #expect(Self.renderStateViews(bare) == Self.renderStateViews(full))
                 #expect(full.lowered(to: .entries) == bare && light.lowered(to: .entries) == bare)
@@ -382,12 +382,14 @@ struct RandomJournal {
         }
         #expect(light.history.records.isEmpty && !full.history.records.isEmpty)
         #expect(full.state.purchases.count > 0 && unbought > 0, "purchases, and reverts that put an entry back on the list")
+        #expect(full.state.trips.count > bare.state.trips.count, "ended trips, kept only with the history")
+        #expect(full.state.items.count > bare.state.items.count, "deleted items, kept only with the history")
     }
 
-    @Test("without the purchase table, a revert un-buys the entry its purchase bought and no other, on a live or a deleted list")
+    @Test("without the history, a revert un-buys the entry its purchase bought and no other, on a live or a deleted list; an ended trip and a deleted item are let go")
     func revertWithoutTable() throws {
         let weekly = ListID(), party = ListID(), milk = ItemID(), bread = ItemID()
-        let first = PurchaseID(), second = PurchaseID(), offList = PurchaseID()
+        let first = PurchaseID(), second = PurchaseID(), offList = PurchaseID(), trip = TripID(), later = TripID()
         let events: [Event] = [
             .householdCreated(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "UTC"),
             .itemCreated(item: milk, name: "Milk", location: .unknown, details: .none),
@@ -397,13 +399,19 @@ struct RandomJournal {
             .itemAddedToList(list: weekly, item: milk, quantity: 1),
             .itemAddedToList(list: weekly, item: bread, quantity: 1),
             .itemAddedToList(list: party, item: milk, quantity: 2),
+            .tripStarted(trip: trip, list: weekly),
             .itemPurchased(purchase: first, item: milk, list: weekly, quantity: 1, unitPrice: nil, location: .unknown, purchasedAt: nil),
             .itemPurchased(purchase: second, item: milk, list: party, quantity: 2, unitPrice: nil, location: .unknown, purchasedAt: nil),
             .itemPurchased(purchase: offList, item: bread, list: nil, quantity: 1, unitPrice: nil, location: .unknown, purchasedAt: nil),
+            .tripEnded(trip: trip),
+            .tripStarted(trip: later, list: nil),
             .listDeleted(list: party),
+            .tripEnded(trip: trip),
             .purchaseReverted(purchase: offList),
             .purchaseReverted(purchase: second),
             .purchaseReverted(purchase: PurchaseID()),
+            .itemRemovedFromList(list: weekly, item: bread),
+            .itemDeleted(item: bread),
         ]
         var full = HouseholdViews(), bare = HouseholdViews(history: .entries)
         for (index, event) in events.enumerated() {
@@ -411,12 +419,14 @@ struct RandomJournal {
             full.apply(recorded)
             bare.apply(recorded)
             var tableless = full.state
-            tableless.dropPurchaseTable()
+            tableless.dropHistory()
             #expect(bare.state == tableless, "after event \(index + 1)")
         }
-        #expect(bare.state.lists[weekly]?.entries.map(\.purchase) == [first, nil])
+        #expect(bare.state.lists[weekly]?.entries.map(\.purchase) == [first])
         #expect(bare.state.lists[party]?.entries.map(\.purchase) == [nil])
         #expect(full.state.purchases.count == 3 && bare.state.purchases.count == 0)
+        #expect(Set(full.state.trips.keys) == [trip, later] && Array(bare.state.trips.keys) == [later] && bare.state.openTrip == later)
+        #expect(full.state.items[bread]?.isDeleted == true && Array(bare.state.items.keys) == [milk])
     }
 
     @Test("a snapshot at each depth serves views of that depth or less (equal to folding at that depth) and is refused, with a warning, by views that need more")

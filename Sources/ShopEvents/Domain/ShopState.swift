@@ -4,7 +4,8 @@ import Foundation
 ///
 /// It is a fold over events: ``ShopState/initial`` then ``ShopState/evolve(_:_:)``
 /// for every event. Deleted things stay (flagged) because purchases and
-/// audits still name them, and because ids are never reused.
+/// audits still name them, and because ids are never reused (a state folded
+/// for the list views only lets some go: see `keepsHistory`).
 ///
 /// ```swift
 /// var state = ShopState.initial
@@ -14,19 +15,26 @@ import Foundation
 public struct ShopState: Hashable, Sendable {
     public internal(set) var household: Household?
     public internal(set) var locations: [LocationID: Location] = [:]
+    /// Live and deleted items; in a state that keeps no history, only the live ones.
     public internal(set) var items: [ItemID: Item] = [:]
     /// Live and soft-deleted lists; a purged list is gone.
     public internal(set) var lists: [ListID: ShoppingList] = [:]
     /// Every purchase ever recorded, compactly (a purchase id is never reused);
-    /// empty in a state that keeps none (see ``keepsPurchaseTable``).
+    /// empty in a state that keeps no history (see `keepsHistory`).
     public internal(set) var purchases = PurchaseTable()
-    /// Whether ``purchases`` is kept. A state folded only for views that show
-    /// no purchase (the lists and shopping lists) keeps none: memory by the
-    /// household, not its history. Such a state is never decided against (it
-    /// cannot tell a purchase id used or a purchase revertible); a revert
-    /// finds the entry it un-buys by looking through the lists.
-    package private(set) var keepsPurchaseTable = true
+    /// Every trip; in a state that keeps no history, only those not ended.
     public internal(set) var trips: [TripID: Trip] = [:]
+    /// Whether the state keeps the history that only decisions, statistics
+    /// and the audit read: every purchase (``purchases``), every ended trip
+    /// and every deleted item. A state folded only for views that show none
+    /// of these (the lists, shopping lists, locations, members) keeps none of
+    /// it, and takes memory by the household rather than by its history.
+    /// Such a state is never decided against (it cannot tell an id used, or a
+    /// purchase revertible); a revert finds the entry it un-buys by looking
+    /// through the lists. The views equal those of the whole state for any
+    /// journal that keeps the rules (`verify` says); one that names a deleted
+    /// item again, as no decider does, may show less of it.
+    package private(set) var keepsHistory = true
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
 
@@ -53,10 +61,13 @@ public struct ShopState: Hashable, Sendable {
     /// The state before the first event.
     public static let initial = ShopState()
 
-    /// Lets go of the purchase table and keeps none from now on (see ``keepsPurchaseTable``).
-    package mutating func dropPurchaseTable() {
-        keepsPurchaseTable = false
+    /// Lets go of the purchase table, the ended trips and the deleted items,
+    /// and keeps none from now on (see `keepsHistory`).
+    package mutating func dropHistory() {
+        keepsHistory = false
         purchases = PurchaseTable()
+        trips = trips.filter { if case .ended = $0.value.phase { false } else { true } }
+        items = items.filter { !$0.value.isDeleted }
     }
 
     /// The pure fold: the state after `event`, which happened at `context`.

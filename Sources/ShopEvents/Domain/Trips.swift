@@ -49,5 +49,6 @@ extension ShopState {
     mutating func applyTripEnded(_ id: TripID, at: Timestamp) {
         trips[id]?.end(at: at)
         if openTrip == id { openTrip = nil }
+        if !keepsHistory { trips[id] = nil }
     }
 }
