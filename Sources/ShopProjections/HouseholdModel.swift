@@ -41,7 +41,9 @@ public final class HouseholdModel {
     /// default, `.totals`, is what every view but the in-memory audit needs,
     /// and is sized by the household; show the audit with an ``AuditQuery``
     /// over `views`, which streams the journal. `.records` keeps every
-    /// purchase's audit row in memory (``AuditView``).
+    /// purchase's audit row in memory (``AuditView``). `.entries`, for an app
+    /// that shows only the lists and shopping lists, keeps no purchase, ended
+    /// trip or deleted item: the same memory after years as on the first day.
     public init(store: ShopStore, history: PurchaseHistory.Depth = .totals) async throws {
         let path = store.path
         let initial = try await Task.detached { () throws -> HouseholdViews in

@@ -31,11 +31,14 @@ import ShopTestSupport
         let events = try JournalReader.readAll(path: journal.path)
         #expect(events.contains { if case .purchaseReverted = $0.event { true } else { false } }, "reverts are marked too")
         for seq in [0, 1, events.count / 3, events.count / 2, events.count - 1, events.count] {
-            let (light, _) = try ViewEngine.views(journal: journal.path, asOf: .seq(seq), useSnapshot: false, history: .none)
             let full = Self.recordsViews(events, through: seq)
-            for filter in Self.filters(events) {
-                let query = AuditQuery(journal: journal.path, views: light, filter: filter)
-                #expect(try query.view() == AuditView(full, filter: filter), "seq \(seq), filter \(filter)")
+            // `.entries` keeps no purchase table: the query reads the reverts from the journal.
+            for depth in [PurchaseHistory.Depth.none, .entries] {
+                let (light, _) = try ViewEngine.views(journal: journal.path, asOf: .seq(seq), useSnapshot: false, history: depth)
+                for filter in Self.filters(events) {
+                    let query = AuditQuery(journal: journal.path, views: light, filter: filter)
+                    #expect(try query.view() == AuditView(full, filter: filter), "seq \(seq), \(depth), filter \(filter)")
+                }
             }
         }
     }
@@ -50,13 +53,15 @@ import ShopTestSupport
         #expect(!reverts.isEmpty)
         // The journal is read to just before the last revert; the rest come as pending events.
         let through = reverts.last!.seq - 1
-        let (views, _) = try ViewEngine.views(journal: journal.path, asOf: .seq(through), useSnapshot: false, history: .none)
-        var withPending = views
-        let pending = Array(events[through...])
-        for recorded in pending { withPending.apply(recorded) }
-        for filter in Self.filters(events) {
-            let query = AuditQuery(journal: journal.path, views: withPending, through: through, pending: pending, filter: filter)
-            #expect(try query.view() == AuditView(Self.recordsViews(events, through: events.count), filter: filter))
+        for depth in [PurchaseHistory.Depth.none, .entries] {
+            let (views, _) = try ViewEngine.views(journal: journal.path, asOf: .seq(through), useSnapshot: false, history: depth)
+            var withPending = views
+            let pending = Array(events[through...])
+            for recorded in pending { withPending.apply(recorded) }
+            for filter in Self.filters(events) {
+                let query = AuditQuery(journal: journal.path, views: withPending, through: through, pending: pending, filter: filter)
+                #expect(try query.view() == AuditView(Self.recordsViews(events, through: events.count), filter: filter), "\(depth)")
+            }
         }
     }
 

@@ -9,7 +9,9 @@ import ShopEvents
 /// (folded at any ``PurchaseHistory/Depth``, `.none` is enough); the query
 /// then reads the journal once more up to that event, folding only the
 /// household's state for the names. It gives exactly the rows of
-/// ``AuditView`` over views folded with the records.
+/// ``AuditView`` over views folded with the records. Views folded at
+/// `.entries` keep no purchase table: the query then first reads the journal
+/// (and `pending`) for the reverts, keeping only those.
 ///
 /// ```swift
 /// let (views, _) = try ViewEngine.views(journal: "shop.ndjson", history: .none)
@@ -25,8 +27,9 @@ public struct AuditQuery: Sendable {
     public var pending: [RecordedEvent]
     /// Checks every line's `prev` while reading, as the views did.
     public var verifyChain: Bool
-    /// The purchases reverted by the end of the views: the few a revert touched.
-    private var reverted: Set<PurchaseID>
+    /// The purchases reverted by the end of the views: the few a revert
+    /// touched; nil for views that keep no purchase table (read from the journal).
+    private var reverted: Set<PurchaseID>?
 
     /// A query of the purchases of `views`, which were folded from the journal
     /// up to event `through` (their `asOf` when nil) and then `pending`.
@@ -37,23 +40,49 @@ public struct AuditQuery: Sendable {
         self.through = through ?? views.asOf
         self.pending = pending
         self.verifyChain = verifyChain
-        reverted = Set(views.state.purchases.values.lazy.filter(\.isReverted).map(\.id))
+        reverted = views.state.keepsHistory ? Set(views.state.purchases.values.lazy.filter(\.isReverted).map(\.id)) : nil
     }
 
     /// Gives every matching purchase to `body`, in journal order. Throws what
     /// reading the journal throws, and `corrupt_line` if the journal no longer
     /// reaches event ``through``.
     public func forEach(_ body: (PurchaseRecord) -> Void) throws(JournalError) {
+        // A purchase is reverted if the table says so, or (no table) if a revert of it follows it.
+        let isReverted: (PurchaseRecord) -> Bool
+        if let reverted {
+            isReverted = { reverted.contains($0.purchase) }
+        } else {
+            let lastRevert = try lastReverts()
+            isReverted = { (lastRevert[$0.purchase] ?? 0) > $0.seq }
+        }
         var state = ShopState.initial
-        var last = 0
         func fold(_ recorded: RecordedEvent) {
             if let record = PurchaseRecord(recorded, before: state), filter.matches(record) {
                 var row = record
-                row.isReverted = reverted.contains(record.purchase)
+                row.isReverted = isReverted(record)
                 body(row)
             }
             state.apply(recorded)
         }
+        try readThrough(fold)
+        for recorded in pending { fold(recorded) }
+    }
+
+    /// The `seq` of the last revert of each purchase reverted, in the journal
+    /// up to ``through`` and in ``pending``.
+    private func lastReverts() throws(JournalError) -> [PurchaseID: Int] {
+        var last: [PurchaseID: Int] = [:]
+        func note(_ recorded: RecordedEvent) {
+            if case let .purchaseReverted(purchase) = recorded.event { last[purchase] = recorded.seq }
+        }
+        try readThrough(note)
+        for recorded in pending { note(recorded) }
+        return last
+    }
+
+    /// Gives `fold` every event of the journal up to ``through``, in order.
+    private func readThrough(_ fold: (RecordedEvent) -> Void) throws(JournalError) {
+        var last = 0
         if through > 0 {
             let reader = try JournalReader(path: journalPath, verifyChain: verifyChain)
             if reader.bytesLeft >= Replayer<HouseholdViews>.prefetchAbove {
@@ -74,7 +103,6 @@ public struct AuditQuery: Sendable {
         guard last == through else {
             throw JournalError(.corruptLine, "\(journalPath) ends at event \(last), before event \(through) that the views were folded to: it was changed while the audit read it")
         }
-        for recorded in pending { fold(recorded) }
     }
 
     /// Every matching purchase, collected: the rows of ``AuditView``.
