@@ -64,9 +64,11 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
         w.optional(asOfTime) { $0.timestamp($1) }
     }
 
-    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
-        state = try ShopState(from: &r)
-        history = try PurchaseHistory(from: &r)
+    /// Reads views back; `asEntries` reads them as if lowered to `.entries`,
+    /// passing over the purchase table and per-purchase amounts unread.
+    package init(from r: inout BinaryReader, asEntries: Bool = false) throws(BinaryDecodingError) {
+        state = try ShopState(from: &r, keepingHistory: !asEntries)
+        history = asEntries ? try PurchaseHistory.entries(from: &r) : try PurchaseHistory(from: &r)
         if history.depth == .entries { state.dropHistory() }
         asOf = try r.int()
         asOfTime = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }

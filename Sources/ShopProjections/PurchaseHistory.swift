@@ -322,6 +322,37 @@ public struct PurchaseHistory: Hashable, Sendable {
         }
     }
 
+    /// A history in the snapshot encoding read as `.entries` keeps it: the
+    /// calendar alone. What `.totals` keeps per purchase is passed over by its
+    /// sizes, never read (a mapped snapshot's pages of it stay untouched);
+    /// records are read and let go.
+    package static func entries(from r: inout BinaryReader) throws(BinaryDecodingError) -> PurchaseHistory {
+        var probe = r
+        let calendar = HouseholdCalendar(timeZone: try probe.string())
+        guard try probe.int() == 1 else {
+            return try PurchaseHistory(from: &r).lowered(to: .entries, state: ShopState.initial)!
+        }
+        r = probe
+        _ = try r.array { r throws(BinaryDecodingError) in try r.string() }   // the buyers' names
+        _ = try r.skip(try r.count(minimumSize: 24) * 24)                       // the amounts
+        for _ in 0..<(try r.count(minimumSize: 24)) {                            // each item's purchases
+            let _: ItemID = try r.id()
+            _ = try r.skip(try r.count(minimumSize: 4) * 4)
+        }
+        _ = try r.array { r throws(BinaryDecodingError) in
+            let _: ItemID = try r.id()
+            _ = try r.tally()
+            _ = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
+            _ = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
+        }
+        _ = try r.array { r throws(BinaryDecodingError) in _ = try r.int(); _ = try r.tally() }
+        _ = try r.array { r throws(BinaryDecodingError) in _ = try r.string(); _ = try r.tally() }
+        _ = try r.array { r throws(BinaryDecodingError) in let _: LocationID = try r.id(); _ = try r.tally() }
+        var history = PurchaseHistory(depth: .entries)
+        history.calendar = calendar
+        return history
+    }
+
     /// The same history kept at a lesser depth, as if folded at that depth
     /// from the start; `nil` if it cannot be (a greater depth, or records
     /// that do not match `state`'s purchase table one to one, as in a journal

@@ -76,11 +76,11 @@ public final class ViewEngine {
 
     private func startFromSnapshot(before stop: ReplayStop) {
         guard FileManager.default.fileExists(atPath: snapshotPath) else { return }
-        switch ViewSnapshot.load(journal: journalPath) {
+        let wanted = replayer.value.historyDepth
+        switch ViewSnapshot.load(journal: journalPath, asEntries: wanted == .entries) {
         case let .failure(problem):
             warnings.append("ignored the snapshot \(snapshotPath): \(problem.description); the views were rebuilt from the journal")
         case let .success((saved, position)):
-            let wanted = replayer.value.historyDepth
             guard let views = saved.lowered(to: wanted) else {
                 warnings.append("ignored the snapshot \(snapshotPath): it holds the purchase history at depth \(saved.historyDepth), these views need \(wanted); the views were rebuilt from the journal")
                 return

@@ -32,9 +32,12 @@ public enum ViewSnapshot {
         try SnapshotFile.write(w.bytes, to: path(forJournal: journal))
     }
 
-    static func load(journal: String) -> Result<(HouseholdViews, JournalPosition), Problem> {
+    /// The views of the snapshot beside `journal`; `asEntries` reads them as
+    /// `.entries` views (see ``HouseholdViews/init(from:asEntries:)``), touching
+    /// of the mapped file little more than the state.
+    static func load(journal: String, asEntries: Bool = false) -> Result<(HouseholdViews, JournalPosition), Problem> {
         var r: BinaryReader
-        switch SnapshotFile.read(path(forJournal: journal), magic: magic) {
+        switch SnapshotFile.read(path(forJournal: journal), magic: magic, resident: !asEntries) {
         case let .success(reader): r = reader
         case .failure(.unreadable): return .failure(Problem(description: "it cannot be read"))
         case .failure(.notASnapshot): return .failure(Problem(description: "it is not a ShopEvents snapshot"))
@@ -46,7 +49,7 @@ public enum ViewSnapshot {
             let position = JournalPosition(seq: try r.int(), offset: try r.int(), lastLineOffset: try r.int(),
                                            lastAt: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() })
             let hash = try r.digest()
-            let views = try HouseholdViews(from: &r)
+            let views = try HouseholdViews(from: &r, asEntries: asEntries)
             guard r.isAtEnd else { return .failure(Problem(description: "it has bytes after the views")) }
             guard views.asOf == position.seq else { return .failure(Problem(description: "its views and position disagree")) }
             switch try? line(journal: journal, position: position) {

@@ -137,6 +137,35 @@ import ShopTestSupport
             #expect(SnapshotFile.read(path, magic: magic).failure != nil, "cut to \(length) bytes")
         }
     }
+
+    @Test("a snapshot read without keeping it resident (its pages let go once checksummed) reads the same bytes, and damage anywhere is found")
+    func snapshotNotResident() throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("file.snapshot").path, magic = Array("SHOPTEST".utf8)
+        var random = SeededRandom(seed: 8)
+        let size = 9 << 20 + 77   // past two 4 MiB marks, and not a whole number of stripes
+        var body = magic
+        body.reserveCapacity(magic.count + size)
+        while body.count < magic.count + size {
+            withUnsafeBytes(of: random.next()) { body.append(contentsOf: $0.prefix(magic.count + size - body.count)) }
+        }
+        var marks: [Int] = []
+        let (whole, streamed) = body.withUnsafeBytes { raw in (SnapshotFile.checksum(raw), SnapshotFile.checksum(raw) { marks.append($0) }) }
+        #expect(whole == streamed && marks == [4 << 20, 8 << 20])
+        try SnapshotFile.write(body, to: path)
+        guard case var .success(r) = SnapshotFile.read(path, magic: magic, resident: false) else { Issue.record("the file does not read back"); return }
+        var read: [UInt8] = []
+        try r.block(size) { read = Array($0) }
+        #expect(r.isAtEnd && magic + read == body)
+        let good = Scratch.bytes(path)
+        for at in [magic.count, 4 << 20 - 1, 4 << 20, 5 << 20 + 3, good.count - 9, good.count - 1] {
+            var bytes = good
+            bytes[at] ^= 0x10
+            Scratch.write(bytes, to: path)
+            #expect(SnapshotFile.read(path, magic: magic, resident: false).failure == .damaged, "byte \(at)")
+        }
+    }
 }
 
 private extension Result {

@@ -378,6 +378,13 @@ struct RandomJournal {
                 bare.encode(to: &w)
                 r = BinaryReader(w.bytes)
                 #expect(try HouseholdViews(from: &r) == bare && r.isAtEnd)
+                // Views of any depth read back as `.entries`, the purchase table and amounts passed over.
+                for saved in [full, light, full.lowered(to: .totals)!, bare] {
+                    w = BinaryWriter()
+                    saved.encode(to: &w)
+                    r = BinaryReader(w.bytes)
+                    #expect(try HouseholdViews(from: &r, asEntries: true) == bare && r.isAtEnd, "saved at \(saved.historyDepth)")
+                }
             }
         }
         #expect(light.history.records.isEmpty && !full.history.records.isEmpty)

@@ -80,9 +80,11 @@ package struct BinaryReader {
     /// Reads the file open at `fd`, `size` bytes long, mapped read-only (no
     /// copy); `nil` if it cannot be mapped. The file must not be cut short
     /// while the reader lives: snapshots are replaced by rename, never rewritten in place.
-    package static func mapping(_ fd: Int32, size: Int) -> BinaryReader? {
+    /// `populate` false maps the pages only as they are read (for a reader
+    /// that reads little of the file).
+    package static func mapping(_ fd: Int32, size: Int, populate: Bool = true) -> BinaryReader? {
         #if os(Linux)
-        let flags = MAP_PRIVATE | MAP_POPULATE   // every page at once: far fewer faults than page by page
+        let flags = populate ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE   // every page at once: far fewer faults than page by page
         #else
         let flags = MAP_PRIVATE
         #endif
@@ -235,25 +237,36 @@ package enum SnapshotFile {
 
     /// Maps the file read-only (no copy) and checks its magic and
     /// checksum; the reader stands after the magic and ends before the checksum.
-    package static func read(_ path: String, magic: [UInt8]) -> Result<BinaryReader, Problem> {
+    /// `resident` false is for a reader that will read only part of the file:
+    /// the pages are mapped as they are read and let go once checksummed (on
+    /// Linux), so that the parts never read again take no memory.
+    package static func read(_ path: String, magic: [UInt8], resident: Bool = true) -> Result<BinaryReader, Problem> {
         let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.unreadable) }
         defer { _ = Posix.close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(.unreadable) }
         let size = Int(info.st_size)
-        guard size >= magic.count + 4 + 8, let whole = BinaryReader.mapping(fd, size: size) else {
+        guard size >= magic.count + 4 + 8, let whole = BinaryReader.mapping(fd, size: size, populate: resident) else {
             return .failure(size < magic.count + 4 + 8 ? .notASnapshot : .unreadable)
         }
         let bytes = whole.all
         guard bytes.starts(with: magic) else { return .failure(.notASnapshot) }
         let recorded = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: size - 8, as: UInt64.self))
-        guard recorded == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(size - 8)])) else { return .failure(.damaged) }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(size - 8)])
+        let sum = resident ? checksum(body) : checksum(body) { done in
+            #if os(Linux)
+            // Unchanged pages of a private mapping: read again from the file if they are needed after all.
+            _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), done & ~(Int(getpagesize()) - 1), MADV_DONTNEED)
+            #endif
+        }
+        guard recorded == sum else { return .failure(.damaged) }
         return .success(whole.slice(at: magic.count, end: size - 8))
     }
 
-    /// The checksum of `raw`.
-    package static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+    /// The checksum of `raw`; `behind`, if given, is told every 4 MiB how many
+    /// bytes from the start are done with.
+    package static func checksum(_ raw: UnsafeRawBufferPointer, behind: ((Int) -> Void)? = nil) -> UInt64 {
         let count = raw.count
         let (p1, p2, p3, p4, p5): (UInt64, UInt64, UInt64, UInt64, UInt64) =
             (0x9E37_79B1_85EB_CA87, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x85EB_CA77_C2B2_AE63, 0x27D4_EB2F_1656_67C5)
@@ -268,6 +281,7 @@ package enum SnapshotFile {
                 while at + 32 <= count {
                     v1 = round(v1, word(at)); v2 = round(v2, word(at + 8)); v3 = round(v3, word(at + 16)); v4 = round(v4, word(at + 24))
                     at += 32
+                    if at & ((1 << 22) - 1) == 0, let behind { behind(at) }
                 }
                 h = (v1 <<< 1) &+ (v2 <<< 7) &+ (v3 <<< 12) &+ (v4 <<< 18)
                 h = merge(merge(merge(merge(h, v1), v2), v3), v4)

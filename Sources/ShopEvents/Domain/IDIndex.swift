@@ -199,6 +199,18 @@ extension IDIndex {
         stored = StoredIDs(ids: MappedRecords(r, at: idsAt, count: count, size: 16), slots: MappedRecords(r, at: slotsAt, count: capacity, size: 4),
                            tags: MappedRecords(r, at: tagsAt, count: capacity, size: 1))
     }
+
+    /// Passes over an index in the snapshot encoding, reading only its sizes; how many ids it holds.
+    package static func skip(_ r: inout BinaryReader) throws(BinaryDecodingError) -> Int {
+        let count = try r.count(minimumSize: 16)
+        _ = try r.skip(count * 16)
+        let capacity = try r.count(minimumSize: 5)
+        guard capacity == Self.capacity(for: count) else {
+            throw BinaryDecodingError("an index of \(count) ids has \(Self.capacity(for: count)) buckets, not \(capacity)")
+        }
+        _ = try r.skip(capacity * 5)
+        return count
+    }
 }
 
 extension EntityID {

@@ -219,4 +219,13 @@ extension PurchaseTable {
         guard index.count == count else { throw BinaryDecodingError("\(index.count) purchase ids for \(count) rows") }
         if count > 0 { stored = MappedRecords(r, at: rowsAt, count: count, size: Self.rowSize) }
     }
+
+    /// Passes over a table in the snapshot encoding, reading only its sizes.
+    package static func skip(_ r: inout BinaryReader) throws(BinaryDecodingError) {
+        for _ in 0..<3 { _ = try r.skip(try r.count(minimumSize: 16) * 16) }   // the handles' ids
+        let count = try r.count(minimumSize: rowSize + 16)
+        _ = try r.skip(count * rowSize)
+        let ids = try IDIndex<PurchaseKind>.skip(&r)
+        guard ids == count else { throw BinaryDecodingError("\(ids) purchase ids for \(count) rows") }
+    }
 }

@@ -44,7 +44,11 @@ extension ShopState {
         }
     }
 
-    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+    /// Reads a state back; `keepingHistory` false passes over the purchase
+    /// table without reading it and lets the history go (``dropHistory()``),
+    /// for views that show none: the table's pages of a mapped snapshot are
+    /// then never touched.
+    package init(from r: inout BinaryReader, keepingHistory: Bool = true) throws(BinaryDecodingError) {
         self.init()
         household = try r.optional { r throws(BinaryDecodingError) in
             Household(id: try r.id(), name: try r.string(), currency: try r.string(), timeZone: try r.string())
@@ -65,8 +69,9 @@ extension ShopState {
                                       photo: try r.optional { r throws(BinaryDecodingError) in try r.string() })
             return Item(id: id, name: name, location: location, details: details, isAvailable: try r.bool(), isDeleted: try r.bool())
         }
-        items.reserveCapacity(savedItems.count)
-        for i in savedItems {
+        // Without the history, deleted items are let go as they are read (see `dropHistory()`).
+        items.reserveCapacity(keepingHistory ? savedItems.count : savedItems.lazy.filter { !$0.isDeleted }.count)
+        for i in savedItems where keepingHistory || !i.isDeleted {
             countLive(items[i.id], -1)
             items[i.id] = i
             countLive(i, 1)
@@ -90,7 +95,11 @@ extension ShopState {
             if !l.isDeleted { listNames.claim(l.name, by: l.id) }
         }
         purgedLists = Set(try r.array { r throws(BinaryDecodingError) in try r.id() })
-        purchases = try PurchaseTable(from: &r)
+        if keepingHistory {
+            purchases = try PurchaseTable(from: &r)
+        } else {
+            try PurchaseTable.skip(&r)
+        }
         let savedTrips = try r.array { r throws(BinaryDecodingError) in
             let (id, list, startedAt, active): (TripID, ListID?, Timestamp, Int) =
                 (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.timestamp(), try r.int())
@@ -103,13 +112,15 @@ extension ShopState {
             }
             return Trip(id: id, list: list, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active))
         }
-        trips.reserveCapacity(savedTrips.count)
-        for t in savedTrips { trips[t.id] = t }
+        func isEnded(_ trip: Trip) -> Bool { if case .ended = trip.phase { true } else { false } }
+        trips.reserveCapacity(keepingHistory ? savedTrips.count : savedTrips.lazy.filter { !isEnded($0) }.count)
+        for t in savedTrips where keepingHistory || !isEnded(t) { trips[t.id] = t }
         openTrip = try r.optional { r throws(BinaryDecodingError) in try r.id() }
         members = try r.array { r throws(BinaryDecodingError) in
             let name = try r.string(), roleText = try r.string()
             guard let role = Role(rawValue: roleText) else { throw BinaryDecodingError("role \(roleText)") }
             return Member(name: name, role: role, joinedAt: try r.timestamp(), addedBy: try r.string())
         }
+        if !keepingHistory { dropHistory() }
     }
 }
