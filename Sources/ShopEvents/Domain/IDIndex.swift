@@ -287,6 +287,13 @@ package struct CommandTable: Hashable, Sendable {
     package func position(of id: CommandID) -> Int? { ids.position(of: id) }
 
     /// One more event of the command at `position`.
+    /// Sets where the command's first line starts, once known.
+    package mutating func setOffset(_ offset: Int, at position: Int) {
+        var updated = record(at: position)
+        updated.offset = offset
+        set(updated, at: position)
+    }
+
     package mutating func addEvent(at position: Int) {
         var updated = record(at: position)
         updated.count += 1

@@ -493,9 +493,15 @@ public final class Journal {
             return try execute(requests, allOrNothing: allOrNothing)
         }
         let startSize = size
-        var out = JSONWriter(capacity: 512 * max(requests.count, 1))
+        // A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
+        let encoder = requests.count >= Self.encodeAsideFrom ? LineEncoder(capacity: 512 * requests.count, prev: chain.head.hash, start: startSize) : nil
+        defer { encoder?.finish() }
+        let headBefore = chain.head
+        var commandsBegun: [(position: Int, line: Int)] = []
+        var lines = 0
+        var out = JSONWriter(capacity: encoder == nil ? 512 * max(requests.count, 1) : 0)
         var results: [Result<CommandOutcome, RuleViolation>] = []
-        var retries: [(index: Int, record: CommandRecord, command: CommandID)] = []
+        var retries: [(index: Int, command: CommandID)] = []
         results.reserveCapacity(requests.count)
         do {
             // The chain is moved out while the batch is decided and put back after (also on the early
@@ -505,8 +511,8 @@ public final class Journal {
             defer { swap(&chain, &self.chain) }
             for request in requests {
                 let commandID = request.id ?? freshCommandID(chain)
-                if let record = chain.commands[commandID] {
-                    retries.append((results.count, record, commandID))
+                if chain.commands[commandID] != nil {
+                    retries.append((results.count, commandID))
                     results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
                     continue
                 }
@@ -521,26 +527,58 @@ public final class Journal {
                                               device: request.device ?? options.device, command: commandID,
                                               commandEvents: recorded.isEmpty && events.count > 1 ? events.count : nil,
                                               correlation: request.correlation, event: event, prev: chain.head.hash)
-                        let lineStart = out.bytes.count
-                        EventLineCodec.append(r, to: &out)
-                        let hash = out.bytes.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[lineStart...])) }
-                        out.bytes.append(0x0A)
-                        chain.appended(r, lineHash: hash, offset: startSize + lineStart)
+                        if let encoder {
+                            if let begun = chain.appendedUnencoded(r) { commandsBegun.append((begun, lines)) }
+                            encoder.push(r)
+                            lines += 1
+                        } else {
+                            let (lineStart, hash) = Self.appendLine(r, to: &out)
+                            chain.appended(r, lineHash: hash, offset: startSize + lineStart)
+                        }
                         recorded.append(r)
                     }
                     results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
                 } catch {
                     results.append(.failure(error))
-                    if allOrNothing { return results }
+                    if allOrNothing { return results }   // the caller puts the chain back as it was
                 }
+            }
+            if let encoder {
+                // The lines' hashes and offsets, now known: into the chain, and each event's `prev` into the outcomes.
+                let written = encoder.finish()
+                chain.linesWritten(written.lines, before: headBefore, commandsBegun: commandsBegun)
+                var line = 0
+                for index in results.indices {
+                    guard case var .success(outcome) = results[index], !outcome.isRetry, !outcome.events.isEmpty else { continue }
+                    for event in outcome.events.indices {
+                        outcome.events[event].prev = line == 0 ? headBefore.hash : written.lines[line - 1].hash
+                        line += 1
+                    }
+                    results[index] = .success(outcome)
+                }
+                out = written.out
             }
         }
         if !out.bytes.isEmpty { try writeDurably(out.bytes, at: startSize) }
-        for retry in retries {
-            let events = try readEvents(at: retry.record.offset, firstSeq: retry.record.firstSeq, count: retry.record.count)
-            results[retry.index] = .success(CommandOutcome(command: retry.command, events: events, isRetry: true))
+        for (index, command) in retries {
+            // Looked up now: a command repeated within the batch has its offset only once its lines are encoded.
+            guard let record = chain.commands[command] else { continue }
+            let events = try readEvents(at: record.offset, firstSeq: record.firstSeq, count: record.count)
+            results[index] = .success(CommandOutcome(command: command, events: events, isRetry: true))
         }
         return results
+    }
+
+    /// From how many commands a batch is encoded and hashed on a second thread.
+    static let encodeAsideFrom = 64
+
+    /// Appends the event's line and its newline to `out`: where the line starts, and its SHA-256.
+    fileprivate static func appendLine(_ recorded: RecordedEvent, to out: inout JSONWriter) -> (start: Int, hash: SHA256Digest) {
+        let start = out.bytes.count
+        EventLineCodec.append(recorded, to: &out)
+        let hash = out.bytes.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        out.bytes.append(0x0A)
+        return (start, hash)
     }
 
     /// A command id the journal has not seen: an injected generator may repeat
@@ -850,5 +888,85 @@ enum Posix {
         #else
         return Darwin.close(fd)
         #endif
+    }
+}
+
+/// Encodes and hashes a batch's lines on a thread of its own while the
+/// journal decides the commands that follow: a line needs the hash of the
+/// line before (its `prev`), deciding needs only the state, so the two run
+/// side by side. Events are handed over 32 at a time; ``finish()`` waits for
+/// the last line and gives the bytes, each line's offset and hash.
+private final class LineEncoder: @unchecked Sendable {
+    // @unchecked: `queue`, `finished` and `running` are guarded by `condition`; `staged` is
+    // the caller's; `out`, `lines` and `prev` are the encoding thread's until `finish()` has waited for it.
+    private let condition = NSCondition()
+    private var queue: [RecordedEvent] = []
+    private var finished = false
+    private var running = true
+    private var staged: [RecordedEvent] = []
+    private var out: JSONWriter
+    private var lines: [(offset: Int, hash: SHA256Digest)] = []
+    private var prev: SHA256Digest
+    private let start: Int
+    private var result: (out: JSONWriter, lines: [(offset: Int, hash: SHA256Digest)])?
+
+    init(capacity: Int, prev: SHA256Digest, start: Int) {
+        out = JSONWriter(capacity: capacity)
+        self.prev = prev
+        self.start = start
+        lines.reserveCapacity(capacity / 256)
+        staged.reserveCapacity(32)
+        Thread { [self] in run() }.start()
+    }
+
+    /// One more event, its `prev` to be filled in.
+    func push(_ recorded: RecordedEvent) {
+        staged.append(recorded)
+        if staged.count == 32 { handOver(finishing: false) }
+    }
+
+    /// Hands over the rest, waits until every line is encoded, and gives them
+    /// (the first call; later calls, as on an early return, give the same).
+    @discardableResult
+    func finish() -> (out: JSONWriter, lines: [(offset: Int, hash: SHA256Digest)]) {
+        if let result { return result }
+        handOver(finishing: true)
+        condition.lock()
+        while running { condition.wait() }
+        condition.unlock()
+        result = (out, lines)
+        return result!
+    }
+
+    private func handOver(finishing: Bool) {
+        condition.lock()
+        queue.append(contentsOf: staged)
+        if finishing { finished = true }
+        condition.broadcast()
+        condition.unlock()
+        staged.removeAll(keepingCapacity: true)
+    }
+
+    private func run() {
+        var batch: [RecordedEvent] = []
+        while true {
+            condition.lock()
+            while queue.isEmpty, !finished { condition.wait() }
+            if queue.isEmpty {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            swap(&batch, &queue)
+            condition.unlock()
+            for var recorded in batch {
+                recorded.prev = prev
+                let (lineStart, hash) = Journal.appendLine(recorded, to: &out)
+                prev = hash
+                lines.append((start + lineStart, hash))
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
     }
 }

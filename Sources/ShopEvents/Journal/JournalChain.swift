@@ -250,6 +250,38 @@ struct JournalChain {
 
     /// Records an event this process has just written (already encoded to `line`).
     mutating func appended(_ recorded: RecordedEvent, lineHash: SHA256Digest, offset: Int) {
+        _ = note(recorded, offset: offset)
+        previousHead = head
+        head = JournalHead(seq: recorded.seq, hash: lineHash)
+        lastLineOffset = offset
+    }
+
+    /// Records an event decided for a batch whose lines are encoded and
+    /// hashed on another thread: all of ``appended(_:lineHash:offset:)`` but
+    /// the head's hash and the line's offset, which ``linesWritten(_:)`` sets
+    /// once they are known (until then `head.hash` is not the line's).
+    /// Gives the position of the command's record if this event begins it.
+    mutating func appendedUnencoded(_ recorded: RecordedEvent) -> Int? {
+        let begun = note(recorded, offset: -1)
+        head = JournalHead(seq: recorded.seq, hash: .zero)
+        return begun
+    }
+
+    /// After ``appendedUnencoded(_:)``: the hashes and offsets of the batch's
+    /// lines, in order, from the head before the batch; the positions of the
+    /// command records they began, with the index of their first line.
+    mutating func linesWritten(_ lines: [(offset: Int, hash: SHA256Digest)], before: JournalHead, commandsBegun: [(position: Int, line: Int)]) {
+        guard let last = lines.last else { return }
+        head = JournalHead(seq: before.seq + lines.count, hash: last.hash)
+        previousHead = lines.count > 1 ? JournalHead(seq: head.seq - 1, hash: lines[lines.count - 2].hash) : before
+        lastLineOffset = last.offset
+        for (position, line) in commandsBegun { commands.setOffset(lines[line].offset, at: position) }
+    }
+
+    /// Everything an event changes but the head and the last line's offset;
+    /// the position of the command's record if the event begins it.
+    private mutating func note(_ recorded: RecordedEvent, offset: Int) -> Int? {
+        var begun: Int?
         if let last = lastCommand, recorded.command == last.id {
             commands.addEvent(at: last.position)
         } else {
@@ -260,14 +292,13 @@ struct JournalChain {
                 commands[recorded.command] = record
                 lastCommand = commands.position(of: recorded.command).map { (recorded.command, $0) }
             }
+            begun = lastCommand?.position
             lastCommandDeclared = recorded.commandEvents
         }
         eventIDs.insert(recorded.id)
-        previousHead = head
-        head = JournalHead(seq: recorded.seq, hash: lineHash)
-        lastLineOffset = offset
         lastAt = recorded.at
         state.apply(recorded)
+        return begun
     }
 
     func knows(_ id: EventID) -> Bool { eventIDs.contains(id) }
