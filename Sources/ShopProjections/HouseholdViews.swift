@@ -76,6 +76,13 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
 }
 
 /// Sorting by name as every view does: ignoring case, ties by id.
+/// Rows in ``byName(_:_:)`` order, each name lowered once (not once a comparison).
+func sortedByName<Row, Kind>(_ rows: some Sequence<Row>, _ key: (Row) -> (name: String, id: EntityID<Kind>)) -> [Row] {
+    rows.map { row in let (name, id) = key(row); return (name: name.lowercased(), id: id, row: row) }
+        .sorted { $0.name != $1.name ? $0.name < $1.name : $0.id < $1.id }
+        .map(\.row)
+}
+
 func byName<Kind>(_ a: (name: String, id: EntityID<Kind>), _ b: (name: String, id: EntityID<Kind>)) -> Bool {
     let (x, y) = (a.name.lowercased(), b.name.lowercased())
     return x != y ? x < y : a.id < b.id

@@ -38,8 +38,7 @@ public struct ItemsByNameView: Hashable, Sendable {
         for list in views.state.lists.values where !list.isDeleted {
             for entry in list.entries where !entry.isBought { onLists[entry.item, default: []].append(list.id) }
         }
-        items = views.state.items.values.filter { !$0.isDeleted }
-            .sorted { byName(($0.name, $0.id), ($1.name, $1.id)) }
+        items = sortedByName(views.state.items.values.filter { !$0.isDeleted }) { ($0.name, $0.id) }
             .map { item in
                 Row(id: item.id, name: item.name, location: item.location, locationName: views.name(of: item.location),
                     onLists: (onLists[item.id] ?? []).sorted(), lastPurchased: views.history.lastPurchase(of: item.id))
@@ -110,7 +109,7 @@ public struct ItemsByPurchaseDateView: Hashable, Sendable {
                 never.append(row)
             }
         }
-        let sorted: ([Item]) -> [Item] = { $0.sorted { byName(($0.name, $0.id), ($1.name, $1.id)) } }
+        let sorted: ([Item]) -> [Item] = { sortedByName($0) { ($0.name, $0.id) } }
         sections = days.keys.sorted(by: >).map { Section(day: $0, items: sorted(days[$0]!)) }
         if !never.isEmpty { sections.append(Section(day: nil, items: sorted(never))) }
     }

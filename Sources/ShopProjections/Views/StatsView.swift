@@ -89,10 +89,10 @@ public struct StatsView: Hashable, Sendable {
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf
-        items = views.history.items.keys.compactMap { Self.itemRow($0, views) }.sorted(by: Self.itemOrder)
+        items = sortedByName(views.history.items.keys.compactMap { Self.itemRow($0, views) }) { ($0.name, $0.item) }
         months = Self.monthRows(views.history)
         actors = Self.actorRows(views.history)
-        locations = views.history.locations.keys.compactMap { Self.locationRow($0, views) }.sorted(by: Self.locationOrder)
+        locations = sortedByName(views.history.locations.keys.compactMap { Self.locationRow($0, views) }) { ($0.name, $0.location) }
         let ended = views.state.trips.values.filter { if case .ended = $0.phase { true } else { false } }
         trips = Self.trips(ended: ended.count, milliseconds: ended.reduce(Int64(0)) { $0 + $1.activeMilliseconds })
     }
@@ -110,9 +110,6 @@ public struct StatsView: Hashable, Sendable {
     static func locationRow(_ id: LocationID, _ views: HouseholdViews) -> LocationRow? {
         views.history.locations[id].map { LocationRow(location: id, name: views.name(of: id), tally: $0) }
     }
-
-    static func itemOrder(_ a: ItemRow, _ b: ItemRow) -> Bool { byName((a.name, a.item), (b.name, b.item)) }
-    static func locationOrder(_ a: LocationRow, _ b: LocationRow) -> Bool { byName((a.name, a.location), (b.name, b.location)) }
 
     static func monthRows(_ history: PurchaseHistory) -> [MonthRow] {
         history.monthTotals.map { MonthRow(month: $0.key, tally: $0.value) }.sorted { $0.month < $1.month }
