@@ -33,6 +33,17 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
         if depth == .entries { state.dropHistory() }
     }
 
+    /// Views for one read of the statistics to an end whose reverts are
+    /// known before it starts (`reverted`: every purchase the events to be
+    /// folded revert): the history at `.totals` without a purchase table
+    /// (``PurchaseHistory/init(settling:)``) and a state that keeps no
+    /// history, so the memory is the household's and the totals', not the
+    /// history's. For showing once, never for a snapshot or more events.
+    package init(settling reverted: Set<PurchaseID>) {
+        history = PurchaseHistory(settling: reverted)
+        state.dropHistory()
+    }
+
     public mutating func apply(_ recorded: RecordedEvent) {
         history.apply(recorded, before: state)
         state.apply(recorded)
@@ -44,7 +55,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     public var calendar: HouseholdCalendar { history.calendar }
 
     /// The name of an item, location or list, deleted ones included.
-    public func name(of item: ItemID) -> String { state.items[item]?.name ?? item.description }
+    public func name(of item: ItemID) -> String { state.items[item]?.name ?? history.deletedName(of: item) ?? item.description }
     public func name(of location: LocationID) -> String { state.locations[location]?.name ?? location.description }
 
     /// The same views folded at a lesser depth (see ``PurchaseHistory/Depth``);

@@ -87,6 +87,31 @@ public struct PurchaseHistory: Hashable, Sendable {
     public private(set) var actors: [String: Tally] = [:]
     public private(set) var locations: [LocationID: Tally] = [:]
     private(set) var calendar = HouseholdCalendar.utc
+    /// `.totals` folded for one read whose reverts are known before it
+    /// starts (see ``init(settling:)``); nil otherwise.
+    private var settled: Settled?
+
+    /// What a fold that knows its reverts in advance keeps instead of a
+    /// table of every purchase: the purchases it will see reverted, how far
+    /// each has got, and the last names of the items deleted on the way
+    /// (the state it goes with keeps no deleted item).
+    private struct Settled: Hashable, Sendable {
+        enum Stage: Hashable, Sendable {
+            /// Named by a revert, not bought yet.
+            case awaited
+            /// Bought, and not counted: its revert is still to come.
+            case bought
+            /// Bought and reverted, as foreseen.
+            case reverted
+        }
+        var stages: [PurchaseID: Stage]
+        var deletedNames: [ItemID: String] = [:]
+        /// The trips ended on the way (the state lets them go): how many, and their running time.
+        var endedTrips = 0
+        var endedMilliseconds: Int64 = 0
+        /// The fold met a revert the reading ahead did not foresee, or one before its purchase.
+        var unforeseen = false
+    }
 
     fileprivate struct Amount: Hashable, Sendable {
         var quantity: Int
@@ -117,11 +142,48 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// A history that keeps only as much as `depth`.
     public init(depth: Depth) { self.depth = depth }
 
+    /// `.totals` for one read to an end whose reverts are known before it
+    /// starts: `reverted` holds every purchase that the events to be folded
+    /// revert. A purchase among them is never counted and a revert is
+    /// passed over, so no purchase needs keeping for a revert to come (the
+    /// state it goes with keeps no history either: ``HouseholdViews/init(settling:)``).
+    /// The totals equal those of a plain `.totals` fold when the events
+    /// revert exactly those purchases, each after it was bought; if they do
+    /// not, ``isSettled`` says so and the read folds again the plain way.
+    /// Such a history is for showing, never for a snapshot.
+    package init(settling reverted: Set<PurchaseID>) {
+        depth = .totals
+        settled = Settled(stages: Dictionary(uniqueKeysWithValues: reverted.lazy.map { ($0, .awaited) }))
+    }
+
+    /// Whether the totals folded so far equal a plain `.totals` fold's: true
+    /// unless this history was made by ``init(settling:)`` and the events did
+    /// not revert exactly the purchases it was told of, each after its
+    /// purchase (a revert it was not told of, a purchase named that was never
+    /// bought, or its revert still to come).
+    package var isSettled: Bool {
+        guard let settled else { return true }
+        return !settled.unforeseen && !settled.stages.values.contains(.bought)
+    }
+
+    /// Whether this history was folded by ``init(settling:)``.
+    package var isSettling: Bool { settled != nil }
+
+    /// The trips a settling fold saw end (its state keeps none that ended):
+    /// how many, and their running time in milliseconds; (0, 0) otherwise.
+    package var endedTrips: (count: Int, milliseconds: Int64) {
+        (settled?.endedTrips ?? 0, settled?.endedMilliseconds ?? 0)
+    }
+
+    /// The last name of an item deleted during a settling fold (its state no longer holds it).
+    package func deletedName(of item: ItemID) -> String? { settled?.deletedNames[item] }
+
     /// The record of a purchase id (`.records` only).
     public func record(_ purchase: PurchaseID) -> PurchaseRecord? { index[purchase].map { records[$0] } }
 
     /// Folds `recorded` in; `state` is the household just before it (for names).
     mutating func apply(_ recorded: RecordedEvent, before state: ShopState) {
+        if settled != nil { return applySettling(recorded, before: state) }
         switch recorded.event {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
@@ -166,6 +228,39 @@ public struct PurchaseHistory: Hashable, Sendable {
                     all[position].isReverted ? nil : all[position].purchasedAt
                 }
             }
+        default:
+            break
+        }
+    }
+
+    /// ``apply(_:before:)`` of a settling fold: counts every purchase but
+    /// those it was told will be reverted; passes over their reverts.
+    private mutating func applySettling(_ recorded: RecordedEvent, before state: ShopState) {
+        switch recorded.event {
+        case let .householdCreated(_, _, _, timeZone):
+            calendar = HouseholdCalendar(timeZone: timeZone)
+        case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt):
+            if let stage = settled!.stages[purchase] {
+                // Its revert is to come; a second purchase of the id (no legal journal has one) is not counted either.
+                if stage == .awaited { settled!.stages[purchase] = .bought }
+                return
+            }
+            count(Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
+                       quantity: quantity, unitPrice: unitPrice), sign: 1)
+        case let .purchaseReverted(purchase):
+            switch settled!.stages[purchase] {
+            case .bought: settled!.stages[purchase] = .reverted
+            case .reverted: break   // reverted twice: a plain fold passes over it too
+            case .awaited, nil: settled!.unforeseen = true
+            }
+        case let .itemDeleted(item):
+            if let name = state.items[item]?.name { settled!.deletedNames[item] = name }
+        case let .tripEnded(trip):
+            guard var ended = state.trips[trip] else { return }
+            if case .ended = ended.phase { return }   // ended twice: counted once, as the state does
+            ended.end(at: recorded.at)
+            settled!.endedTrips += 1
+            settled!.endedMilliseconds += ended.activeMilliseconds
         default:
             break
         }
@@ -225,6 +320,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// totals and, per purchase, what a revert needs; `.none` and `.entries` the calendar only.
     /// Things are written in key order, so the same history gives the same bytes.
     package func encode(to w: inout BinaryWriter) {
+        precondition(settled == nil, "a settling fold's history is for showing, not for a snapshot")
         w.string(calendar.timeZone.identifier)
         switch depth {
         case .entries:
@@ -356,9 +452,11 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// The same history kept at a lesser depth, as if folded at that depth
     /// from the start; `nil` if it cannot be (a greater depth, or records
     /// that do not match `state`'s purchase table one to one, as in a journal
-    /// that reused a purchase id).
+    /// that reused a purchase id, or a settling fold lowered to `.none`).
     package func lowered(to lesser: Depth, state: ShopState) -> PurchaseHistory? {
         if lesser == depth { return self }
+        // A settling fold's state keeps no purchase table, which `.none` needs.
+        if settled != nil, lesser != .entries { return nil }
         var lowered = PurchaseHistory(depth: lesser)
         lowered.calendar = calendar
         switch (depth, lesser) {

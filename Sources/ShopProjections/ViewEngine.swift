@@ -103,6 +103,32 @@ public final class ViewEngine {
         try ViewSnapshot.save(views, position: position, journal: journalPath)
     }
 
+    /// The views the statistics need (`.totals`), read once to the end of
+    /// the journal, and any warnings. From a good snapshot as
+    /// ``views(journal:asOf:useSnapshot:verifyChain:history:)`` reads them;
+    /// without one, the journal's reverts are found first (``RevertScan``)
+    /// and the fold keeps no purchase and no deleted item or ended trip
+    /// (``HouseholdViews/init(settling:)``): memory by the household, not
+    /// its history. If the journal turns out to revert other purchases than
+    /// found, it is folded again the plain way: the statistics are the same
+    /// either way. The views are for showing once, not for a snapshot or
+    /// for more events.
+    package static func settledViews(journal path: String, useSnapshot: Bool = true,
+                                     verifyChain: Bool = true) throws(JournalError) -> (HouseholdViews, [String]) {
+        let engine = ViewEngine(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, history: .totals)
+        engine.started = true
+        if useSnapshot { engine.startFromSnapshot(before: .end) }
+        if engine.snapshotSeq == nil, let reverted = RevertScan.revertedPurchases(journal: path) {
+            let warnings = engine.warnings
+            engine.replayer = Replayer(path: path, value: HouseholdViews(settling: reverted), verifyChain: verifyChain)
+            let views = try engine.refresh()
+            if views.history.isSettled { return (views, engine.warnings) }
+            engine.warnings = warnings
+            engine.replayer = Replayer(path: path, value: HouseholdViews(history: .totals), verifyChain: verifyChain)
+        }
+        return (try engine.refresh(), engine.warnings)
+    }
+
     /// The views of a journal as of `stop`, and any warnings: a one-shot read.
     public static func views(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
                              verifyChain: Bool = true, history: PurchaseHistory.Depth = .records) throws(JournalError) -> (HouseholdViews, [String]) {

@@ -10,7 +10,8 @@ struct Output {
     /// pipe waits for it (standard output to a pipe is otherwise block-buffered).
     func line(_ text: String = "") { Output.write(text + "\n") }
 
-    func emit(_ value: JSONValue) { Output.write(bytes: value.utf8(pretty: true, terminator: 0x0A)) }
+    /// A large answer goes out in pieces as it is written (never its whole text in memory), one answer all the same.
+    func emit(_ value: JSONValue) { value.write(pretty: true, terminator: 0x0A) { Output.write(bytes: $0) } }
 
     /// A view: on a sync replica its JSON adds `pending` (commands in the
     /// outbox), and its text says how many there are.
@@ -22,6 +23,13 @@ struct Output {
             let note = pending.map { $0 == 0 ? "" : "\n\($0) command\($0 == 1 ? "" : "s") pending in the outbox, shown as if accepted (`shop-replay sync` sends them)" } ?? ""
             line(text() + note)
         }
+    }
+
+    /// ``view(_:pending:_:)`` of the statistics, their item rows (one for
+    /// every item ever bought) written a few at a time: the same bytes.
+    func stats(_ stats: StatsView, pending: Int?, _ text: () -> String) {
+        guard json else { return view(.null, pending: pending, text) }
+        stats.writeJSON(adding: pending.map { [("pending", .int($0))] } ?? []) { Output.write(bytes: $0) }
     }
 
     /// One compact JSON object per line (apply).

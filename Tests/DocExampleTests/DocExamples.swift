@@ -69,6 +69,12 @@ import ShopProjections
     let back = try JSONValue.parse(Array(value.text().utf8))
 }
 
+// Sources/ShopEvents/Codec/JSONValue.swift #2
+@MainActor func example_JSONValue_2() throws {
+    var out: [UInt8] = []
+    JSONValue.array([1, 2, 3]).write(pretty: true, inPiecesOf: 4) { out += $0 }
+}
+
 // Sources/ShopEvents/Domain/Command.swift #1
 @MainActor func example_Command_1(milk: ItemID, state: ShopState, weekly: ListID) throws {
     let add = Command.addItemToList(list: weekly, item: milk, quantity: 2)
@@ -433,6 +439,11 @@ import ShopProjections
     let stats = StatsView(views)
     for month in stats.months { print(month.month, month.tally.spend) }
     print(stats.trips.count, stats.trips.meanSeconds as Any)
+}
+
+// Sources/ShopProjections/Views/StatsView.swift #2
+@MainActor func example_StatsView_2(views: HouseholdViews) throws {
+    StatsView(views).writeJSON(adding: [("pending", 2)]) { piece in print(String(decoding: piece, as: UTF8.self), terminator: "") }
 }
 
 // Sources/ShopEvents/Sync/Replica.swift #1

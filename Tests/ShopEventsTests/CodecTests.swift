@@ -242,3 +242,32 @@ struct RandomEvents {
                              prev: SHA256.hash(Array(text().utf8)))
     }
 }
+
+@Suite struct JSONValueWritingTests {
+    /// A random value: nested arrays and objects of strings and numbers.
+    static func value(_ rng: inout SeededRandom, depth: Int = 0) -> JSONValue {
+        switch depth > 3 ? Int.random(in: 0...2, using: &rng) : Int.random(in: 0...5, using: &rng) {
+        case 0: return .string(String(repeating: "é\"x", count: Int.random(in: 0...40, using: &rng)))
+        case 1: return .int(Int.random(in: -1_000_000...1_000_000, using: &rng))
+        case 2: return Bool.random(using: &rng) ? .null : .double(Double.random(in: -10...10, using: &rng))
+        case 3, 4: return .array((0..<Int.random(in: 0...30, using: &rng)).map { _ in value(&rng, depth: depth + 1) })
+        default: return .object((0..<Int.random(in: 0...8, using: &rng)).map { ("k\($0)", value(&rng, depth: depth + 1)) })
+        }
+    }
+
+    @Test(arguments: [1, 7, 300, 1 << 16])
+    func piecesJoinedAreTheWholeText(piece: Int) {
+        var rng = SeededRandom(seed: 71)
+        for _ in 0..<40 {
+            let value = Self.value(&rng)
+            for pretty in [false, true] {
+                var pieces: [[UInt8]] = []
+                value.write(pretty: pretty, terminator: 0x0A, inPiecesOf: piece) { pieces.append($0) }
+                #expect(Array(pieces.joined()) == value.utf8(pretty: pretty, terminator: 0x0A))
+                // Cut only where a piece has grown to its size (between elements), never empty.
+                #expect(pieces.allSatisfy { !$0.isEmpty })
+                #expect(pieces.dropLast().allSatisfy { $0.count >= piece })
+            }
+        }
+    }
+}

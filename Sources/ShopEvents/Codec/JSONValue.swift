@@ -147,7 +147,39 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    func write(to w: inout JSONWriter, indent: Int?) {
+    /// ``text(indentedAt:)``'s bytes appended to `bytes`.
+    public func write(to bytes: inout [UInt8], indentedAt level: Int) {
+        var writer = JSONWriter()
+        swap(&writer.bytes, &bytes)
+        write(to: &writer, indent: level)
+        swap(&writer.bytes, &bytes)
+    }
+
+    /// ``utf8(pretty:terminator:)`` handed to `sink` in pieces of about
+    /// `piece` bytes (cut between array elements) as they are written: a
+    /// large value goes out without its whole text ever in memory, and the
+    /// pieces joined are exactly ``utf8(pretty:terminator:)``.
+    ///
+    /// ```swift
+    /// var out: [UInt8] = []
+    /// JSONValue.array([1, 2, 3]).write(pretty: true, inPiecesOf: 4) { out += $0 }
+    /// ```
+    public func write(pretty: Bool = false, terminator: UInt8? = nil, inPiecesOf piece: Int = 1 << 16, to sink: ([UInt8]) -> Void) {
+        var writer = JSONWriter()
+        withoutActuallyEscaping(sink) { sink in
+            write(to: &writer, indent: pretty ? 0 : nil) { w in
+                guard w.bytes.count >= piece else { return }
+                sink(w.bytes)
+                w.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        if let terminator { writer.bytes.append(terminator) }
+        if !writer.bytes.isEmpty { sink(writer.bytes) }
+    }
+
+    /// Writes the value; `spill`, if given, is called between array elements
+    /// to hand out what is written so far.
+    func write(to w: inout JSONWriter, indent: Int?, spill: ((inout JSONWriter) -> Void)? = nil) {
         func newline(_ level: Int) {
             guard indent != nil else { return }
             w.bytes.append(0x0A)
@@ -165,7 +197,8 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
             for (index, element) in elements.enumerated() {
                 if index > 0 { w.bytes.append(UInt8(ascii: ",")) }
                 newline(level + 1)
-                element.write(to: &w, indent: indent.map { _ in level + 1 })
+                element.write(to: &w, indent: indent.map { _ in level + 1 }, spill: spill)
+                spill?(&w)
             }
             if !elements.isEmpty { newline(level) }
             w.bytes.append(UInt8(ascii: "]"))
@@ -177,7 +210,7 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
                 w.string(key)
                 w.bytes.append(UInt8(ascii: ":"))
                 if indent != nil { w.bytes.append(UInt8(ascii: " ")) }
-                value.write(to: &w, indent: indent.map { _ in level + 1 })
+                value.write(to: &w, indent: indent.map { _ in level + 1 }, spill: spill)
             }
             if !pairs.isEmpty { newline(level) }
             w.bytes.append(UInt8(ascii: "}"))

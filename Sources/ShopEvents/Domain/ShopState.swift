@@ -289,7 +289,7 @@ public struct Trip: Hashable, Sendable {
         phase = .running(since: at)
     }
 
-    mutating func end(at: Timestamp) {
+    package mutating func end(at: Timestamp) {
         if case let .running(since) = phase {
             activeMilliseconds += at.millisecondsSince1970 - since.millisecondsSince1970
         }

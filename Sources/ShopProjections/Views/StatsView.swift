@@ -94,7 +94,9 @@ public struct StatsView: Hashable, Sendable {
         actors = Self.actorRows(views.history)
         locations = sortedByName(views.history.locations.keys.compactMap { Self.locationRow($0, views) }) { ($0.name, $0.location) }
         let ended = views.state.trips.values.filter { if case .ended = $0.phase { true } else { false } }
-        trips = Self.trips(ended: ended.count, milliseconds: ended.reduce(Int64(0)) { $0 + $1.activeMilliseconds })
+        let letGo = views.history.endedTrips   // a settling fold's, whose state keeps no ended trip
+        trips = Self.trips(ended: ended.count + letGo.count,
+                           milliseconds: ended.reduce(letGo.milliseconds) { $0 + $1.activeMilliseconds })
     }
 
     // The rows, one at a time: what ``LiveStats`` rebuilds after an event.
@@ -128,13 +130,7 @@ public struct StatsView: Hashable, Sendable {
         func tally(_ t: Tally) -> [(String, JSONValue)] { [("purchases", .int(t.purchases)), ("spend", .int(t.spend))] }
         return .object([
             ("view", "stats"), ("asOf", .int(asOf)),
-            ("items", .array(items.map { row in
-                .object([("item", .string(row.item.description)), ("name", .string(row.name)),
-                         ("purchases", .int(row.tally.purchases)), ("quantity", .int(row.tally.quantity)),
-                         ("spend", .int(row.tally.spend)), ("first", .string(row.first.description)),
-                         ("last", .string(row.last.description)),
-                         ("meanIntervalDays", row.meanIntervalDays.map(JSONValue.double) ?? .null)])
-            })),
+            ("items", .array(items.map(Self.json))),
             ("months", .array(months.map { .object([("month", .string($0.month))] + tally($0.tally)) })),
             ("actors", .array(actors.map { .object([("actor", .string($0.actor))] + tally($0.tally)) })),
             ("locations", .array(locations.map {
@@ -143,5 +139,44 @@ public struct StatsView: Hashable, Sendable {
             ("trips", .object([("count", .int(trips.count)), ("totalSeconds", .double(trips.totalSeconds)),
                                ("meanSeconds", trips.meanSeconds.map(JSONValue.double) ?? .null)])),
         ])
+    }
+
+    /// One item's row in ``json``.
+    static func json(_ row: ItemRow) -> JSONValue {
+        .object([("item", .string(row.item.description)), ("name", .string(row.name)),
+                 ("purchases", .int(row.tally.purchases)), ("quantity", .int(row.tally.quantity)),
+                 ("spend", .int(row.tally.spend)), ("first", .string(row.first.description)),
+                 ("last", .string(row.last.description)),
+                 ("meanIntervalDays", row.meanIntervalDays.map(JSONValue.double) ?? .null)])
+    }
+
+    /// ``json`` with `extra` pairs after its own, indented as
+    /// ``JSONValue/text(pretty:)`` writes it and a newline after, handed to
+    /// `sink` in pieces of about 64 KiB: the item rows (one for every item
+    /// ever bought) are made and written a few at a time, never held as one
+    /// value. The pieces joined are exactly `json`'s text.
+    ///
+    /// ```swift
+    /// StatsView(views).writeJSON(adding: [("pending", 2)]) { piece in print(String(decoding: piece, as: UTF8.self), terminator: "") }
+    /// ```
+    public func writeJSON(adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) {
+        var rest = self
+        rest.items = []
+        guard case let .object(pairs) = rest.json else { return }
+        let frame = JSONValue.object(pairs + extra).utf8(pretty: true, terminator: 0x0A)
+        // The frame's first "items" is its own (after "view" and "asOf"), as yet empty.
+        let empty = Array(#""items": []"#.utf8)
+        guard let at = frame.firstRange(of: empty) else { return sink(frame) }
+        var buffer = Array(frame[..<at.lowerBound]) + Array(#""items": ["#.utf8)
+        for (index, row) in items.enumerated() {
+            buffer += Array((index == 0 ? "\n    " : ",\n    ").utf8)
+            Self.json(row).write(to: &buffer, indentedAt: 2)
+            if buffer.count >= 1 << 16 {
+                sink(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        buffer += Array((items.isEmpty ? "]" : "\n  ]").utf8)
+        sink(buffer + frame[at.upperBound...])
     }
 }

@@ -124,10 +124,10 @@ struct Stats: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, history: .totals)
+        let (views, pending) = try loadStatsViews(options, asOf: asOf)
         let stats = StatsView(views)
         let out = Output(json: options.json)
-        out.view(stats.json, pending: pending) {
+        out.stats(stats, pending: pending) {
             TextViews.stats(stats, currency: views.state.household?.currency, calendar: views.calendar)
         }
         return 0

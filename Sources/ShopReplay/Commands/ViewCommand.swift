@@ -44,6 +44,19 @@ func loadViewsAndPending(_ options: JournalOptions, asOf: AsOf, useSnapshot: Boo
     return (loaded.views, loaded.pending)
 }
 
+/// The views the statistics need (`.totals`) and the replica's outbox size,
+/// as ``loadViewsAndPending(_:asOf:useSnapshot:history:)``; read to the end
+/// of a journal that is no replica, the fold keeps no purchase (see
+/// `ViewEngine.settledViews`): the same statistics in memory by the household.
+func loadStatsViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> (views: HouseholdViews, pending: Int?) {
+    guard case .end = asOf, !Replica.isReplica(options.journal) else {
+        return try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: .totals)
+    }
+    let (views, warnings) = try ViewEngine.settledViews(journal: options.journal, useSnapshot: useSnapshot)
+    for warning in warnings { Tool.fail("warning: \(warning)") }
+    return (views, nil)
+}
+
 /// ``loadViewsAndPending(_:asOf:useSnapshot:history:)`` that also says where
 /// the journal's part ends (`through`) and which events the outbox added.
 func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, history: PurchaseHistory.Depth)
@@ -121,10 +134,10 @@ struct ViewCommand: ToolCommand {
             // The views are let go before the statistics are written out: the
             // fold and the answer are never in memory together.
             let (stats, pending, currency, calendar) = try {
-                let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)
+                let (views, pending) = try loadStatsViews(options, asOf: asOf, useSnapshot: useSnapshot)
                 return (StatsView(views), pending, views.state.household?.currency, views.calendar)
             }()
-            out.view(stats.json, pending: pending) { TextViews.stats(stats, currency: currency, calendar: calendar) }
+            out.stats(stats, pending: pending) { TextViews.stats(stats, currency: currency, calendar: calendar) }
             return 0
         }
         let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)

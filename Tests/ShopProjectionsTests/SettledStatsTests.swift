@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import ShopEvents
+@testable import ShopProjections
+import ShopTestSupport
+
+/// The statistics read once to the end with their reverts known in advance
+/// (no purchase table, no deleted item, no ended trip kept) equal a plain
+/// `.totals` fold's; when the foresight is wrong, the fold says so.
+@Suite struct SettledStatsTests {
+    static func reverts(_ events: some Sequence<RecordedEvent>) -> Set<PurchaseID> {
+        Set(events.compactMap { if case let .purchaseReverted(purchase) = $0.event { purchase } else { nil } })
+    }
+
+    static func settled(_ events: ArraySlice<RecordedEvent>, reverted: Set<PurchaseID>) -> HouseholdViews {
+        var views = HouseholdViews(settling: reverted)
+        for recorded in events { views.apply(recorded) }
+        return views
+    }
+
+    @Test("the same statistics as a plain fold at every prefix, with a state that keeps no history", arguments: [44, 45, 47] as [UInt64])
+    func sameStatistics(seed: UInt64) throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: seed, commands: 400)
+        let events = try JournalReader.readAll(path: journal.path)
+        var totals = HouseholdViews(history: .totals), bare = HouseholdViews(history: .entries)
+        for (index, recorded) in events.enumerated() {
+            totals.apply(recorded)
+            bare.apply(recorded)
+            guard index % 10 == 0 || index == events.count - 1 else { continue }
+            let prefix = events[...index]
+            let settled = Self.settled(prefix, reverted: Self.reverts(prefix))
+            #expect(settled.history.isSettled && settled.history.isSettling)
+            #expect(StatsView(settled) == StatsView(totals), "after event \(index + 1)")
+            #expect(StatsView(settled).json == StatsView(totals).json)
+            #expect(settled.history.items == totals.history.items && settled.history.monthTotals == totals.history.monthTotals)
+            #expect(settled.state == bare.state && !settled.state.keepsHistory && settled.state.purchases.count == 0)
+            #expect(settled.lowered(to: .entries) == bare.lowered(to: .entries))
+            #expect(settled.lowered(to: .none) == nil)
+        }
+        // What the fold let go, and the statistics still show.
+        #expect(!Self.reverts(events).isEmpty, "reverts")
+        #expect(totals.state.items.values.contains { $0.isDeleted && totals.history.items[$0.id] != nil }, "a deleted item bought")
+        #expect(totals.state.trips.values.contains { if case .ended = $0.phase { true } else { false } }, "an ended trip")
+        #expect(StatsView(totals).trips.count > 0)
+    }
+
+    @Test("the statistics written a few rows at a time are exactly their JSON's text", arguments: [44, 47] as [UInt64])
+    func writtenInPieces(seed: UInt64) throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: seed, commands: 400)
+        var views = HouseholdViews(history: .totals)
+        var checked = 0
+        for (index, recorded) in try JournalReader.readAll(path: journal.path).enumerated() {
+            views.apply(recorded)
+            guard index % 50 == 0 else { continue }
+            let stats = StatsView(views)
+            for extra in [[], [("pending", JSONValue.int(3))]] as [[(String, JSONValue)]] {
+                guard case let .object(pairs) = stats.json else { Issue.record("not an object"); return }
+                var pieces: [[UInt8]] = []
+                stats.writeJSON(adding: extra) { pieces.append($0) }
+                #expect(Array(pieces.joined()) == JSONValue.object(pairs + extra).utf8(pretty: true, terminator: 0x0A))
+            }
+            checked += stats.items.isEmpty ? 0 : 1
+        }
+        #expect(checked > 3, "with item rows")
+        // A great many rows come out in several pieces, the same bytes.
+        var many = StatsView(views)
+        many.items = Array(repeating: try #require(many.items.first), count: 3_000)
+        var pieces: [[UInt8]] = []
+        many.writeJSON { pieces.append($0) }
+        #expect(pieces.count > 2 && Array(pieces.joined()) == many.json.utf8(pretty: true, terminator: 0x0A))
+    }
+
+    @Test("the views read with the scan's foresight: the same statistics and warnings as a plain read, from the journal or a snapshot")
+    func fromTheJournal() throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: 47, commands: 500)
+        let events = try JournalReader.readAll(path: journal.path)
+        // Read in chunks shorter than a line (the buffer grows), a few lines long, and the default.
+        for chunk in [64, 2_000, 4 << 20] {
+            #expect(RevertScan.revertedPurchases(journal: journal.path, chunk: chunk) == Self.reverts(events))
+        }
+        // A torn write at the end: left out by both, with the same warning.
+        Scratch.write(Scratch.bytes(journal.path) + Array(#"{"seq":"#.utf8), to: journal.path)
+        let (plain, plainWarnings) = try ViewEngine.views(journal: journal.path, useSnapshot: false, history: .totals)
+        let (settled, warnings) = try ViewEngine.settledViews(journal: journal.path, useSnapshot: false)
+        #expect(settled.history.isSettling && settled.asOf == plain.asOf)
+        #expect(StatsView(settled) == StatsView(plain))
+        #expect(warnings == plainWarnings && warnings.count == 1)
+        // With a good snapshot, the views start from it the plain way.
+        let engine = ViewEngine(journalPath: journal.path, history: .totals)
+        try engine.refresh()
+        try engine.saveSnapshot()
+        let (fromSnapshot, none) = try ViewEngine.settledViews(journal: journal.path)
+        #expect(!fromSnapshot.history.isSettling && none == warnings)
+        #expect(StatsView(fromSnapshot) == StatsView(plain))
+    }
+
+    @Test("told of a revert that does not come, or not told of one that does: not settled")
+    func wrongForesight() throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: 45, commands: 400)
+        let events = try JournalReader.readAll(path: journal.path)
+        let reverted = Self.reverts(events)
+        let bought = events.compactMap { if case let .itemPurchased(purchase, _, _, _, _, _, _) = $0.event { purchase } else { nil } }
+        let kept = try #require(bought.first { !reverted.contains($0) })
+        let one = try #require(reverted.first)
+        #expect(!Self.settled(events[...], reverted: reverted.subtracting([one])).history.isSettled, "a revert it was not told of")
+        #expect(!Self.settled(events[...], reverted: reverted.union([kept])).history.isSettled, "a purchase never reverted")
+        // Told of a purchase the journal never makes: nothing of it is counted either way.
+        let never = PurchaseID(UUID())
+        let settled = Self.settled(events[...], reverted: reverted.union([never]))
+        #expect(settled.history.isSettled)
+        var totals = HouseholdViews(history: .totals)
+        for recorded in events { totals.apply(recorded) }
+        #expect(StatsView(settled) == StatsView(totals))
+        // A revert before its purchase (no decider writes one): a plain fold passes over it and counts the purchase.
+        let at = try #require(events.firstIndex { if case .purchaseReverted = $0.event { true } else { false } })
+        let early = [events[0], events[at]] + events[1..<at] + events[(at + 1)...]
+        #expect(!Self.settled(early[...], reverted: Self.reverts(early)).history.isSettled)
+    }
+
+    @Test("a revert the scan cannot see (its type spelled with an escape) makes the read fold again the plain way")
+    func escapedTypeFoldsAgain() throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: 46, commands: 300)
+        let bytes = Scratch.bytes(journal.path)
+        let plainType = Array(#""type":"PurchaseReverted""#.utf8), escaped = Array(#""type":"\u0050urchaseReverted""#.utf8)
+        var edited = bytes[...], out: [UInt8] = []
+        // Every revert's type escaped: the chain no longer holds, so both read without checking it.
+        while let range = edited.firstRange(of: plainType) {
+            out += edited[..<range.lowerBound] + escaped
+            edited = edited[range.upperBound...]
+        }
+        out += edited
+        #expect(out != bytes)
+        Scratch.write(out, to: journal.path)
+        #expect(RevertScan.revertedPurchases(journal: journal.path) == [])
+        let (plain, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false, verifyChain: false, history: .totals)
+        #expect(plain.history.actors.values.contains { $0.purchases > 0 })
+        let (settled, warnings) = try ViewEngine.settledViews(journal: journal.path, useSnapshot: false, verifyChain: false)
+        #expect(!settled.history.isSettling, "folded again with the purchase table")
+        #expect(warnings.isEmpty)
+        #expect(settled == plain)
+    }
+}
