@@ -44,6 +44,9 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
         state.dropHistory()
     }
 
+    /// See ``PurchaseHistory/dropForesight()``.
+    package mutating func dropForesight() { history.dropForesight() }
+
     public mutating func apply(_ recorded: RecordedEvent) {
         history.apply(recorded, before: state)
         state.apply(recorded)
@@ -87,11 +90,29 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
 }
 
 /// Sorting by name as every view does: ignoring case, ties by id.
-/// Rows in ``byName(_:_:)`` order, each name lowered once (not once a comparison).
-func sortedByName<Row, Kind>(_ rows: some Sequence<Row>, _ key: (Row) -> (name: String, id: EntityID<Kind>)) -> [Row] {
-    rows.map { row in let (name, id) = key(row); return (name: name.lowercased(), id: id, row: row) }
-        .sorted { $0.name != $1.name ? $0.name < $1.name : $0.id < $1.id }
-        .map(\.row)
+/// Rows in ``byName(_:_:)`` order, each name lowered once (not once a
+/// comparison); the rows' positions are sorted and the rows then put in
+/// place, so that a long answer (a row for every item ever bought) is never
+/// copied.
+func sortedByName<Row, Kind>(_ rows: consuming [Row], _ key: (Row) -> (name: String, id: EntityID<Kind>)) -> [Row] {
+    var order: [Int]
+    do {
+        let keys = rows.map { row in let (name, id) = key(row); return (name: name.lowercased(), id: id) }
+        order = Array(rows.indices)
+        order.sort { keys[$0].name != keys[$1].name ? keys[$0].name < keys[$1].name : keys[$0].id < keys[$1].id }
+    }
+    // Row `order[i]` goes to place `i`: follow each cycle of the permutation once, marking places filled.
+    for start in order.indices where order[start] >= 0 {
+        var place = start
+        while order[place] != start {
+            let from = order[place]
+            rows.swapAt(place, from)
+            order[place] = -1
+            place = from
+        }
+        order[place] = -1
+    }
+    return rows
 }
 
 func byName<Kind>(_ a: (name: String, id: EntityID<Kind>), _ b: (name: String, id: EntityID<Kind>)) -> Bool {

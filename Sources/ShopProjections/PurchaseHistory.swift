@@ -169,6 +169,13 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// Whether this history was folded by ``init(settling:)``.
     package var isSettling: Bool { settled != nil }
 
+    /// Lets go of what the fold checked its foresight with, once it has been
+    /// found good (``isSettled``): the totals are all that is shown.
+    package mutating func dropForesight() {
+        precondition(isSettled)
+        settled?.stages = [:]
+    }
+
     /// The trips a settling fold saw end (its state keeps none that ended):
     /// how many, and their running time in milliseconds; (0, 0) otherwise.
     package var endedTrips: (count: Int, milliseconds: Int64) {

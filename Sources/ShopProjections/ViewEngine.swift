@@ -121,8 +121,13 @@ public final class ViewEngine {
         if engine.snapshotSeq == nil, let reverted = RevertScan.revertedPurchases(journal: path) {
             let warnings = engine.warnings
             engine.replayer = Replayer(path: path, value: HouseholdViews(settling: reverted), verifyChain: verifyChain)
-            let views = try engine.refresh()
-            if views.history.isSettled { return (views, engine.warnings) }
+            var views = try engine.refresh()
+            if views.history.isSettled {
+                let warnings = engine.warnings
+                engine.replayer = Replayer(path: path)   // the engine's copy of the views goes
+                views.dropForesight()
+                return (views, warnings)
+            }
             engine.warnings = warnings
             engine.replayer = Replayer(path: path, value: HouseholdViews(history: .totals), verifyChain: verifyChain)
         }

@@ -229,3 +229,17 @@ struct SmallHousehold {
         #expect(HouseholdCalendar(timeZone: "UTC").day(Timestamp("1969-12-31T23:59:59.999Z")!) == "1969-12-31")
     }
 }
+
+@Suite struct SortedByNameTests {
+    @Test("rows put in place by name, ignoring case, ties by id: the order of sorting with byName", arguments: [0, 1, 2, 7, 500])
+    func sameOrderAsTheComparison(count: Int) {
+        var rng = SeededRandom(seed: UInt64(count) + 90)
+        let names = ["milk", "Milk", "MILK", "bread", "Äpfel", "äpfel", "eggs", "", "z"]
+        // Ids distinct and in no particular order; names often equal but for case.
+        let ids: [ItemID] = (0..<count).shuffled(using: &rng).map { id($0) }
+        let rows = ids.map { (name: names.randomElement(using: &rng)!, id: $0) }
+        let sorted = sortedByName(rows) { ($0.name, $0.id) }
+        #expect(sorted.map(\.name) == rows.sorted(by: byName).map(\.name))
+        #expect(sorted.map(\.id) == rows.sorted(by: byName).map(\.id))
+    }
+}

@@ -89,7 +89,10 @@ public struct StatsView: Hashable, Sendable {
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf
-        items = sortedByName(views.history.items.keys.compactMap { Self.itemRow($0, views) }) { ($0.name, $0.item) }
+        var rows: [ItemRow] = []
+        rows.reserveCapacity(views.history.items.count)   // one for every item ever bought: never grown by copying
+        for item in views.history.items.keys { if let row = Self.itemRow(item, views) { rows.append(row) } }
+        items = sortedByName(rows) { ($0.name, $0.item) }
         months = Self.monthRows(views.history)
         actors = Self.actorRows(views.history)
         locations = sortedByName(views.history.locations.keys.compactMap { Self.locationRow($0, views) }) { ($0.name, $0.location) }
