@@ -27,6 +27,9 @@ public final class ViewEngine {
     private var replayer: Replayer<HouseholdViews>
     private let useSnapshot: Bool
     private var started = false
+    /// Whether the snapshot is read in whole ahead (an engine that lives on)
+    /// or its pages are let go once checked (a one-shot read; see `ViewSnapshot.load`).
+    private var residentSnapshot = true
 
     /// `history` less than `.records` folds only what some views use (see
     /// ``HouseholdViews/init(history:)``). A good snapshot saved at that depth
@@ -77,7 +80,7 @@ public final class ViewEngine {
     private func startFromSnapshot(before stop: ReplayStop) {
         guard FileManager.default.fileExists(atPath: snapshotPath) else { return }
         let wanted = replayer.value.historyDepth
-        switch ViewSnapshot.load(journal: journalPath, asEntries: wanted == .entries) {
+        switch ViewSnapshot.load(journal: journalPath, asEntries: wanted == .entries, resident: residentSnapshot) {
         case let .failure(problem):
             warnings.append("ignored the snapshot \(snapshotPath): \(problem.description); the views were rebuilt from the journal")
         case let .success((saved, position)):
@@ -116,6 +119,7 @@ public final class ViewEngine {
     package static func settledViews(journal path: String, useSnapshot: Bool = true,
                                      verifyChain: Bool = true) throws(JournalError) -> (HouseholdViews, [String]) {
         let engine = ViewEngine(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, history: .totals)
+        engine.residentSnapshot = false
         engine.started = true
         if useSnapshot { engine.startFromSnapshot(before: .end) }
         if engine.snapshotSeq == nil, let reverted = RevertScan.revertedPurchases(journal: path) {
@@ -138,6 +142,7 @@ public final class ViewEngine {
     public static func views(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
                              verifyChain: Bool = true, history: PurchaseHistory.Depth = .records) throws(JournalError) -> (HouseholdViews, [String]) {
         let engine = ViewEngine(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, history: history)
+        engine.residentSnapshot = false
         let views = try engine.refresh(to: stop)
         return (views, engine.warnings)
     }

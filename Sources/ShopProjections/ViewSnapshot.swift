@@ -34,10 +34,14 @@ public enum ViewSnapshot {
 
     /// The views of the snapshot beside `journal`; `asEntries` reads them as
     /// `.entries` views (see ``HouseholdViews/init(from:asEntries:)``), touching
-    /// of the mapped file little more than the state.
-    static func load(journal: String, asEntries: Bool = false) -> Result<(HouseholdViews, JournalPosition), Problem> {
+    /// of the mapped file little more than the state. `resident` false maps
+    /// the file without reading it in ahead and lets each part go once its
+    /// checksum is taken: what the views read where it lies (a purchase table,
+    /// the amounts) comes back from the page cache when, and if, it is used —
+    /// for a one-shot read, which touches little of it.
+    static func load(journal: String, asEntries: Bool = false, resident: Bool = true) -> Result<(HouseholdViews, JournalPosition), Problem> {
         var r: BinaryReader
-        switch SnapshotFile.read(path(forJournal: journal), magic: magic, resident: !asEntries) {
+        switch SnapshotFile.read(path(forJournal: journal), magic: magic, resident: resident && !asEntries) {
         case let .success(reader): r = reader
         case .failure(.unreadable): return .failure(Problem(description: "it cannot be read"))
         case .failure(.notASnapshot): return .failure(Problem(description: "it is not a ShopEvents snapshot"))
