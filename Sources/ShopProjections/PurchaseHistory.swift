@@ -159,8 +159,10 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// Whether the totals folded so far equal a plain `.totals` fold's: true
     /// unless this history was made by ``init(settling:)`` and the events did
     /// not revert exactly the purchases it was told of, each after its
-    /// purchase (a revert it was not told of, a purchase named that was never
-    /// bought, or its revert still to come).
+    /// purchase: a revert it was not told of, a revert before its purchase,
+    /// or a purchase it was told of bought and its revert still to come. (A
+    /// purchase it was told of and never bought nor reverted is nothing in
+    /// either fold.)
     package var isSettled: Bool {
         guard let settled else { return true }
         return !settled.unforeseen && !settled.stages.values.contains(.bought)

@@ -155,9 +155,9 @@ public struct StatsView: Hashable, Sendable {
 
     /// ``json`` with `extra` pairs after its own, indented as
     /// ``JSONValue/text(pretty:)`` writes it and a newline after, handed to
-    /// `sink` in pieces of about 64 KiB: the item rows (one for every item
-    /// ever bought) are made and written a few at a time, never held as one
-    /// value. The pieces joined are exactly `json`'s text.
+    /// `sink` in pieces of about 64 KiB: the JSON of the item rows (one for
+    /// every item ever bought) is made and written a few rows at a time,
+    /// never held as one value. The pieces joined are exactly `json`'s text.
     ///
     /// ```swift
     /// StatsView(views).writeJSON(adding: [("pending", 2)]) { piece in print(String(decoding: piece, as: UTF8.self), terminator: "") }
