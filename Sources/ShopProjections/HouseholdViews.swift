@@ -59,7 +59,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
 
     /// The name of an item, location or list, deleted ones included.
     public func name(of item: ItemID) -> String { state.items[item]?.name ?? history.deletedName(of: item) ?? item.description }
-    public func name(of location: LocationID) -> String { state.locations[location]?.name ?? location.description }
+    public func name(of location: LocationID) -> String { state.locations[location]?.name ?? history.deletedName(of: location) ?? location.description }
 
     /// The same views folded at a lesser depth (see ``PurchaseHistory/Depth``);
     /// `nil` when they cannot be had from these.

@@ -93,8 +93,8 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// What a fold that knows its reverts in advance keeps instead of a
     /// table of every purchase: the purchases it will see reverted, how far
-    /// each has got, and the last names of the items deleted on the way
-    /// (the state it goes with keeps no deleted item).
+    /// each has got, and the last names of the items and places deleted on
+    /// the way (the state it goes with keeps no deleted item or location).
     private struct Settled: Hashable, Sendable {
         enum Stage: Hashable, Sendable {
             /// Named by a revert, not bought yet.
@@ -106,6 +106,7 @@ public struct PurchaseHistory: Hashable, Sendable {
         }
         var stages: [PurchaseID: Stage]
         var deletedNames: [ItemID: String] = [:]
+        var deletedLocationNames: [LocationID: String] = [:]
         /// The trips ended on the way (the state lets them go): how many, and their running time.
         var endedTrips = 0
         var endedMilliseconds: Int64 = 0
@@ -186,6 +187,8 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// The last name of an item deleted during a settling fold (its state no longer holds it).
     package func deletedName(of item: ItemID) -> String? { settled?.deletedNames[item] }
+    /// The last name of a location deleted during a settling fold.
+    package func deletedName(of location: LocationID) -> String? { settled?.deletedLocationNames[location] }
 
     /// The record of a purchase id (`.records` only).
     public func record(_ purchase: PurchaseID) -> PurchaseRecord? { index[purchase].map { records[$0] } }
@@ -264,6 +267,8 @@ public struct PurchaseHistory: Hashable, Sendable {
             }
         case let .itemDeleted(item):
             if let name = state.items[item]?.name { settled!.deletedNames[item] = name }
+        case let .locationDeleted(location):
+            if let name = state.locations[location]?.name { settled!.deletedLocationNames[location] = name }
         case let .tripEnded(trip):
             guard var ended = state.trips[trip] else { return }
             if case .ended = ended.phase { return }   // ended twice: counted once, as the state does

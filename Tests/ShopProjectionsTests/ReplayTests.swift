@@ -391,6 +391,8 @@ struct RandomJournal {
         #expect(full.state.purchases.count > 0 && unbought > 0, "purchases, and reverts that put an entry back on the list")
         #expect(full.state.trips.count > bare.state.trips.count, "ended trips, kept only with the history")
         #expect(full.state.items.count > bare.state.items.count, "deleted items, kept only with the history")
+        #expect(full.state.locations.count > bare.state.locations.count, "deleted locations, kept only with the history")
+        #expect(bare.state.locations.values.allSatisfy { !$0.isDeleted })
     }
 
     @Test("without the history, a revert un-buys the entry its purchase bought and no other, on a live or a deleted list; an ended trip and a deleted item are let go")

@@ -76,5 +76,6 @@ extension ShopState {
         guard let old = locations[id] else { return }
         locations[id]?.isDeleted = true
         locationNames.release(old.name, by: id)
+        if !keepsHistory { locations[id] = nil }
     }
 }

@@ -56,8 +56,9 @@ extension ShopState {
         let savedLocations = try r.array { r throws(BinaryDecodingError) in
             Location(id: try r.id(), name: try r.string(), position: try r.int(), color: try r.color(), isDeleted: try r.bool())
         }
-        locations.reserveCapacity(savedLocations.count)
-        for l in savedLocations {
+        // Without the history, deleted locations are let go as they are read, as deleted items are below.
+        locations.reserveCapacity(keepingHistory ? savedLocations.count : savedLocations.lazy.filter { !$0.isDeleted }.count)
+        for l in savedLocations where keepingHistory || !l.isDeleted {
             locations[l.id] = l
             if !l.isDeleted { locationNames.claim(l.name, by: l.id) }
         }

@@ -14,6 +14,7 @@ import Foundation
 /// ```
 public struct ShopState: Hashable, Sendable {
     public internal(set) var household: Household?
+    /// Live and deleted locations; in a state that keeps no history, only the live ones.
     public internal(set) var locations: [LocationID: Location] = [:]
     /// Live and deleted items; in a state that keeps no history, only the live ones.
     public internal(set) var items: [ItemID: Item] = [:]
@@ -26,14 +27,16 @@ public struct ShopState: Hashable, Sendable {
     public internal(set) var trips: [TripID: Trip] = [:]
     /// Whether the state keeps the history that only decisions, statistics
     /// and the audit read: every purchase (``purchases``), every ended trip
-    /// and every deleted item. A state folded only for views that show none
-    /// of these (the lists, shopping lists, locations, members) keeps none of
-    /// it, and takes memory by the household rather than by its history.
+    /// and every deleted item and location. A state folded only for views
+    /// that show none of these (the lists, shopping lists, locations,
+    /// members) keeps none of it, and takes memory by the household rather
+    /// than by its history. (A deleted location holds no live item: deleting
+    /// it moves them to Unknown first.)
     /// Such a state is never decided against (it cannot tell an id used, or a
     /// purchase revertible); a revert finds the entry it un-buys by looking
     /// through the lists. The views equal those of the whole state for any
     /// journal that keeps the rules (`verify` says); one that names a deleted
-    /// item again, as no decider does, may show less of it.
+    /// item or location again, as no decider does, may show less of it.
     package private(set) var keepsHistory = true
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
@@ -61,13 +64,14 @@ public struct ShopState: Hashable, Sendable {
     /// The state before the first event.
     public static let initial = ShopState()
 
-    /// Lets go of the purchase table, the ended trips and the deleted items,
-    /// and keeps none from now on (see `keepsHistory`).
+    /// Lets go of the purchase table, the ended trips and the deleted items
+    /// and locations, and keeps none from now on (see `keepsHistory`).
     package mutating func dropHistory() {
         keepsHistory = false
         purchases = PurchaseTable()
         trips = trips.filter { if case .ended = $0.value.phase { false } else { true } }
         items = items.filter { !$0.value.isDeleted }
+        locations = locations.filter { !$0.value.isDeleted }
     }
 
     /// The pure fold: the state after `event`, which happened at `context`.
