@@ -25,7 +25,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     /// Views that fold only as much of the purchase history as some views
     /// need: `.entries` for ``ListsView``, ``ShoppingListView``, ``LocationsView``,
     /// ``DeletedListsView`` and ``MembersView`` (the state keeps no purchase
-    /// table and no ended trip); `.none` for those and the ``AuditQuery``; `.totals` for
+    /// table, ended trip, deleted item or deleted location); `.none` for those and the ``AuditQuery``; `.totals` for
     /// ``StatsView`` and the items views too; `.records` (the default) for
     /// every view, the audit included.
     public init(history depth: PurchaseHistory.Depth) {

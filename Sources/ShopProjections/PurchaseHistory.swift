@@ -56,7 +56,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// How much of the purchase history is folded.
     public enum Depth: Hashable, Sendable {
         /// Nothing but the household's calendar, and the state keeps no
-        /// purchase table and no ended trip either: of the purchases, only
+        /// purchase table, ended trip, deleted item or deleted location either: of the purchases, only
         /// which list entries they bought. Memory by the household, not its
         /// history; enough for the lists, shopping lists, locations and members.
         case entries

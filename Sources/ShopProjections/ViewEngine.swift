@@ -122,9 +122,9 @@ public final class ViewEngine {
         engine.residentSnapshot = false
         engine.started = true
         if useSnapshot { engine.startFromSnapshot(before: .end) }
-        if engine.snapshotSeq == nil, let reverted = RevertScan.revertedPurchases(journal: path) {
+        if engine.snapshotSeq == nil, let settling = RevertScan.revertedPurchases(journal: path).map(HouseholdViews.init(settling:)) {
             let warnings = engine.warnings
-            engine.replayer = Replayer(path: path, value: HouseholdViews(settling: reverted), verifyChain: verifyChain)
+            engine.replayer = Replayer(path: path, value: settling, verifyChain: verifyChain)   // the scan's set is gone: the views hold their own
             var views = try engine.refresh()
             if views.history.isSettled {
                 let warnings = engine.warnings
