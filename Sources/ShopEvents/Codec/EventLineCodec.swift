@@ -60,6 +60,16 @@ public enum EventLineCodec {
     /// ShopEvents, its envelope (`seq`, `prev`, …) so that the hash chain can
     /// still be checked over it.
     public static func decodeLine(_ line: UnsafeRawBufferPointer) throws(CodecError) -> JournalLine {
+        var newer: NewerEventLine?
+        let recorded = try decodeRecorded(line, newer: &newer)
+        if let newer { return .newer(newer) }
+        return .event(recorded!)
+    }
+
+    /// Decodes a line that holds an event of this version straight into a
+    /// ``RecordedEvent`` (no ``JournalLine`` around it, for the readers' hot
+    /// path); a line a newer version wrote gives `nil`, its envelope in `newer`.
+    static func decodeRecorded(_ line: UnsafeRawBufferPointer, newer: inout NewerEventLine?) throws(CodecError) -> RecordedEvent? {
         var s = JSONScanner(line)
         var seq: Int?, id: UUID?, typeName: String?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
         var device: String?, command: UUID?, commandEvents: Int?, correlation: UUID?, data: EventData?, prev: SHA256Digest?
@@ -174,15 +184,16 @@ public enum EventLineCodec {
         guard seq >= 1 else { throw CodecError(.invalidField, "seq \(seq) must be 1 or more", offset: 0) }
         guard version >= 1 else { throw CodecError(.invalidField, "v \(version) must be 1 or more", offset: 0) }
         guard let type, version <= RecordedEvent.schemaVersion else {
-            return .newer(NewerEventLine(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
-                                         commandEvents: commandEvents, prev: prev, type: type?.rawValue ?? typeName!, version: version,
-                                         isKnownType: type != nil, typeOffset: typeOffset))
+            newer = NewerEventLine(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
+                                   commandEvents: commandEvents, prev: prev, type: type?.rawValue ?? typeName!, version: version,
+                                   isKnownType: type != nil, typeOffset: typeOffset)
+            return nil
         }
         if let dataError { throw dataError }
         guard let data else { throw missing("data") }
-        return .event(RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
-                                    command: CommandID(command), commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init),
-                                    event: try data.event(type), prev: prev))
+        return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
+                             command: CommandID(command), commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init),
+                             event: try data.event(type), prev: prev)
     }
 
     /// An event alone: `{"type": …, "v": …, "data": {…}}` (keys in any order; `v` may be left out).

@@ -268,22 +268,24 @@ public final class JournalReader {
             var group: [(RecordedEvent, Mark)] = []
             var declared = 0
             reading: while let chunk = source.take() {
-                for line in chunk {
-                    guard case let .success(.event(recorded)) = line.decoded, recorded.seq == read.seq + 1,
-                          !verifyChain || recorded.prev == read.hash, recorded.at >= read.lastAt else { break reading }
-                    if let first = group.first, recorded.command != first.0.command { break reading }
-                    let mark = Mark(seq: recorded.seq, hash: line.hash, lastAt: recorded.at, lastLine: (line.offset, line.length),
-                                    offset: line.offset + line.length + 1)
-                    if group.isEmpty, let events = recorded.commandEvents {
+                for i in chunk.spans.indices {
+                    // The event read where it lies in the chunk (its fields, and `apply` borrowing it), not copied out.
+                    guard chunk.events[i].seq == read.seq + 1, !verifyChain || chunk.events[i].prev == read.hash,
+                          chunk.events[i].at >= read.lastAt else { break reading }
+                    if let first = group.first, chunk.events[i].command != first.0.command { break reading }
+                    let span = chunk.spans[i]
+                    let mark = Mark(seq: chunk.events[i].seq, hash: verifyChain ? chunk.hashes[i] : nil, lastAt: chunk.events[i].at,
+                                    lastLine: (span.offset, span.length), offset: span.offset + span.length + 1)
+                    if group.isEmpty, let events = chunk.events[i].commandEvents {
                         declared = events
                     } else if group.isEmpty {
                         read = mark
                         returned = mark
-                        if recorded.seq >= firstSeq { apply(recorded); count += 1 }
+                        if chunk.events[i].seq >= firstSeq { apply(chunk.events[i]); count += 1 }
                         continue
                     }
                     read = mark
-                    group.append((recorded, mark))
+                    group.append((chunk.events[i], mark))
                     if group.count == declared {
                         for (event, after) in group {
                             returned = after
@@ -292,6 +294,7 @@ public final class JournalReader {
                         group.removeAll(keepingCapacity: true)
                     }
                 }
+                if chunk.cutShort { break reading }
             }
             read = returned   // a command not all there is read again, one line at a time
             return count

@@ -15,13 +15,24 @@ import Foundation
 package final class ParallelLines: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `condition`; `fd`, `hashing` and `chunkSize` never change.
 
-    /// One line, decoded (or why not), with its SHA-256 if the chain is verified.
-    struct Prepared {
-        /// Where the line starts in the file, and its length without the newline.
+    /// A chunk's lines, decoded, from its first line up to the first that is not
+    /// an event of this version (which, and all after it, the reader goes on to
+    /// read one line at a time: it reports the error or finds the newer line).
+    /// Kept as arrays side by side, not a structure per line, so that a decoded
+    /// event is copied once, into `events`.
+    struct Chunk {
+        var events: [RecordedEvent] = []
+        /// Where each event's line starts in the file, and its length without the newline.
+        var spans: [Span] = []
+        /// Each event's line's SHA-256, if the chain is verified; empty otherwise.
+        var hashes: [SHA256Digest] = []
+        /// Whether a line of the chunk was not an event of this version: reading in parallel ends after `events`.
+        var cutShort = false
+    }
+
+    struct Span {
         var offset: Int
         var length: Int
-        var decoded: Result<JournalLine, CodecError>
-        var hash: SHA256Digest?
     }
 
     private let fd: Int32
@@ -32,7 +43,7 @@ package final class ParallelLines: @unchecked Sendable {
     private var nextIndex = 0
     /// The index no chunk has: the one after the last, once a worker has found the end.
     private var endIndex: Int?
-    private var done: [Int: [Prepared]] = [:]
+    private var done: [Int: Chunk] = [:]
     private var taken = 0
     private var stopped = false
     private var running = 0
@@ -63,7 +74,7 @@ package final class ParallelLines: @unchecked Sendable {
     }
 
     /// The next chunk's lines in file order; `nil` after the last.
-    func take() -> [Prepared]? {
+    func take() -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
         while done[taken] == nil, endIndex.map({ taken < $0 }) ?? true { condition.wait() }
@@ -142,18 +153,26 @@ package final class ParallelLines: @unchecked Sendable {
         }
     }
 
-    private func prepare(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> [Prepared] {
-        var lines: [Prepared] = []
-        lines.reserveCapacity(bytes.count / 256)
+    private func prepare(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Chunk {
+        var chunk = Chunk()
+        let estimate = bytes.count / 256
+        chunk.events.reserveCapacity(estimate)
+        chunk.spans.reserveCapacity(estimate)
+        if hashing { chunk.hashes.reserveCapacity(estimate) }
         var start = 0
+        var newer: NewerEventLine?
         while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
             let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            lines.append(Prepared(offset: offset + start, length: end - start,
-                                  decoded: Result { () throws(CodecError) in try EventLineCodec.decodeLine(line) },
-                                  hash: hashing ? SHA256.hash(line) : nil))
+            guard let recorded = try? EventLineCodec.decodeRecorded(line, newer: &newer) else {
+                chunk.cutShort = true
+                break
+            }
+            chunk.events.append(recorded)
+            chunk.spans.append(Span(offset: offset + start, length: end - start))
+            if hashing { chunk.hashes.append(SHA256.hash(line)) }
             start = end + 1
         }
-        return lines
+        return chunk
     }
 }
