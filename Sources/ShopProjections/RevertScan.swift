@@ -15,20 +15,76 @@ enum RevertScan {
     private static let needle = Array("\"\(EventType.purchaseReverted.rawValue)\"".utf8)
     /// Every purchase a complete line of the journal reverts; nil if the file
     /// cannot be read (the fold that follows says why). It is read `chunk`
-    /// bytes at a time; a longer line grows the buffer.
-    static func revertedPurchases(journal path: String, chunk: Int = 4 << 20) -> Set<PurchaseID>? {
+    /// bytes at a time; a longer line grows the buffer. The file is cut into
+    /// `parts` stretches of whole lines, each searched on a thread of its own
+    /// (the last reads on to the end of the file); by default one a core for
+    /// a journal of 8 MiB or more, one below.
+    static func revertedPurchases(journal path: String, chunk: Int = 4 << 20, parts: Int? = nil) -> Set<PurchaseID>? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         #if os(Linux)
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let size = Int(info.st_size)
+        let parts = max(parts ?? (size >= 8 << 20 ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1), 1)
+        // Where each stretch starts: just after the first newline at or after an equal share of the bytes.
+        var starts = [0]
+        for part in 1..<parts {
+            guard let newline = firstNewline(fd, from: size / parts * part), newline + 1 > starts.last! else { continue }
+            starts.append(newline + 1)
+        }
+        if starts.count == 1 { return search(fd, from: 0, to: nil, chunk: chunk) }
+        let found = Found(count: starts.count)
+        DispatchQueue.concurrentPerform(iterations: starts.count) { [starts] part in
+            let end = part + 1 < starts.count ? starts[part + 1] : nil
+            found.set(part, search(fd, from: starts[part], to: end, chunk: chunk))
+        }
+        return found.union()
+    }
+
+    /// The results of the stretches, each set by its own thread.
+    private final class Found: @unchecked Sendable {
+        // @unchecked: `results` is read and written only under `lock`.
+        private let lock = NSLock()
+        private var results: [Set<PurchaseID>??]
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+        func set(_ part: Int, _ result: Set<PurchaseID>?) { lock.withLock { results[part] = .some(result) } }
+        /// Every stretch's purchases; nil if one could not be read.
+        func union() -> Set<PurchaseID>? {
+            lock.withLock {
+                var all = Set<PurchaseID>()
+                for case let result?? in results { all.formUnion(result) }
+                return results.allSatisfy { $0 != nil && $0! != nil } ? all : nil
+            }
+        }
+    }
+
+    /// The offset of the first newline at or after `offset`; nil if there is none.
+    private static func firstNewline(_ fd: Int32, from offset: Int) -> Int? {
+        var block = [UInt8](repeating: 0, count: 64 << 10)
+        var at = offset
+        while true {
+            let n = block.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(at)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            if let newline = block[0..<n].firstIndex(of: 0x0A) { return at + newline }
+            at += n
+        }
+    }
+
+    /// The purchases reverted by the complete lines from `start` (where a line
+    /// starts) to `end` (where one starts, or the end of the file if nil).
+    private static func search(_ fd: Int32, from start: Int, to end: Int?, chunk: Int) -> Set<PurchaseID>? {
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
         var reverted = Set<PurchaseID>()
-        var offset = 0, carried = 0
+        var offset = start, carried = 0
         while true {
-            let n = pread(fd, buffer.baseAddress! + carried, buffer.count - carried, off_t(offset))
+            let want = min(buffer.count - carried, end.map { $0 - offset } ?? Int.max)
+            let n = want > 0 ? pread(fd, buffer.baseAddress! + carried, want, off_t(offset)) : 0
             if n < 0 { if errno == EINTR { continue } else { return nil } }
             if n == 0 { return reverted }   // what is carried has no newline: no complete line
             offset += n
@@ -50,30 +106,27 @@ enum RevertScan {
         }
     }
 
-    /// How far the search may move on when the byte under the needle's last is this one (Horspool).
-    private static let shifts: [Int] = {
-        var shifts = [Int](repeating: needle.count, count: 256)
-        for (at, byte) in needle.dropLast().enumerated() { shifts[Int(byte)] = needle.count - 1 - at }
-        return shifts
-    }()
+    /// Which of the needle's bytes `memchr` looks for: its `R`, a capital
+    /// letter that is no hex digit, so rare in a journal (a few type names and
+    /// people's names hold one) that the C library's vector search runs far
+    /// between the places where the whole needle is compared.
+    private static let pivot = needle.firstIndex(of: UInt8(ascii: "R"))!
 
     /// The offset of the first ``needle`` in `bytes` at or after `from`.
     private static func find(in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
-        let n = needle.count, last = needle[n - 1]
+        let n = needle.count, pivot = Self.pivot
+        guard let base = bytes.baseAddress else { return nil }
         return needle.withUnsafeBufferPointer { needle in
-            shifts.withUnsafeBufferPointer { shifts in
-                var at = from
-                while at + n <= bytes.count {
-                    let byte = bytes[at + n - 1]
-                    if byte == last, memcmp(bytes.baseAddress! + at, needle.baseAddress!, n - 1) == 0 { return at }
-                    at += shifts[Int(byte)]
-                }
-                return nil
+            var at = from + pivot   // where the pivot byte would be
+            while at < bytes.count, let hit = memchr(base + at, Int32(needle[pivot]), bytes.count - at) {
+                let start = base.distance(to: UnsafeRawPointer(hit)) - pivot
+                if start + n <= bytes.count, memcmp(base + start, needle.baseAddress!, n) == 0 { return start }
+                at = start + pivot + 1
             }
+            return nil
         }
     }
 
-    /// The offset of the last newline in `bytes` before `end`, if any (lines are short: a backward look).
     private static func lastNewline(in bytes: UnsafeRawBufferPointer, before end: Int) -> Int? {
         var at = end - 1
         while at >= 0, bytes[at] != 0x0A { at -= 1 }

@@ -83,9 +83,14 @@ import ShopTestSupport
         defer { journal.remove() }
         try journal.write(seed: 47, commands: 500)
         let events = try JournalReader.readAll(path: journal.path)
-        // Read in chunks shorter than a line (the buffer grows), a few lines long, and the default.
+        // Read in chunks shorter than a line (the buffer grows), a few lines long, and the default;
+        // in one stretch, or cut into several searched side by side (more than there are lines, too).
+        #expect(!Self.reverts(events).isEmpty)
         for chunk in [64, 2_000, 4 << 20] {
-            #expect(RevertScan.revertedPurchases(journal: journal.path, chunk: chunk) == Self.reverts(events))
+            for parts in [nil, 1, 2, 3, 7, 5_000] as [Int?] {
+                #expect(RevertScan.revertedPurchases(journal: journal.path, chunk: chunk, parts: parts) == Self.reverts(events),
+                        "chunks of \(chunk), \(parts.map(String.init) ?? "default") parts")
+            }
         }
         // A torn write at the end: left out by both, with the same warning.
         Scratch.write(Scratch.bytes(journal.path) + Array(#"{"seq":"#.utf8), to: journal.path)
