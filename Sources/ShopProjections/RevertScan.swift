@@ -19,7 +19,7 @@ enum RevertScan {
     /// `parts` stretches of whole lines, each searched on a thread of its own
     /// (the last reads on to the end of the file); by default one a core for
     /// a journal of 8 MiB or more, one below.
-    static func revertedPurchases(journal path: String, chunk: Int = 4 << 20, parts: Int? = nil) -> Set<PurchaseID>? {
+    static func revertedPurchases(journal path: String, chunk: Int = 1 << 20, parts: Int? = nil) -> Set<PurchaseID>? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
