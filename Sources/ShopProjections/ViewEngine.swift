@@ -122,9 +122,12 @@ public final class ViewEngine {
         engine.residentSnapshot = false
         engine.started = true
         if useSnapshot { engine.startFromSnapshot(before: .end) }
-        if engine.snapshotSeq == nil, let settling = RevertScan.revertedPurchases(journal: path).map(HouseholdViews.init(settling:)) {
+        if engine.snapshotSeq == nil, let reverted = RevertScan.revertedPurchases(journal: path) {
             let warnings = engine.warnings
-            engine.replayer = Replayer(path: path, value: settling, verifyChain: verifyChain)   // the scan's set is gone: the views hold their own
+            // Made where the replayer takes them, from the scan's set consumed: neither the set nor a
+            // second reference to the views' table of reverts outlives this line (one would be copied
+            // whole the first time the fold changes it).
+            engine.replayer = Replayer(path: path, value: HouseholdViews(settling: consume reverted), verifyChain: verifyChain)
             var views = try engine.refresh()
             if views.history.isSettled {
                 let warnings = engine.warnings

@@ -38,6 +38,17 @@ struct JournalLines: ~Copyable {
 
     deinit { buffer.deallocate() }
 
+    /// Reads on from `offset` (where the descriptor now stands), line
+    /// `firstLineNumber` first, with the buffer it has: forgets what it had read.
+    mutating func restart(at offset: Int, firstLineNumber: Int) {
+        start = 0
+        end = 0
+        eof = false
+        trailing = nil
+        fileOffset = offset
+        lineNumber = firstLineNumber - 1
+    }
+
     /// Offset in the file just after the last line returned.
     var consumedOffset: Int { fileOffset - (end - start) }
 

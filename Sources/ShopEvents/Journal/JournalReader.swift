@@ -300,10 +300,10 @@ public final class JournalReader {
             return count
         }
 
-        /// Reads on from where the cursor stands with a buffer of its own (after ``fastForward(through:_:)``).
+        /// Reads on from where the cursor stands one line at a time (after ``fastForward(through:_:)``), with the line buffer it had.
         mutating func resumeOneLineAtATime() throws(JournalError) {
             guard lseek(fd, off_t(read.offset), SEEK_SET) == off_t(read.offset) else { throw JournalError.io("seek", path) }
-            lines = JournalLines(fd: fd, path: path, startOffset: read.offset, firstLineNumber: read.seq + 1)
+            lines.restart(at: read.offset, firstLineNumber: read.seq + 1)
         }
 
         var position: JournalPosition {
