@@ -87,9 +87,10 @@ import ShopTestSupport
         #expect(one.events.count > 2 * 2_048, "more than two batches")
         #expect(one.error == nil && two.error == nil)
         #expect(two == one)
-        // Small chunks (each a few lines; the reorder line is longer than one), one to three workers,
+        // Small chunks (each a few lines; the reorder line is longer than one), none to three workers,
         // reading from a later seq, after a few events read one by one, without the chain checked.
-        for (chunkSize, workers) in [(4_096, 1), (4_096, 2), (1_000, 3), (64 << 10, 2)] {
+        // No worker at all: the consumer prepares every chunk itself when it finds none ready.
+        for (chunkSize, workers) in [(4_096, 0), (4_096, 1), (4_096, 2), (1_000, 3), (64 << 10, 1), (64 << 10, 2)] {
             #expect(Self.read(fixture.path, prefetching: true, chunkSize: chunkSize, workers: workers) == one, "\(chunkSize) \(workers)")
             #expect(Self.read(fixture.path, prefetching: true, from: 2_345, chunkSize: chunkSize, workers: workers)
                         == Self.read(fixture.path, prefetching: false, from: 2_345))
@@ -156,7 +157,7 @@ import ShopTestSupport
             Scratch.write(journal, to: fixture.path)
             let one = Self.read(fixture.path, prefetching: false)
             #expect(one.error != nil || one.newer != nil || one.heldBack != nil || one.tail != nil, "\(name): \(one)")
-            for (chunkSize, workers) in [(4_096, 2), (1_000, 3), (256 << 10, 2)] {
+            for (chunkSize, workers) in [(4_096, 0), (4_096, 1), (4_096, 2), (1_000, 3), (256 << 10, 1), (256 << 10, 2)] {
                 let two = Self.read(fixture.path, prefetching: true, chunkSize: chunkSize, workers: workers)
                 #expect(two == one, "\(name), chunks of \(chunkSize): \(two) where one thread gives \(one)")
             }

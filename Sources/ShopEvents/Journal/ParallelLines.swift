@@ -47,17 +47,21 @@ package final class ParallelLines: @unchecked Sendable {
     private var taken = 0
     private var stopped = false
     private var running = 0
-    /// Chunks claimed and not yet done.
+    /// Chunks claimed by workers and not yet done (the consumer's own are not counted).
     private var inProgress = 0
     /// Chunks claimed but not yet taken, at most: bounds the memory held.
     private static var ahead: Int { 3 }
+    /// The consumer's buffer for the chunks it prepares itself while it waits
+    /// (``take()``); only the consumer's thread uses it.
+    private var helperBuffer: UnsafeMutableRawBufferPointer?
 
     /// Big enough that a chunk is a few hundred lines, small enough that the
     /// chunks in flight hold little memory.
     package static var defaultChunkSize: Int { 128 << 10 }
 
-    /// One worker a core, two at least (the consumer folds meanwhile), four at most.
-    package static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 2), 4) }
+    /// One worker a core but the consumer's, one at least, three at most: the
+    /// consumer decodes too whenever it would wait (``take()``).
+    package static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount - 1, 1), 3) }
 
     /// Starts `workers` threads reading from `offset`.
     init(fd: Int32, from offset: Int, hashing: Bool, chunkSize: Int, workers: Int) {
@@ -73,11 +77,25 @@ package final class ParallelLines: @unchecked Sendable {
         }
     }
 
-    /// The next chunk's lines in file order; `nil` after the last.
+    deinit { helperBuffer?.deallocate() }
+
+    /// The next chunk's lines in file order; `nil` after the last. While the
+    /// next chunk is not ready, the consumer does not wait idle if it may
+    /// claim one more: it prepares the next unclaimed chunk itself (a later
+    /// one, kept for its turn), so that one worker and the consumer keep two
+    /// cores busy without a third thread to share them with.
     func take() -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
-        while done[taken] == nil, endIndex.map({ taken < $0 }) ?? true { condition.wait() }
+        while done[taken] == nil, endIndex.map({ taken < $0 }) ?? true {
+            if !stopped, endIndex == nil, nextIndex < taken + Self.ahead {
+                var buffer = helperBuffer ?? UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+                defer { helperBuffer = buffer }
+                if let claimed = claimNext(&buffer, byWorker: false) { prepareClaimed(claimed, in: buffer, byWorker: false) }
+            } else {
+                condition.wait()
+            }
+        }
         guard let lines = done.removeValue(forKey: taken) else { return nil }
         taken += 1
         condition.broadcast()
@@ -109,27 +127,37 @@ package final class ParallelLines: @unchecked Sendable {
             // is the slower side, one worker keeps up, and the others leave the folding thread its core.
             condition.lock()
             while !stopped, endIndex == nil, nextIndex >= taken + Self.ahead || (inProgress > 0 && !done.isEmpty) { condition.wait() }
-            guard !stopped, endIndex == nil else { condition.unlock(); return }
-            let index = nextIndex, offset = nextOffset
-            let length = claim(&buffer, at: offset)
-            if length == 0 {
-                endIndex = index
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            nextIndex += 1
-            nextOffset += length
-            inProgress += 1
-            condition.unlock()
-
-            let lines = prepare(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), at: offset)
-            condition.lock()
-            done[index] = lines
-            inProgress -= 1
-            condition.broadcast()
+            guard !stopped, endIndex == nil, let claimed = claimNext(&buffer, byWorker: true) else { condition.unlock(); return }
+            prepareClaimed(claimed, in: buffer, byWorker: true)
             condition.unlock()
         }
+    }
+
+    /// With the lock held: claims the next chunk, read into `buffer`; nil at
+    /// the end of the complete lines (``endIndex`` is then set).
+    private func claimNext(_ buffer: inout UnsafeMutableRawBufferPointer, byWorker: Bool) -> (index: Int, offset: Int, length: Int)? {
+        let index = nextIndex, offset = nextOffset
+        let length = claim(&buffer, at: offset)
+        if length == 0 {
+            endIndex = index
+            condition.broadcast()
+            return nil
+        }
+        nextIndex += 1
+        nextOffset += length
+        if byWorker { inProgress += 1 }
+        return (index, offset, length)
+    }
+
+    /// With the lock held: decodes a claimed chunk, the lock let go meanwhile,
+    /// and hands it over; the lock is held again afterwards.
+    private func prepareClaimed(_ claimed: (index: Int, offset: Int, length: Int), in buffer: UnsafeMutableRawBufferPointer, byWorker: Bool) {
+        condition.unlock()
+        let lines = prepare(UnsafeRawBufferPointer(rebasing: buffer[0..<claimed.length]), at: claimed.offset)
+        condition.lock()
+        done[claimed.index] = lines
+        if byWorker { inProgress -= 1 }
+        condition.broadcast()
     }
 
     /// Reads the bytes at `offset` into `buffer` (grown for a long line) and
