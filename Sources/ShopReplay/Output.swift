@@ -25,13 +25,6 @@ struct Output {
         }
     }
 
-    /// ``view(_:pending:_:)`` of the statistics, their item rows (one for
-    /// every item ever bought) written a few at a time: the same bytes.
-    func stats(_ stats: StatsView, pending: Int?, _ text: () -> String) {
-        guard json else { return view(.null, pending: pending, text) }
-        stats.writeJSON(adding: pending.map { [("pending", .int($0))] } ?? []) { Output.write(bytes: $0) }
-    }
-
     /// One compact JSON object per line (apply).
     func emitLine(_ value: JSONValue) { Output.write(value.text() + "\n") }
 

@@ -64,14 +64,20 @@ import ShopTestSupport
                 guard case let .object(pairs) = stats.json else { Issue.record("not an object"); return }
                 var pieces: [[UInt8]] = []
                 stats.writeJSON(adding: extra) { pieces.append($0) }
-                #expect(Array(pieces.joined()) == JSONValue.object(pairs + extra).utf8(pretty: true, terminator: 0x0A))
+                let text = JSONValue.object(pairs + extra).utf8(pretty: true, terminator: 0x0A)
+                #expect(Array(pieces.joined()) == text)
+                // Written straight from the views, each row made as it goes: the same bytes.
+                var streamed: [[UInt8]] = []
+                StatsView.writeJSON(of: views, adding: extra) { streamed.append($0) }
+                #expect(Array(streamed.joined()) == text)
             }
-            checked += stats.items.isEmpty ? 0 : 1
+            checked += stats.items.isEmpty || stats.locations.isEmpty ? 0 : 1
         }
         #expect(checked > 3, "with item rows")
         // A great many rows come out in several pieces, the same bytes.
         var many = StatsView(views)
         many.items = Array(repeating: try #require(many.items.first), count: 3_000)
+        many.locations = Array(repeating: try #require(many.locations.first), count: 2_000)
         var pieces: [[UInt8]] = []
         many.writeJSON { pieces.append($0) }
         #expect(pieces.count > 2 && Array(pieces.joined()) == many.json.utf8(pretty: true, terminator: 0x0A))
@@ -98,6 +104,10 @@ import ShopTestSupport
         let (settled, warnings) = try ViewEngine.settledViews(journal: journal.path, useSnapshot: false)
         #expect(settled.history.isSettling && settled.asOf == plain.asOf)
         #expect(StatsView(settled) == StatsView(plain))
+        var streamed: [[UInt8]] = [], whole: [[UInt8]] = []
+        StatsView.writeJSON(of: settled) { streamed.append($0) }
+        StatsView(plain).writeJSON { whole.append($0) }
+        #expect(Array(streamed.joined()) == Array(whole.joined()) && !StatsView(plain).items.isEmpty && !StatsView(plain).locations.isEmpty)
         #expect(warnings == plainWarnings && warnings.count == 1)
         // With a good snapshot, the views start from it the plain way.
         let engine = ViewEngine(journalPath: journal.path, history: .totals)

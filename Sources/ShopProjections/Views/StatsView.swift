@@ -88,14 +88,24 @@ public struct StatsView: Hashable, Sendable {
     }
 
     public init(_ views: HouseholdViews) {
+        self.init(views, rows: true)
+    }
+
+    /// The statistics, their item and location rows left empty unless `rows`.
+    private init(_ views: HouseholdViews, rows: Bool) {
         asOf = views.asOf
-        var rows: [ItemRow] = []
-        rows.reserveCapacity(views.history.items.count)   // one for every item ever bought: never grown by copying
-        for item in views.history.items.keys { if let row = Self.itemRow(item, views) { rows.append(row) } }
-        items = sortedByName(rows) { ($0.name, $0.item) }
+        if rows {
+            var rows: [ItemRow] = []
+            rows.reserveCapacity(views.history.items.count)   // one for every item ever bought: never grown by copying
+            for item in views.history.items.keys { if let row = Self.itemRow(item, views) { rows.append(row) } }
+            items = sortedByName(rows) { ($0.name, $0.item) }
+            locations = sortedByName(views.history.locations.keys.compactMap { Self.locationRow($0, views) }) { ($0.name, $0.location) }
+        } else {
+            items = []
+            locations = []
+        }
         months = Self.monthRows(views.history)
         actors = Self.actorRows(views.history)
-        locations = sortedByName(views.history.locations.keys.compactMap { Self.locationRow($0, views) }) { ($0.name, $0.location) }
         let ended = views.state.trips.values.filter { if case .ended = $0.phase { true } else { false } }
         let letGo = views.history.endedTrips   // a settling fold's, whose state keeps no ended trip
         trips = Self.trips(ended: ended.count + letGo.count,
@@ -136,12 +146,16 @@ public struct StatsView: Hashable, Sendable {
             ("items", .array(items.map(Self.json))),
             ("months", .array(months.map { .object([("month", .string($0.month))] + tally($0.tally)) })),
             ("actors", .array(actors.map { .object([("actor", .string($0.actor))] + tally($0.tally)) })),
-            ("locations", .array(locations.map {
-                .object([("location", .string($0.location.description)), ("name", .string($0.name))] + tally($0.tally))
-            })),
+            ("locations", .array(locations.map(Self.json))),
             ("trips", .object([("count", .int(trips.count)), ("totalSeconds", .double(trips.totalSeconds)),
                                ("meanSeconds", trips.meanSeconds.map(JSONValue.double) ?? .null)])),
         ])
+    }
+
+    /// One place's row in ``json``.
+    static func json(_ row: LocationRow) -> JSONValue {
+        .object([("location", .string(row.location.description)), ("name", .string(row.name)),
+                 ("purchases", .int(row.tally.purchases)), ("spend", .int(row.tally.spend))])
     }
 
     /// One item's row in ``json``.
@@ -165,21 +179,58 @@ public struct StatsView: Hashable, Sendable {
     public func writeJSON(adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) {
         var rest = self
         rest.items = []
-        guard case let .object(pairs) = rest.json else { return }
-        let frame = JSONValue.object(pairs + extra).utf8(pretty: true, terminator: 0x0A)
-        // The frame's first "items" is its own (after "view" and "asOf"), as yet empty.
-        let empty = Array(#""items": []"#.utf8)
-        guard let at = frame.firstRange(of: empty) else { return sink(frame) }
-        var buffer = Array(frame[..<at.lowerBound]) + Array(#""items": ["#.utf8)
-        for (index, row) in items.enumerated() {
-            buffer += Array((index == 0 ? "\n    " : ",\n    ").utf8)
-            Self.json(row).write(to: &buffer, indentedAt: 2)
-            if buffer.count >= 1 << 16 {
-                sink(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        rest.locations = []
+        rest.writeJSON(items: items.lazy.map(Self.json), locations: locations.lazy.map(Self.json), adding: extra, to: sink)
+    }
+
+    /// The statistics of `views` as ``writeJSON(adding:to:)`` writes
+    /// `StatsView(views)`'s — the same bytes — with each item and place row
+    /// made only as it is written: beside the views, only the rows' order (a
+    /// name and an id a row) is held, never every row at once.
+    package static func writeJSON(of views: HouseholdViews, adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) {
+        var items: [(name: String, id: ItemID)] = []
+        items.reserveCapacity(views.history.items.count)
+        for (item, value) in views.history.items where value.first != nil && value.last != nil {
+            items.append((views.name(of: item), item))
         }
-        buffer += Array((items.isEmpty ? "]" : "\n  ]").utf8)
-        sink(buffer + frame[at.upperBound...])
+        items = sortedByName(items) { $0 }
+        let places: [(name: String, id: LocationID)] = sortedByName(views.history.locations.keys.map { (views.name(of: $0), $0) }) { $0 }
+        StatsView(views, rows: false).writeJSON(items: items.lazy.compactMap { itemRow($0.id, views) }.map(json),
+                                               locations: places.lazy.compactMap { locationRow($0.id, views) }.map(json),
+                                               adding: extra, to: sink)
+    }
+
+    /// Writes this view, whose ``items`` and ``locations`` are empty, with
+    /// `items` and `locations` as the JSON of their rows: its text, the rows
+    /// put in where the two empty arrays stand, in pieces of about 64 KiB.
+    private func writeJSON(items: some Sequence<JSONValue>, locations: some Sequence<JSONValue>,
+                           adding extra: [(String, JSONValue)], to sink: ([UInt8]) -> Void) {
+        guard case let .object(pairs) = json else { return }
+        let frame = JSONValue.object(pairs + extra).utf8(pretty: true, terminator: 0x0A)
+        var buffer: [UInt8] = []
+        var from = frame.startIndex
+        // Each key's first empty array after the one before is its own: any earlier text is the
+        // frame's own keys and values (a string's quotes inside a value are escaped).
+        func putIn(_ key: String, _ rows: some Sequence<JSONValue>) {
+            let empty = Array("\"\(key)\": []".utf8)
+            guard let at = frame[from...].firstRange(of: empty) else { return }
+            buffer += frame[from..<at.lowerBound]
+            buffer += Array("\"\(key)\": [".utf8)
+            var any = false
+            for row in rows {
+                buffer += Array((any ? ",\n    " : "\n    ").utf8)
+                any = true
+                row.write(to: &buffer, indentedAt: 2)
+                if buffer.count >= 1 << 16 {
+                    sink(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            buffer += Array((any ? "\n  ]" : "]").utf8)
+            from = at.upperBound
+        }
+        putIn("items", items)
+        putIn("locations", locations)
+        sink(buffer + frame[from...])
     }
 }

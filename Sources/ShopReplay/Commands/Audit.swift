@@ -124,12 +124,7 @@ struct Stats: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let (views, pending) = try loadStatsViews(options, asOf: asOf)
-        let stats = StatsView(views)
-        let out = Output(json: options.json)
-        out.stats(stats, pending: pending) {
-            TextViews.stats(stats, currency: views.state.household?.currency, calendar: views.calendar)
-        }
+        try showStats(options, asOf: asOf)
         return 0
     }
 }

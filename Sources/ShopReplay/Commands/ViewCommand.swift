@@ -57,6 +57,24 @@ func loadStatsViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = t
     return (views, nil)
 }
 
+/// Shows the statistics (`view stats`, `stats`). JSON is written straight
+/// from the views, each item and place row made as it is written
+/// (``StatsView/writeJSON(of:adding:to:)``): the fold and every row are never
+/// in memory together. Text, whose columns are aligned over all the rows, is
+/// made from the whole view, the views let go first.
+func showStats(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws {
+    if options.json {
+        let (views, pending) = try loadStatsViews(options, asOf: asOf, useSnapshot: useSnapshot)
+        StatsView.writeJSON(of: views, adding: pending.map { [("pending", .int($0))] } ?? []) { Output.write(bytes: $0) }
+        return
+    }
+    let (stats, pending, currency, calendar) = try {
+        let (views, pending) = try loadStatsViews(options, asOf: asOf, useSnapshot: useSnapshot)
+        return (StatsView(views), pending, views.state.household?.currency, views.calendar)
+    }()
+    Output(json: false).view(.null, pending: pending) { TextViews.stats(stats, currency: currency, calendar: calendar) }
+}
+
 /// ``loadViewsAndPending(_:asOf:useSnapshot:history:)`` that also says where
 /// the journal's part ends (`through`) and which events the outbox added.
 func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, history: PurchaseHistory.Depth)
@@ -131,13 +149,7 @@ struct ViewCommand: ToolCommand {
         }
         let out = Output(json: options.json)
         if view == .stats {
-            // The views are let go before the statistics are written out: the
-            // fold and the answer are never in memory together.
-            let (stats, pending, currency, calendar) = try {
-                let (views, pending) = try loadStatsViews(options, asOf: asOf, useSnapshot: useSnapshot)
-                return (StatsView(views), pending, views.state.household?.currency, views.calendar)
-            }()
-            out.stats(stats, pending: pending) { TextViews.stats(stats, currency: currency, calendar: calendar) }
+            try showStats(options, asOf: asOf, useSnapshot: useSnapshot)
             return 0
         }
         let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)
