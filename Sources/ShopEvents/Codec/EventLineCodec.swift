@@ -61,15 +61,19 @@ public enum EventLineCodec {
     /// still be checked over it.
     public static func decodeLine(_ line: UnsafeRawBufferPointer) throws(CodecError) -> JournalLine {
         var newer: NewerEventLine?
-        let recorded = try decodeRecorded(line, newer: &newer)
-        if let newer { return .newer(newer) }
-        return .event(recorded!)
+        do {
+            return .event(try decodeRecorded(line, newer: &newer))
+        } catch {
+            if let newer { return .newer(newer) }
+            throw error
+        }
     }
 
     /// Decodes a line that holds an event of this version straight into a
-    /// ``RecordedEvent`` (no ``JournalLine`` around it, for the readers' hot
-    /// path); a line a newer version wrote gives `nil`, its envelope in `newer`.
-    static func decodeRecorded(_ line: UnsafeRawBufferPointer, newer: inout NewerEventLine?) throws(CodecError) -> RecordedEvent? {
+    /// ``RecordedEvent`` (no ``JournalLine`` or `Optional` around it, for the
+    /// readers' hot path: the event is copied once less). A line a newer
+    /// version wrote throws `unsupported_version`, its envelope in `newer`.
+    static func decodeRecorded(_ line: UnsafeRawBufferPointer, newer: inout NewerEventLine?) throws(CodecError) -> RecordedEvent {
         var s = JSONScanner(line)
         var seq: Int?, id: UUID?, typeName: String?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
         var device: String?, command: UUID?, commandEvents: Int?, correlation: UUID?, data: EventData?, prev: SHA256Digest?
@@ -187,7 +191,7 @@ public enum EventLineCodec {
             newer = NewerEventLine(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
                                    commandEvents: commandEvents, prev: prev, type: type?.rawValue ?? typeName!, version: version,
                                    isKnownType: type != nil, typeOffset: typeOffset)
-            return nil
+            throw CodecError(.unsupportedVersion, "\(type?.rawValue ?? typeName!) v\(version) was written by a newer ShopEvents", offset: 0)
         }
         if let dataError { throw dataError }
         guard let data else { throw missing("data") }

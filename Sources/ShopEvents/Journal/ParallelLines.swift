@@ -192,11 +192,12 @@ package final class ParallelLines: @unchecked Sendable {
         while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
             let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            guard let recorded = try? EventLineCodec.decodeRecorded(line, newer: &newer) else {
+            do {
+                chunk.events.append(try EventLineCodec.decodeRecorded(line, newer: &newer))
+            } catch {
                 chunk.cutShort = true
                 break
             }
-            chunk.events.append(recorded)
             chunk.spans.append(Span(offset: offset + start, length: end - start))
             if hashing { chunk.hashes.append(SHA256.hash(line)) }
             start = end + 1
