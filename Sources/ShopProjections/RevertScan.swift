@@ -127,6 +127,7 @@ enum RevertScan {
         }
     }
 
+    /// The offset of the last newline in `bytes` before `end`, if any (lines are short: a backward look).
     private static func lastNewline(in bytes: UnsafeRawBufferPointer, before end: Int) -> Int? {
         var at = end - 1
         while at >= 0, bytes[at] != 0x0A { at -= 1 }

@@ -103,8 +103,9 @@ public final class JournalReader {
     /// this thread. With `prefetching`, other threads read, hash and decode
     /// the lines ahead (``ParallelLines``, a chunk of whole lines each) while
     /// this one checks them in order — `seq`, `prev`, times, commands — and
-    /// applies (and prepares a chunk itself rather than wait for one): the same events, in the same order, and the same error after
-    /// the same events. Anything but a valid event (damage, a line a newer
+    /// applies, and prepares a chunk itself rather than wait for one: the
+    /// same events, in the same order, and the same error after the same
+    /// events. Anything but a valid event (damage, a line a newer
     /// version wrote, a command not all there, bytes after the last newline)
     /// ends the parallel reading; the reader then goes on from the line it
     /// stood at, one line at a time, and finds and reports it as ``next()``
