@@ -95,11 +95,9 @@ public struct StatsView: Hashable, Sendable {
     private init(_ views: HouseholdViews, rows: Bool) {
         asOf = views.asOf
         if rows {
-            var rows: [ItemRow] = []
-            rows.reserveCapacity(views.history.items.count)   // one for every item ever bought: never grown by copying
-            for item in views.history.items.keys { if let row = Self.itemRow(item, views) { rows.append(row) } }
-            items = sortedByName(rows) { ($0.name, $0.item) }
-            locations = sortedByName(views.history.locations.keys.compactMap { Self.locationRow($0, views) }) { ($0.name, $0.location) }
+            let order = Self.rowOrder(views)
+            items = order.items.compactMap { Self.itemRow($0, views) }
+            locations = order.places.compactMap { Self.locationRow($0, views) }
         } else {
             items = []
             locations = []
@@ -188,16 +186,22 @@ public struct StatsView: Hashable, Sendable {
     /// made only as it is written: beside the views, only the rows' order (a
     /// name and an id a row) is held, never every row at once.
     package static func writeJSON(of views: HouseholdViews, adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) {
+        let order = rowOrder(views)
+        StatsView(views, rows: false).writeJSON(items: order.items.lazy.compactMap { itemRow($0, views) }.map(json),
+                                               locations: order.places.lazy.compactMap { locationRow($0, views) }.map(json),
+                                               adding: extra, to: sink)
+    }
+
+    /// The items and places that have a row, each in the order of the rows:
+    /// by name (case aside), then id. Only names and ids are held meanwhile.
+    private static func rowOrder(_ views: HouseholdViews) -> (items: [ItemID], places: [LocationID]) {
         var items: [(name: String, id: ItemID)] = []
-        items.reserveCapacity(views.history.items.count)
+        items.reserveCapacity(views.history.items.count)   // one for every item ever bought: never grown by copying
         for (item, value) in views.history.items where value.first != nil && value.last != nil {
             items.append((views.name(of: item), item))
         }
-        items = sortedByName(items) { $0 }
-        let places: [(name: String, id: LocationID)] = sortedByName(views.history.locations.keys.map { (views.name(of: $0), $0) }) { $0 }
-        StatsView(views, rows: false).writeJSON(items: items.lazy.compactMap { itemRow($0.id, views) }.map(json),
-                                               locations: places.lazy.compactMap { locationRow($0.id, views) }.map(json),
-                                               adding: extra, to: sink)
+        let places = views.history.locations.keys.map { (name: views.name(of: $0), id: $0) }
+        return (sortedByName(items) { $0 }.map(\.id), sortedByName(places) { $0 }.map(\.id))
     }
 
     /// Writes this view, whose ``items`` and ``locations`` are empty, with
