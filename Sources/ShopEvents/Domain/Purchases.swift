@@ -53,7 +53,7 @@ extension ShopDecider {
 
 extension ShopState {
     mutating func applyItemPurchased(_ purchase: Purchase) {
-        if keepsHistory { purchases.insert(purchase) }
+        if keeps(purchase.id) { purchases.insert(purchase) }
         if let list = purchase.list {
             lists[list]?.updateEntry(for: purchase.item) {
                 $0.purchase = purchase.id
@@ -64,7 +64,7 @@ extension ShopState {
 
     /// The purchase drops out of statistics; its entry, if still bought by it, is to buy again.
     mutating func applyPurchaseReverted(_ id: PurchaseID) {
-        guard keepsHistory else { return unbuyEntries(boughtBy: id) }
+        guard keepsHistory || purchasesKept != nil else { return unbuyEntries(boughtBy: id) }
         guard let purchase = purchases[id] else { return }
         purchases.markReverted(id)
         if let list = purchase.list, lists[list]?.entry(for: purchase.item)?.purchase == id {

@@ -38,6 +38,11 @@ public struct ShopState: Hashable, Sendable {
     /// journal that keeps the rules (`verify` says); one that names a deleted
     /// item or location again, as no decider does, may show less of it.
     package private(set) var keepsHistory = true
+    /// In a state that keeps no history, the purchases it keeps all the
+    /// same: those a journal will revert, learnt before it is folded
+    /// (`verify`'s fast path: ``dropHistory(keepingPurchases:)``); nil in
+    /// any other state.
+    package private(set) var purchasesKept: Set<PurchaseID>?
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
 
@@ -68,11 +73,33 @@ public struct ShopState: Hashable, Sendable {
     /// and locations, and keeps none from now on (see `keepsHistory`).
     package mutating func dropHistory() {
         keepsHistory = false
+        purchasesKept = nil
         purchases = PurchaseTable()
         trips = trips.filter { if case .ended = $0.value.phase { false } else { true } }
         items = items.filter { !$0.value.isDeleted }
         locations = locations.filter { !$0.value.isDeleted }
     }
+
+    /// Before the first event: keeps no history but the purchases named in
+    /// `reverted`, which it keeps in its table as a whole state does.
+    ///
+    /// Such a state is decided against by `verify`, where the journal's
+    /// reverts were found first and its reading thread proves every id the
+    /// events create new (this state cannot tell an id used before): for
+    /// every event of a journal that keeps the rules, the deciders decide as
+    /// on a whole state. Where they would not — an event that needs a
+    /// deleted item (a purchase recorded after the item was deleted), or a
+    /// revert not foreseen — the event is refused here, and `verify` checks
+    /// the journal again with a whole state; no journal that breaks a rule is
+    /// taken for one that keeps them.
+    package mutating func dropHistory(keepingPurchases reverted: Set<PurchaseID>) {
+        precondition(self == .initial, "a state keeps its purchases from the first event on")
+        keepsHistory = false
+        purchasesKept = reverted
+    }
+
+    /// Whether the table keeps `purchase`.
+    func keeps(_ purchase: PurchaseID) -> Bool { keepsHistory || purchasesKept?.contains(purchase) == true }
 
     /// The pure fold: the state after `event`, which happened at `context`.
     public static func evolve(_ state: ShopState, _ event: Event, _ context: EventContext) -> ShopState {

@@ -116,6 +116,13 @@ struct JournalChain {
     var keepsIDs = true
     var newerLines = NewerLines.refuse
 
+    /// Before the first line: the state keeps no history but the purchases
+    /// `reverted` names (``ShopState/dropHistory(keepingPurchases:)``), for
+    /// a reader that proves every created id new by other means.
+    mutating func dropHistory(keepingPurchases reverted: Set<PurchaseID>) {
+        state.dropHistory(keepingPurchases: reverted)
+    }
+
     /// Checks one line and folds it; throws `corrupt_line` naming the line and offset.
     mutating func accept(_ line: UnsafeRawBufferPointer, number: Int, offset: Int) throws(JournalError) {
         let decoded: JournalLine

@@ -56,17 +56,22 @@ public enum JournalVerifier {
 
     /// On two threads: the report of a journal that verifies whole, else `nil`.
     package static func verifyWhole(path: String, expecting expected: JournalHead?) -> VerificationReport? {
+        // The journal's reverts first (a byte search), so that the rules need keep only the purchases
+        // reverted, and no deleted item or place or ended trip: the reading thread checks instead that
+        // nothing the journal creates has an id used before (see `ShopState.dropHistory(keepingPurchases:)`).
+        let reverted = RevertScan.revertedPurchases(journal: path)
         let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         // Ends with whether every line was read and decoded, and nothing follows the last newline.
         let lines = BatchChannel<DecodedLine, Bool>()
         let producer = Thread {
             defer { Posix.close(fd) }
-            lines.finish(readAll(fd: fd, path: path, into: lines))
+            lines.finish(readAll(fd: fd, path: path, checksCreatedIDs: reverted != nil, into: lines))
         }
         producer.name = "ShopEvents.verify \(path)"
         producer.start()
         var chain = JournalChain()
+        if let reverted { chain.dropHistory(keepingPurchases: reverted) }
         chain.checkRules = true
         chain.keepsIDs = false   // the reading thread checks ids (by their fingerprints)
         chain.newerLines = .checkChainOnly
@@ -99,27 +104,32 @@ public enum JournalVerifier {
     /// every id was as it must be and nothing follows the last newline;
     /// `false` also when the checker stopped first.
     ///
+    /// With `checksCreatedIDs`, it also checks that every id the events
+    /// create (of the household, places, items, lists, purchases, trips) is
+    /// new: the checker's state keeps no deleted thing and only the purchases
+    /// reverted, so it cannot tell an id used before.
+    ///
     /// The ids are checked by their 64-bit fingerprints (``Fingerprints``),
-    /// eight bytes an id, sorted once at the end: all distinct proves the ids
-    /// distinct. A repeated fingerprint — an id used again, a command whose
-    /// events stand apart, or, once in billions of journals, two ids that
-    /// share one — makes this `false`, and the journal is verified again on
-    /// one thread, which checks the ids themselves and names the line.
-    private static func readAll(fd: Int32, path: String, into lines: BatchChannel<DecodedLine, Bool>) -> Bool {
+    /// eight bytes an id, sorted a run at a time and merged at the end, only
+    /// a run of each in memory: all distinct proves the ids distinct. A
+    /// repeated fingerprint — an id used again, a command whose events stand
+    /// apart, or, once in billions of journals, two ids that share one —
+    /// makes this `false`, and the journal is verified again on one thread,
+    /// which checks the ids themselves and names the line.
+    private static func readAll(fd: Int32, path: String, checksCreatedIDs: Bool, into lines: BatchChannel<DecodedLine, Bool>) -> Bool {
         var reading = JournalLines(fd: fd, path: path)
         var batch: [DecodedLine] = []
         batch.reserveCapacity(BatchChannel<DecodedLine, Bool>.batchSize)
-        // Room for as many ids as the file could hold lines (no line is shorter than 200 bytes): pages
-        // never written are never resident, and the arrays never grow by copying.
-        let most = ((try? size(fd)) ?? 0) / 200 + 16
-        var eventIDs = Fingerprints(capacity: most), commandIDs = Fingerprints(capacity: most)
+        var eventIDs = Fingerprints(), commandIDs = Fingerprints(), createdIDs = Fingerprints()
         var lastCommand: CommandID?
         do throws(JournalError) {
             while let line = try reading.next() {
                 guard let decoded = try? EventLineCodec.decodeLine(line.bytes) else { return false }
                 let (id, command): (EventID, CommandID)
                 switch decoded {
-                case let .event(recorded): (id, command) = (recorded.id, recorded.command)
+                case let .event(recorded):
+                    (id, command) = (recorded.id, recorded.command)
+                    if checksCreatedIDs { addCreated(by: recorded.event, to: &createdIDs) }
                 case let .newer(envelope): (id, command) = (envelope.id, envelope.command)
                 }
                 eventIDs.add(id)
@@ -136,9 +146,23 @@ public enum JournalVerifier {
             if !batch.isEmpty, !lines.put(batch) { return false }
             // While the checker folds the last batches: every id once, every command's events together.
             return reading.trailing == nil && reading.consumedOffset == (try? size(fd)) ?? -1
-                && eventIDs.allDistinct() && commandIDs.allDistinct()
+                && eventIDs.allDistinct() && commandIDs.allDistinct() && createdIDs.allDistinct()
         } catch {
             return false
+        }
+    }
+
+    /// Adds the id `event` creates, if it creates one: the ids that
+    /// ``ShopState/isUsed(_:)`` knows, in one namespace as there.
+    private static func addCreated(by event: Event, to created: inout Fingerprints) {
+        switch event {
+        case let .householdCreated(household, _, _, _): created.add(household)
+        case let .locationCreated(location, _, _, _): created.add(location)
+        case let .itemCreated(item, _, _, _): created.add(item)
+        case let .listCreated(list, _, _): created.add(list)
+        case let .itemPurchased(purchase, _, _, _, _, _, _): created.add(purchase)
+        case let .tripStarted(trip, _): created.add(trip)
+        default: break
         }
     }
 
@@ -206,64 +230,4 @@ private struct DecodedLine: Sendable {
     var hash: SHA256Digest
     var number: Int
     var offset: Int
-}
-
-/// 64-bit fingerprints of ids (``EntityID/fixedHash``) in the order added,
-/// sorted once to find a repeat: eight bytes an id, where a set of the ids
-/// keeps some twenty-five. Equal ids have equal fingerprints, so fingerprints
-/// all distinct prove the ids distinct; a repeated one says only "look closer".
-package struct Fingerprints {
-    private var values: [UInt64] = []
-
-    /// Room for `capacity` ids reserved at once.
-    package init(capacity: Int = 0) { values.reserveCapacity(capacity) }
-
-    package mutating func add<Kind>(_ id: EntityID<Kind>) { values.append(UInt64(bitPattern: Int64(id.fixedHash))) }
-
-    package var count: Int { values.count }
-
-    /// Whether no fingerprint was added twice (sorts them in place).
-    package mutating func allDistinct() -> Bool {
-        values.withUnsafeMutableBufferPointer { Self.sortInPlace($0) }
-        return values.count < 2 || !(1..<values.count).contains { values[$0] == values[$0 - 1] }
-    }
-
-    /// Sorts without a scratch buffer the size of the array (the standard
-    /// library's sort takes one half its size): one pass by the top byte —
-    /// each value swapped straight into its bucket (American flag sort) —
-    /// then each bucket by the standard library, whose scratch is then half a
-    /// bucket: 1/512 of the array for fingerprints, which spread evenly.
-    package static func sortInPlace(_ a: UnsafeMutableBufferPointer<UInt64>) {
-        guard a.count > 256 else { var all = a; all.sort(); return }
-        @inline(__always) func bucket(_ v: UInt64) -> Int { Int(truncatingIfNeeded: v >> 56) }
-        var ends = [Int](repeating: 0, count: 256)
-        for v in a { ends[bucket(v)] += 1 }
-        var next = [Int](repeating: 0, count: 256)
-        var sum = 0
-        for b in 0..<256 {
-            next[b] = sum
-            sum += ends[b]
-            ends[b] = sum
-        }
-        for b in 0..<256 {
-            while next[b] < ends[b] {
-                // Carry the value at b's next free place to its own bucket, and the one there onwards, until one belongs in b.
-                var v = a[next[b]]
-                var home = bucket(v)
-                while home != b {
-                    swap(&v, &a[next[home]])
-                    next[home] += 1
-                    home = bucket(v)
-                }
-                a[next[b]] = v
-                next[b] += 1
-            }
-        }
-        var start = 0
-        for b in 0..<256 {
-            var part = UnsafeMutableBufferPointer(rebasing: a[start..<ends[b]])
-            part.sort()
-            start = ends[b]
-        }
-    }
 }

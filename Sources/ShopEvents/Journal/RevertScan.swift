@@ -1,16 +1,16 @@
 import Foundation
-import ShopEvents
 
 /// Finds the purchases a journal reverts without decoding it: a byte search
 /// for the revert's type name, and only the lines that hold it decoded.
 ///
 /// The statistics read once to the end of a journal use it to learn their
-/// reverts before they fold (``HouseholdViews/init(settling:)``), so that
-/// they need not keep every purchase for a revert that may come. What it
+/// reverts before they fold (`HouseholdViews(settling:)` in
+/// ShopProjections), and so does `verify` (``JournalVerifier``), so that
+/// neither need keep every purchase for a revert that may come. What it
 /// finds is a forecast, not a verdict: the fold checks it event by event and
 /// folds again the plain way if the journal reverts anything else (a line
 /// that spells its type with escapes, lines appended meanwhile).
-enum RevertScan {
+package enum RevertScan {
     /// The type as the codec writes it, quotes included.
     private static let needle = Array("\"\(EventType.purchaseReverted.rawValue)\"".utf8)
     /// Every purchase a complete line of the journal reverts; nil if the file
@@ -19,7 +19,7 @@ enum RevertScan {
     /// `parts` stretches of whole lines, each searched on a thread of its own
     /// (the last reads on to the end of the file); by default one a core for
     /// a journal of 8 MiB or more, one below.
-    static func revertedPurchases(journal path: String, chunk: Int = 1 << 20, parts: Int? = nil) -> Set<PurchaseID>? {
+    package static func revertedPurchases(journal path: String, chunk: Int = 1 << 20, parts: Int? = nil) -> Set<PurchaseID>? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -135,7 +135,7 @@ enum RevertScan {
     }
 
     /// Adds the purchases reverted by the lines of `lines` (complete lines, each ending in a newline).
-    static func collect(_ lines: UnsafeRawBufferPointer, into reverted: inout Set<PurchaseID>) {
+    package static func collect(_ lines: UnsafeRawBufferPointer, into reverted: inout Set<PurchaseID>) {
         guard let base = lines.baseAddress else { return }
         var from = 0
         while let at = find(in: lines, from: from) {
