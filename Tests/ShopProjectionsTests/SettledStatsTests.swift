@@ -92,9 +92,15 @@ import ShopTestSupport
         // Read in chunks shorter than a line (the buffer grows), a few lines long, and the default;
         // in one stretch, or cut into several searched side by side (more than there are lines, too).
         #expect(!Self.reverts(events).isEmpty)
+        // And the items bought late (off any list, with a time of their own), which `verify` asks for too.
+        let lateItems = Set(events.compactMap { if case let .itemPurchased(_, item, nil, _, _, _, _?) = $0.event { item } else { nil } })
+        #expect(!lateItems.isEmpty)
         for chunk in [64, 2_000, 4 << 20] {
             for parts in [nil, 1, 2, 3, 7, 5_000] as [Int?] {
                 #expect(RevertScan.revertedPurchases(journal: journal.path, chunk: chunk, parts: parts) == Self.reverts(events),
+                        "chunks of \(chunk), \(parts.map(String.init) ?? "default") parts")
+                #expect(RevertScan.forecast(journal: journal.path, chunk: chunk, parts: parts, lateItems: true)
+                        == RevertScan.Forecast(reverted: Self.reverts(events), lateItems: lateItems),
                         "chunks of \(chunk), \(parts.map(String.init) ?? "default") parts")
             }
         }

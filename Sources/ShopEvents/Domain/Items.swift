@@ -79,6 +79,6 @@ extension ShopState {
         countLive(old, -1)
         items[id]?.isDeleted = true
         itemNames.release(old.name, by: id)
-        if !keepsHistory { items[id] = nil }
+        if !keepsHistory, !deletedItemsKept.contains(id) { items[id] = nil }
     }
 }

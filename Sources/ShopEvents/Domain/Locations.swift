@@ -76,6 +76,7 @@ extension ShopState {
         guard let old = locations[id] else { return }
         locations[id]?.isDeleted = true
         locationNames.release(old.name, by: id)
-        if !keepsHistory { locations[id] = nil }
+        // A deleted item kept (see `deletedItemsKept`) may still name it; no live item does.
+        if !keepsHistory, !deletedItemsKept.contains(where: { items[$0]?.location == id }) { locations[id] = nil }
     }
 }

@@ -40,9 +40,13 @@ public struct ShopState: Hashable, Sendable {
     package private(set) var keepsHistory = true
     /// In a state that keeps no history, the purchases it keeps all the
     /// same: those a journal will revert, learnt before it is folded
-    /// (`verify`'s fast path: ``dropHistory(keepingPurchases:)``); nil in
+    /// (`verify`'s fast path: ``dropHistory(keepingPurchases:deletedItems:)``); nil in
     /// any other state.
     package private(set) var purchasesKept: Set<PurchaseID>?
+    /// In such a state, the items it keeps once deleted (and the place each
+    /// was last at, if that is deleted too): those a journal buys after the
+    /// fact (`purchasedAt`, off any list), which may come after the delete.
+    package private(set) var deletedItemsKept: Set<ItemID> = []
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
 
@@ -74,6 +78,7 @@ public struct ShopState: Hashable, Sendable {
     package mutating func dropHistory() {
         keepsHistory = false
         purchasesKept = nil
+        deletedItemsKept = []
         purchases = PurchaseTable()
         trips = trips.filter { if case .ended = $0.value.phase { false } else { true } }
         items = items.filter { !$0.value.isDeleted }
@@ -81,21 +86,24 @@ public struct ShopState: Hashable, Sendable {
     }
 
     /// Before the first event: keeps no history but the purchases named in
-    /// `reverted`, which it keeps in its table as a whole state does.
+    /// `reverted`, which it keeps in its table as a whole state does, and
+    /// the items named in `deletedItems` once deleted, with their places.
     ///
     /// Such a state is decided against by `verify`, where the journal's
-    /// reverts were found first and its reading thread proves every id the
-    /// events create new (this state cannot tell an id used before): for
-    /// every event of a journal that keeps the rules, the deciders decide as
-    /// on a whole state. Where they would not — an event that needs a
-    /// deleted item (a purchase recorded after the item was deleted), or a
-    /// revert not foreseen — the event is refused here, and `verify` checks
-    /// the journal again with a whole state; no journal that breaks a rule is
-    /// taken for one that keeps them.
-    package mutating func dropHistory(keepingPurchases reverted: Set<PurchaseID>) {
+    /// reverts and late purchases were found first (``RevertScan``) and its
+    /// reading thread proves every id the events create new (this state
+    /// cannot tell an id used before): for every event of a journal that
+    /// keeps the rules, the deciders decide as on a whole state. Where they
+    /// would not — a revert or a late purchase not foreseen (a line that
+    /// spells its keys with escapes), a late purchase at a deleted place
+    /// that was not its item's — the event is refused here, and `verify`
+    /// checks the journal again with a whole state; no journal that breaks a
+    /// rule is taken for one that keeps them.
+    package mutating func dropHistory(keepingPurchases reverted: Set<PurchaseID>, deletedItems: Set<ItemID>) {
         precondition(self == .initial, "a state keeps its purchases from the first event on")
         keepsHistory = false
         purchasesKept = reverted
+        deletedItemsKept = deletedItems
     }
 
     /// Whether the table keeps `purchase`.

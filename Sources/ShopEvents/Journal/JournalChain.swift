@@ -116,11 +116,11 @@ struct JournalChain {
     var keepsIDs = true
     var newerLines = NewerLines.refuse
 
-    /// Before the first line: the state keeps no history but the purchases
-    /// `reverted` names (``ShopState/dropHistory(keepingPurchases:)``), for
-    /// a reader that proves every created id new by other means.
-    mutating func dropHistory(keepingPurchases reverted: Set<PurchaseID>) {
-        state.dropHistory(keepingPurchases: reverted)
+    /// Before the first line: the state keeps no history but what
+    /// `forecast` names (``ShopState/dropHistory(keepingPurchases:deletedItems:)``),
+    /// for a reader that proves every created id new by other means.
+    mutating func dropHistory(keeping forecast: RevertScan.Forecast) {
+        state.dropHistory(keepingPurchases: forecast.reverted, deletedItems: forecast.lateItems)
     }
 
     /// Checks one line and folds it; throws `corrupt_line` naming the line and offset.

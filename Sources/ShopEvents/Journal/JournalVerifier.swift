@@ -56,22 +56,22 @@ public enum JournalVerifier {
 
     /// On two threads: the report of a journal that verifies whole, else `nil`.
     package static func verifyWhole(path: String, expecting expected: JournalHead?) -> VerificationReport? {
-        // The journal's reverts first (a byte search), so that the rules need keep only the purchases
-        // reverted, and no deleted item or place or ended trip: the reading thread checks instead that
-        // nothing the journal creates has an id used before (see `ShopState.dropHistory(keepingPurchases:)`).
-        let reverted = RevertScan.revertedPurchases(journal: path)
         let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         // Ends with whether every line was read and decoded, and nothing follows the last newline.
         let lines = BatchChannel<DecodedLine, Bool>()
         let producer = Thread {
             defer { Posix.close(fd) }
-            lines.finish(readAll(fd: fd, path: path, checksCreatedIDs: reverted != nil, into: lines))
+            lines.finish(readAll(fd: fd, path: path, into: lines))
         }
         producer.name = "ShopEvents.verify \(path)"
         producer.start()
+        // While the first lines are read: the journal's reverts and late purchases (a byte search), so
+        // that the rules need keep only the purchases reverted and the deleted items bought late, and no
+        // other deleted item or place or ended trip; the reading thread checks instead that nothing the
+        // journal creates has an id used before (see `ShopState.dropHistory(keepingPurchases:deletedItems:)`).
         var chain = JournalChain()
-        if let reverted { chain.dropHistory(keepingPurchases: reverted) }
+        if let forecast = RevertScan.forecast(journal: path, lateItems: true) { chain.dropHistory(keeping: forecast) }
         chain.checkRules = true
         chain.keepsIDs = false   // the reading thread checks ids (by their fingerprints)
         chain.newerLines = .checkChainOnly
@@ -104,10 +104,10 @@ public enum JournalVerifier {
     /// every id was as it must be and nothing follows the last newline;
     /// `false` also when the checker stopped first.
     ///
-    /// With `checksCreatedIDs`, it also checks that every id the events
-    /// create (of the household, places, items, lists, purchases, trips) is
-    /// new: the checker's state keeps no deleted thing and only the purchases
-    /// reverted, so it cannot tell an id used before.
+    /// It also checks that every id the events create (of the household,
+    /// places, items, lists, purchases, trips) is new: the checker's state
+    /// keeps no deleted thing and only the purchases reverted, so it cannot
+    /// tell an id used before.
     ///
     /// The ids are checked by their 64-bit fingerprints (``Fingerprints``),
     /// eight bytes an id, sorted a run at a time and merged at the end, only
@@ -116,7 +116,7 @@ public enum JournalVerifier {
     /// apart, or, once in billions of journals, two ids that share one —
     /// makes this `false`, and the journal is verified again on one thread,
     /// which checks the ids themselves and names the line.
-    private static func readAll(fd: Int32, path: String, checksCreatedIDs: Bool, into lines: BatchChannel<DecodedLine, Bool>) -> Bool {
+    private static func readAll(fd: Int32, path: String, into lines: BatchChannel<DecodedLine, Bool>) -> Bool {
         var reading = JournalLines(fd: fd, path: path)
         var batch: [DecodedLine] = []
         batch.reserveCapacity(BatchChannel<DecodedLine, Bool>.batchSize)
@@ -129,7 +129,7 @@ public enum JournalVerifier {
                 switch decoded {
                 case let .event(recorded):
                     (id, command) = (recorded.id, recorded.command)
-                    if checksCreatedIDs { addCreated(by: recorded.event, to: &createdIDs) }
+                    addCreated(by: recorded.event, to: &createdIDs)
                 case let .newer(envelope): (id, command) = (envelope.id, envelope.command)
                 }
                 eventIDs.add(id)

@@ -13,13 +13,42 @@ import Foundation
 package enum RevertScan {
     /// The type as the codec writes it, quotes included.
     private static let needle = Array("\"\(EventType.purchaseReverted.rawValue)\"".utf8)
-    /// Every purchase a complete line of the journal reverts; nil if the file
+    /// The key of a purchase's own time, as the codec writes it.
+    private static let lateNeedle = Array("\"purchasedAt\":".utf8)
+
+    /// What a journal will do that a fold keeping no history must know of first.
+    package struct Forecast: Hashable, Sendable {
+        /// Every purchase a line reverts.
+        package var reverted: Set<PurchaseID> = []
+        /// Every item bought off any list with a time of its own (`purchasedAt`):
+        /// a purchase recorded after the fact, which may come after the item
+        /// was deleted and then needs it; empty unless asked for.
+        package var lateItems: Set<ItemID> = []
+
+        package init(reverted: Set<PurchaseID> = [], lateItems: Set<ItemID> = []) {
+            self.reverted = reverted
+            self.lateItems = lateItems
+        }
+
+        mutating func formUnion(_ other: Forecast) {
+            reverted.formUnion(other.reverted)
+            lateItems.formUnion(other.lateItems)
+        }
+    }
+
+    /// Every purchase a complete line of the journal reverts (``forecast(journal:chunk:parts:lateItems:)``).
+    package static func revertedPurchases(journal path: String, chunk: Int = 1 << 20, parts: Int? = nil) -> Set<PurchaseID>? {
+        forecast(journal: path, chunk: chunk, parts: parts)?.reverted
+    }
+
+    /// Every purchase a complete line of the journal reverts, and with
+    /// `lateItems` every item a line buys late; nil if the file
     /// cannot be read (the fold that follows says why). It is read `chunk`
     /// bytes at a time; a longer line grows the buffer. The file is cut into
     /// `parts` stretches of whole lines, each searched on a thread of its own
     /// (the last reads on to the end of the file); by default one a core for
     /// a journal of 8 MiB or more, one below.
-    package static func revertedPurchases(journal path: String, chunk: Int = 1 << 20, parts: Int? = nil) -> Set<PurchaseID>? {
+    package static func forecast(journal path: String, chunk: Int = 1 << 20, parts: Int? = nil, lateItems: Bool = false) -> Forecast? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -36,11 +65,11 @@ package enum RevertScan {
             guard let newline = firstNewline(fd, from: size / parts * part), newline + 1 > starts.last! else { continue }
             starts.append(newline + 1)
         }
-        if starts.count == 1 { return search(fd, from: 0, to: nil, chunk: chunk) }
+        if starts.count == 1 { return search(fd, from: 0, to: nil, chunk: chunk, lateItems: lateItems) }
         let found = Found(count: starts.count)
         DispatchQueue.concurrentPerform(iterations: starts.count) { [starts] part in
             let end = part + 1 < starts.count ? starts[part + 1] : nil
-            found.set(part, search(fd, from: starts[part], to: end, chunk: chunk))
+            found.set(part, search(fd, from: starts[part], to: end, chunk: chunk, lateItems: lateItems))
         }
         return found.union()
     }
@@ -49,13 +78,13 @@ package enum RevertScan {
     private final class Found: @unchecked Sendable {
         // @unchecked: `results` is read and written only under `lock`.
         private let lock = NSLock()
-        private var results: [Set<PurchaseID>??]
+        private var results: [Forecast??]
         init(count: Int) { results = Array(repeating: nil, count: count) }
-        func set(_ part: Int, _ result: Set<PurchaseID>?) { lock.withLock { results[part] = .some(result) } }
+        func set(_ part: Int, _ result: Forecast?) { lock.withLock { results[part] = .some(result) } }
         /// Every stretch's purchases; nil if one could not be read.
-        func union() -> Set<PurchaseID>? {
+        func union() -> Forecast? {
             lock.withLock {
-                var all = Set<PurchaseID>()
+                var all = Forecast()
                 for case let result?? in results { all.formUnion(result) }
                 return results.allSatisfy { $0 != nil && $0! != nil } ? all : nil
             }
@@ -75,18 +104,18 @@ package enum RevertScan {
         }
     }
 
-    /// The purchases reverted by the complete lines from `start` (where a line
-    /// starts) to `end` (where one starts, or the end of the file if nil).
-    private static func search(_ fd: Int32, from start: Int, to end: Int?, chunk: Int) -> Set<PurchaseID>? {
+    /// What the complete lines from `start` (where a line starts) to `end`
+    /// (where one starts, or the end of the file if nil) foretell.
+    private static func search(_ fd: Int32, from start: Int, to end: Int?, chunk: Int, lateItems: Bool) -> Forecast? {
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
-        var reverted = Set<PurchaseID>()
+        var forecast = Forecast()
         var offset = start, carried = 0
         while true {
             let want = min(buffer.count - carried, end.map { $0 - offset } ?? Int.max)
             let n = want > 0 ? pread(fd, buffer.baseAddress! + carried, want, off_t(offset)) : 0
             if n < 0 { if errno == EINTR { continue } else { return nil } }
-            if n == 0 { return reverted }   // what is carried has no newline: no complete line
+            if n == 0 { return forecast }   // what is carried has no newline: no complete line
             offset += n
             let filled = carried + n
             guard let lastNewline = lastNewline(in: UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), before: filled) else {
@@ -100,21 +129,25 @@ package enum RevertScan {
                 continue
             }
             let lines = lastNewline + 1
-            collect(UnsafeRawBufferPointer(rebasing: buffer[0..<lines]), into: &reverted)
+            let complete = UnsafeRawBufferPointer(rebasing: buffer[0..<lines])
+            collect(complete, into: &forecast.reverted)
+            if lateItems { collectLate(complete, into: &forecast.lateItems) }
             carried = filled - lines
             if carried > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + lines, carried) }
         }
     }
 
-    /// Which of the needle's bytes `memchr` looks for: its `R`, a capital
-    /// letter that is no hex digit, so rare in a journal (a few type names and
-    /// people's names hold one) that the C library's vector search runs far
-    /// between the places where the whole needle is compared.
+    /// Which of a needle's bytes `memchr` looks for: a capital letter that is
+    /// no hex digit (the revert's `R`, the late purchase's `A`), so rare in a
+    /// journal (a few type names and people's names hold one) that the C
+    /// library's vector search runs far between the places where the whole
+    /// needle is compared.
     private static let pivot = needle.firstIndex(of: UInt8(ascii: "R"))!
+    private static let latePivot = lateNeedle.firstIndex(of: UInt8(ascii: "A"))!
 
-    /// The offset of the first ``needle`` in `bytes` at or after `from`.
-    private static func find(in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
-        let n = needle.count, pivot = Self.pivot
+    /// The offset of the first `needle` in `bytes` at or after `from`.
+    private static func find(_ needle: [UInt8], pivot: Int, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        let n = needle.count
         guard let base = bytes.baseAddress else { return nil }
         return needle.withUnsafeBufferPointer { needle in
             var at = from + pivot   // where the pivot byte would be
@@ -136,14 +169,27 @@ package enum RevertScan {
 
     /// Adds the purchases reverted by the lines of `lines` (complete lines, each ending in a newline).
     package static func collect(_ lines: UnsafeRawBufferPointer, into reverted: inout Set<PurchaseID>) {
+        forEvent(in: lines, holding: needle, pivot: pivot) { event in
+            if case let .purchaseReverted(purchase) = event { reverted.insert(purchase) }
+        }
+    }
+
+    /// Adds the items bought off any list with a `purchasedAt` by the lines of `lines`.
+    package static func collectLate(_ lines: UnsafeRawBufferPointer, into items: inout Set<ItemID>) {
+        forEvent(in: lines, holding: lateNeedle, pivot: latePivot) { event in
+            if case let .itemPurchased(_, item, nil, _, _, _, _?) = event { items.insert(item) }
+        }
+    }
+
+    /// Decodes each line of `lines` that holds `needle` and hands its event to `body`.
+    private static func forEvent(in lines: UnsafeRawBufferPointer, holding needle: [UInt8], pivot: Int, _ body: (Event) -> Void) {
         guard let base = lines.baseAddress else { return }
         var from = 0
-        while let at = find(in: lines, from: from) {
+        while let at = find(needle, pivot: pivot, in: lines, from: from) {
             let start = (lastNewline(in: lines, before: at) ?? -1) + 1
             let end = UnsafeRawPointer(memchr(base + at, 0x0A, lines.count - at)!) - base
-            if case let .event(recorded)? = try? EventLineCodec.decodeLine(UnsafeRawBufferPointer(rebasing: lines[start..<end])),
-               case let .purchaseReverted(purchase) = recorded.event {
-                reverted.insert(purchase)
+            if case let .event(recorded)? = try? EventLineCodec.decodeLine(UnsafeRawBufferPointer(rebasing: lines[start..<end])) {
+                body(recorded.event)
             }
             from = end + 1
         }
