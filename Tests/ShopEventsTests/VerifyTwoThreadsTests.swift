@@ -25,7 +25,7 @@ import ShopTestSupport
         #expect(try JournalVerifier.verifyOneThread(path: fixture.path, expecting: early) == one)
     }
 
-    @Test("damage, a torn tail, a line that is not JSON, a wrong or missing head: nil, and verify gives one thread's report")
+    @Test("damage, a line that is not JSON, a wrong head: nil, and verify gives one thread's report")
     func unhealthy() throws {
         let fixture = JournalFixture()
         defer { fixture.remove() }
@@ -39,12 +39,10 @@ import ShopTestSupport
         wrongHead.hash = SHA256.hash(Array("not this".utf8))
         let cases: [(String, [UInt8], JournalHead?)] = [
             ("a flipped bit", Array(flipped.joined(separator: [0x0A])) + [0x0A], nil),
-            ("a torn last line", healthy + Array(#"{"seq":"#.utf8), nil),
             ("a last line that is not JSON", healthy + Array("not json\n".utf8), nil),
             ("a head that does not match", healthy, wrongHead),
             ("a head part-way that does not match (the checker stops while the reader reads on)", healthy,
              JournalHead(seq: 1_000, hash: wrongHead.hash)),
-            ("a head beyond the end", healthy, JournalHead(seq: good.head.seq + 5, hash: good.head.hash)),
         ]
         for (name, bytes, expected) in cases {
             Scratch.write(bytes, to: fixture.path)
@@ -52,6 +50,37 @@ import ShopTestSupport
             let report = try JournalVerifier.verify(path: fixture.path, expecting: expected)
             #expect(report == (try JournalVerifier.verifyOneThread(path: fixture.path, expecting: expected)), "\(name)")
             #expect(!report.ok, "\(name)")
+        }
+    }
+
+    @Test("every line whole, and an end that is not (a torn line, a command cut short, a newer version's line, a head not there): two threads report as one")
+    func wholeLinesOtherEnds() throws {
+        let fixture = JournalFixture()
+        defer { fixture.remove() }
+        try PrefetchTests.journal(fixture, seed: 13, count: 5_000)
+        let healthy = fixture.bytes()
+        let lines = fixture.lines()
+        let good = try JournalVerifier.verifyOneThread(path: fixture.path, expecting: nil)
+        let events = try JournalReader.readAll(path: fixture.path)
+        // The first line of the last command of two events, and the journal cut just after it.
+        let firstOfTwo = try #require(events.lastIndex { $0.commandEvents == 2 })
+        let cutShort = Array(lines[...firstOfTwo].joined(separator: [0x0A])) + [0x0A]
+        let last = events.last!
+        let newer = #"{"seq":\#(last.seq + 1),"id":"\#(EventID())","type":"ItemPhotographed","v":1,"at":"\#(last.at)","actor":"ana","command":"\#(CommandID())","data":{"item":"\#(ItemID())"},"prev":"\#(SHA256.hash(lines.last!))"}"#
+        let cases: [(String, [UInt8], JournalHead?)] = [
+            ("a torn last line", healthy + Array(#"{"seq":"#.utf8), nil),
+            ("a command cut short", cutShort, nil),
+            ("a command cut short and a torn line", cutShort + Array(#"{"seq":"#.utf8), nil),
+            ("a newer version's line at the end", healthy + Array(newer.utf8) + [0x0A], nil),
+            ("a head beyond the end", healthy, JournalHead(seq: good.head.seq + 5, hash: good.head.hash)),
+            ("a head found, and a torn last line", healthy + Array(#"{"se"#.utf8), good.head),
+        ]
+        for (name, bytes, expected) in cases {
+            Scratch.write(bytes, to: fixture.path)
+            let one = try JournalVerifier.verifyOneThread(path: fixture.path, expecting: expected)
+            #expect(!one.ok || one.newerLine != nil, "\(name): \(one)")
+            #expect(JournalVerifier.verifyWhole(path: fixture.path, expecting: expected) == one, "\(name)")
+            #expect(try JournalVerifier.verify(path: fixture.path, expecting: expected) == one, "\(name)")
         }
     }
 }

@@ -33,8 +33,10 @@ public struct ShopState: Hashable, Sendable {
     /// than by its history. (A deleted location holds no live item: deleting
     /// it moves them to Unknown first.)
     /// Such a state is never decided against (it cannot tell an id used, or a
-    /// purchase revertible); a revert finds the entry it un-buys by looking
-    /// through the lists. The views equal those of the whole state for any
+    /// purchase revertible) — but by `verify`, which keeps the purchases
+    /// to be reverted and proves ids new by other means
+    /// (``dropHistory(keepingPurchases:deletedItems:)``); otherwise a revert
+    /// finds the entry it un-buys by looking through the lists. The views equal those of the whole state for any
     /// journal that keeps the rules (`verify` says); one that names a deleted
     /// item or location again, as no decider does, may show less of it.
     package private(set) var keepsHistory = true

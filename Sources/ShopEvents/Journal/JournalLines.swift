@@ -25,7 +25,13 @@ struct JournalLines: ~Copyable {
     private var fileOffset: Int
     private var lineNumber: Int
     /// Bytes after the last `\n` once the end is reached: a torn tail, or a line being written.
-    private(set) var trailing: (offset: Int, bytes: [UInt8])?
+    private(set) var trailing: Trailing?
+
+    /// Bytes after the last `\n`, and where they start.
+    struct Trailing: Sendable {
+        var offset: Int
+        var bytes: [UInt8]
+    }
 
     init(fd: Int32, path: String, startOffset: Int = 0, firstLineNumber: Int = 1, chunk: Int = 1 << 20) {
         self.fd = fd
@@ -64,7 +70,7 @@ struct JournalLines: ~Copyable {
             }
             if eof {
                 if start < end {
-                    trailing = (consumedOffset, Array(UnsafeRawBufferPointer(start: buffer + start, count: end - start)))
+                    trailing = Trailing(offset: consumedOffset, bytes: Array(UnsafeRawBufferPointer(start: buffer + start, count: end - start)))
                 }
                 return nil
             }

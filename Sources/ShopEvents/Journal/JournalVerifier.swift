@@ -54,12 +54,15 @@ public enum JournalVerifier {
     /// A journal of at least this many bytes is verified on two threads.
     package static var prefetchAbove: Int { 4 << 20 }
 
-    /// On two threads: the report of a journal that verifies whole, else `nil`.
+    /// On two threads: the report of a journal whose every complete line
+    /// verifies — whatever its end holds (a torn line, a command cut short,
+    /// lines a newer version wrote) and whether or not the expected head is
+    /// in it — else `nil`.
     package static func verifyWhole(path: String, expecting expected: JournalHead?) -> VerificationReport? {
         let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        // Ends with whether every line was read and decoded, and nothing follows the last newline.
-        let lines = BatchChannel<DecodedLine, Bool>()
+        // Ends with what follows the last newline, or that not every line could be read, decoded and checked.
+        let lines = BatchChannel<DecodedLine, ReadEnd>()
         let producer = Thread {
             defer { Posix.close(fd) }
             lines.finish(readAll(fd: fd, path: path, into: lines))
@@ -92,17 +95,27 @@ public enum JournalVerifier {
             }
         }
         lines.stop()
-        let whole = lines.waitForEnd()
-        guard healthy, whole, expectedFound, chain.openCommand == nil, chain.firstNewer == nil else { return nil }
-        return VerificationReport(events: chain.head.seq, head: chain.head, failure: nil, tornTail: nil, newerLine: nil)
+        let end = lines.waitForEnd()
+        guard healthy, end.whole else { return nil }
+        return report(chain, failure: nil, trailing: end.trailing, consumedOffset: end.consumedOffset,
+                      expected: expected, expectedFound: expectedFound)
+    }
+
+    /// How the reading thread ended: whether every complete line was read,
+    /// decoded and its ids found as they must be; and what follows the last newline.
+    private struct ReadEnd: Sendable {
+        var whole: Bool
+        var trailing: JournalLines.Trailing?
+        var consumedOffset: Int
+        static let broken = ReadEnd(whole: false, trailing: nil, consumedOffset: 0)
     }
 
     /// The reading thread: reads, decodes and hashes every line into `lines`,
     /// and checks that no event id is used twice and that the events of each
     /// command stand together (which needs nothing the checker folds, so it is
     /// done here, where there is time to spare). Whether every line decoded,
-    /// every id was as it must be and nothing follows the last newline;
-    /// `false` also when the checker stopped first.
+    /// every id was as it must be, and what follows the last newline;
+    /// not whole also when the checker stopped first.
     ///
     /// It also checks that every id the events create (of the household,
     /// places, items, lists, purchases, trips) is new: the checker's state
@@ -116,15 +129,15 @@ public enum JournalVerifier {
     /// apart, or, once in billions of journals, two ids that share one —
     /// makes this `false`, and the journal is verified again on one thread,
     /// which checks the ids themselves and names the line.
-    private static func readAll(fd: Int32, path: String, into lines: BatchChannel<DecodedLine, Bool>) -> Bool {
+    private static func readAll(fd: Int32, path: String, into lines: BatchChannel<DecodedLine, ReadEnd>) -> ReadEnd {
         var reading = JournalLines(fd: fd, path: path)
         var batch: [DecodedLine] = []
-        batch.reserveCapacity(BatchChannel<DecodedLine, Bool>.batchSize)
+        batch.reserveCapacity(BatchChannel<DecodedLine, ReadEnd>.batchSize)
         var eventIDs = Fingerprints(), commandIDs = Fingerprints(), createdIDs = Fingerprints()
         var lastCommand: CommandID?
         do throws(JournalError) {
             while let line = try reading.next() {
-                guard let decoded = try? EventLineCodec.decodeLine(line.bytes) else { return false }
+                guard let decoded = try? EventLineCodec.decodeLine(line.bytes) else { return .broken }
                 let (id, command): (EventID, CommandID)
                 switch decoded {
                 case let .event(recorded):
@@ -138,17 +151,18 @@ public enum JournalVerifier {
                     lastCommand = command
                 }
                 batch.append(.init(line: decoded, hash: SHA256.hash(line.bytes), number: line.number, offset: line.offset))
-                if batch.count == BatchChannel<DecodedLine, Bool>.batchSize {
-                    guard lines.put(batch) else { return false }
+                if batch.count == BatchChannel<DecodedLine, ReadEnd>.batchSize {
+                    guard lines.put(batch) else { return .broken }
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            if !batch.isEmpty, !lines.put(batch) { return false }
+            if !batch.isEmpty, !lines.put(batch) { return .broken }
             // While the checker folds the last batches: every id once, every command's events together.
-            return reading.trailing == nil && reading.consumedOffset == (try? size(fd)) ?? -1
+            let whole = reading.consumedOffset + (reading.trailing?.bytes.count ?? 0) == (try? size(fd)) ?? -1
                 && eventIDs.allDistinct() && commandIDs.allDistinct() && createdIDs.allDistinct()
+            return ReadEnd(whole: whole, trailing: reading.trailing, consumedOffset: reading.consumedOffset)
         } catch {
-            return false
+            return .broken
         }
     }
 
@@ -198,27 +212,38 @@ public enum JournalVerifier {
             guard error.reason == .corruptLine else { throw error }
             failure = error
         }
+        return report(chain, failure: failure, trailing: lines.trailing, consumedOffset: lines.consumedOffset,
+                      expected: expected, expectedFound: expectedFound)
+    }
+
+    /// The report once every complete line was accepted, or `failure` stopped
+    /// the chain: then the end of the file decides it (a torn line, a command
+    /// cut short, a line a newer version wrote), and whether the expected
+    /// head was found. One thread and two give the same report through it.
+    private static func report(_ chain: JournalChain, failure: JournalError?, trailing: JournalLines.Trailing?, consumedOffset: Int,
+                               expected: JournalHead?, expectedFound: Bool) -> VerificationReport {
+        var failure = failure
         var torn: VerificationReport.TornTail?
         var good = chain.head
-        let end = lines.consumedOffset + (lines.trailing?.bytes.count ?? 0)
+        let end = consumedOffset + (trailing?.bytes.count ?? 0)
         if failure != nil {
             // A line blamed through the one after it was accepted before its change showed.
             if failure?.line.map({ $0 <= chain.head.seq }) == true { good = chain.previousHead }
         } else if let newer = chain.firstNewer {
             failure = JournalError(newer.error.reason, "\(newer.error.message). The hash chain holds over it and the lines after it (to seq \(chain.head.seq), head \(chain.head)); only a newer ShopEvents can check their rules", line: newer.line, offset: newer.offset)
             good = newer.headBefore
-        } else if let tail = lines.trailing, let problem = JournalChain.notATornWrite(tail.bytes) {
+        } else if let tail = trailing, let problem = JournalChain.notATornWrite(tail.bytes) {
             failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(problem)", line: chain.head.seq + 1, offset: tail.offset)
         } else if let open = chain.openCommand {
             torn = VerificationReport.TornTail(line: open.line, offset: open.offset, length: end - open.offset, commandLines: open.have)
-            failure = JournalError(.corruptLine, "line \(open.line) (byte offset \(open.offset)): command \(open.command) declares \(open.expected) events (commandEvents) but the journal ends after \(open.have) of them\(lines.trailing == nil ? "" : " and a torn line") — a crash cut it short, and it was never acknowledged; `shop-replay repair --fix` keeps a copy of its lines and cuts them", line: open.line, offset: open.offset)
+            failure = JournalError(.corruptLine, "line \(open.line) (byte offset \(open.offset)): command \(open.command) declares \(open.expected) events (commandEvents) but the journal ends after \(open.have) of them\(trailing == nil ? "" : " and a torn line") — a crash cut it short, and it was never acknowledged; `shop-replay repair --fix` keeps a copy of its lines and cuts them", line: open.line, offset: open.offset)
             good = open.headBefore
-        } else if let tail = lines.trailing {
+        } else if let tail = trailing {
             torn = VerificationReport.TornTail(line: chain.head.seq + 1, offset: tail.offset, length: tail.bytes.count, commandLines: 0)
             failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(tail.bytes.count) bytes without a newline at the end — a torn write; `shop-replay repair --fix` keeps a copy of them and cuts them", line: chain.head.seq + 1, offset: tail.offset)
         }
         if failure == nil, let expected, !expectedFound {
-            failure = JournalError(.corruptLine, "the recorded head \(expected) is not in this history: it ends at seq \(chain.head.seq), so it was truncated", line: chain.head.seq + 1, offset: lines.consumedOffset)
+            failure = JournalError(.corruptLine, "the recorded head \(expected) is not in this history: it ends at seq \(chain.head.seq), so it was truncated", line: chain.head.seq + 1, offset: consumedOffset)
         }
         return VerificationReport(events: good.seq, head: good, failure: failure, tornTail: torn, newerLine: chain.firstNewer)
     }
