@@ -224,6 +224,19 @@ import ShopTestSupport
         }
     }
 
+    @Test("the scratch file is never seen in its directory: unlinked as soon as it is made")
+    func scratchUnlinked() throws {
+        let directory = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var random = SeededRandom(seed: 7)
+        var prints = Fingerprints(runLength: 100, directory: directory.path)
+        for id in ids(1_000, &random) { prints.add(id) }
+        #expect(prints.runsWritten == 10)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+        let distinct = prints.allDistinct()
+        #expect(distinct)
+    }
+
     @Test("asked twice, and after more are added; where no scratch file can be made, all are kept in memory")
     func againAndWithoutAFile() {
         var random = SeededRandom(seed: 6)
