@@ -224,17 +224,23 @@ import ShopTestSupport
         }
     }
 
-    @Test("the scratch file is never seen in its directory: unlinked as soon as it is made")
+    @Test("the scratch file is never seen in its directory: made without a name, or unlinked as soon as it is made")
     func scratchUnlinked() throws {
         let directory = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var random = SeededRandom(seed: 7)
-        var prints = Fingerprints(runLength: 100, directory: directory.path)
-        for id in ids(1_000, &random) { prints.add(id) }
-        #expect(prints.runsWritten == 10)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
-        let distinct = prints.allDistinct()
-        #expect(distinct)
+        let some = ids(1_000, &random)
+        // Made in the directory and unlinked, or made there without a name (Linux), or (elsewhere) the first.
+        for unnamed in [nil, directory.path] {
+            var prints = Fingerprints(runLength: 100, unnamedIn: unnamed, directory: directory.path)
+            for id in some { prints.add(id) }
+            #expect(prints.runsWritten == 10)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+            let distinct = prints.allDistinct()
+            prints.add(some[500])
+            let repeated = !prints.allDistinct()
+            #expect(distinct && repeated)
+        }
     }
 
     @Test("asked twice, and after more are added; where no scratch file can be made, all are kept in memory")

@@ -7,16 +7,20 @@ import Foundation
 /// fingerprints, so fingerprints all distinct prove the ids distinct; a
 /// repeated one says only "look closer".
 ///
-/// A full run is sorted and written to an unnamed scratch file (made in the
-/// temporary directory and unlinked at once: it holds fingerprints, never
-/// events, and goes with the process); ``allDistinct()`` merges the runs as
-/// it reads them back, a few pages of each at a time. Where no scratch file
-/// can be made or written, the fingerprints stay in memory, as many as come.
+/// A full run is sorted and written to a scratch file that has no name: on
+/// Linux one made without a name (`O_TMPFILE`) beside the journal if given
+/// (where the journal is, there is a disk, where the temporary directory may
+/// be memory), else made in the temporary directory and unlinked at once; it
+/// holds fingerprints, never events, and goes with the process.
+/// ``allDistinct()`` merges the runs as it reads them back, a few pages of
+/// each at a time. Where no scratch file can be made or written, the
+/// fingerprints stay in memory, as many as come.
 package struct Fingerprints {
     /// The run being filled (sorted in place by ``allDistinct()``).
     private var values: [UInt64] = []
     private let runLength: Int
     private let directory: String
+    private let unnamedIn: String?
     /// Where the written runs are: their places in the scratch file, in fingerprints.
     private var runs: [Range<Int>] = []
     private var scratch: Scratch?
@@ -26,9 +30,12 @@ package struct Fingerprints {
     private var repeated = false
 
     /// Fingerprints kept `runLength` at a time in memory, the rest in a
-    /// scratch file in `directory` (the temporary directory by default).
-    package init(runLength: Int = 1 << 17, directory: String? = nil) {
+    /// scratch file: one without a name in `unnamedIn` where the system can
+    /// make one, else one in `directory` (the temporary directory by
+    /// default), unlinked at once.
+    package init(runLength: Int = 1 << 17, unnamedIn: String? = nil, directory: String? = nil) {
         self.runLength = max(runLength, 2)
+        self.unnamedIn = unnamedIn
         self.directory = directory ?? FileManager.default.temporaryDirectory.path
     }
 
@@ -56,7 +63,7 @@ package struct Fingerprints {
     /// Sorts the run in memory and writes it to the end of the scratch file.
     private mutating func writeRun() {
         if scratch == nil {
-            scratch = Scratch(in: directory)
+            scratch = unnamedIn.flatMap(Scratch.init(unnamedIn:)) ?? Scratch(in: directory)
             if scratch == nil { inMemory = true; return }
         }
         values.withUnsafeMutableBufferPointer { Self.sortInPlace($0) }
@@ -167,6 +174,19 @@ package struct Fingerprints {
     private final class Scratch {
         let fd: Int32
 
+        /// A file that never has a name, in `directory`'s file system (Linux's `O_TMPFILE`); nil where there is none.
+        init?(unnamedIn directory: String) {
+            #if os(Linux) && (arch(x86_64) || arch(arm64))
+            // O_TMPFILE, which Glibc's module does not export: __O_TMPFILE (0o20000000) with O_DIRECTORY.
+            let fd = Posix.open(directory, 0o20000000 | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { return nil }
+            self.fd = fd
+            #else
+            return nil
+            #endif
+        }
+
+        /// A file made in `directory` and unlinked at once.
         init?(in directory: String) {
             var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
                 + Array("shop-fingerprints-XXXXXX".utf8CString)

@@ -133,7 +133,11 @@ public enum JournalVerifier {
         var reading = JournalLines(fd: fd, path: path)
         var batch: [DecodedLine] = []
         batch.reserveCapacity(BatchChannel<DecodedLine, ReadEnd>.batchSize)
-        var eventIDs = Fingerprints(), commandIDs = Fingerprints(), createdIDs = Fingerprints()
+        // Runs beyond the first written beside the journal, without a name (else to the temporary directory).
+        let besides = (path as NSString).deletingLastPathComponent
+        let folder = besides.isEmpty ? "." : besides
+        var eventIDs = Fingerprints(unnamedIn: folder), commandIDs = Fingerprints(unnamedIn: folder)
+        var createdIDs = Fingerprints(unnamedIn: folder)
         var lastCommand: CommandID?
         do throws(JournalError) {
             while let line = try reading.next() {
