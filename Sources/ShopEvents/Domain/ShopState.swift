@@ -36,9 +36,10 @@ public struct ShopState: Hashable, Sendable {
     /// purchase revertible) — but by `verify`, which keeps the purchases
     /// to be reverted and proves ids new by other means
     /// (``dropHistory(keepingPurchases:deletedItems:)``); otherwise a revert
-    /// finds the entry it un-buys by looking through the lists. The views equal those of the whole state for any
-    /// journal that keeps the rules (`verify` says); one that names a deleted
-    /// item or location again, as no decider does, may show less of it.
+    /// finds the entry it un-buys by looking through the lists. The views
+    /// equal those of the whole state for any journal that keeps the rules
+    /// (`verify` says); one that names a deleted item or location again, as
+    /// no decider does, may show less of it.
     package private(set) var keepsHistory = true
     /// In a state that keeps no history, the purchases it keeps all the
     /// same: those a journal will revert, learnt before it is folded

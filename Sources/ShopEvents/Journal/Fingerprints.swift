@@ -118,7 +118,7 @@ package struct Fingerprints {
             }
             return first
         }
-        /// The next fingerprint of `source`, nil at its end; `false` for a read that failed.
+        /// The next fingerprint of `source`, `.some(nil)` at its end; nil for a read that failed.
         func next(_ source: Int) -> UInt64?? {
             if source == runs.count {
                 guard restAt < rest.count else { return .some(nil) }
@@ -154,7 +154,7 @@ package struct Fingerprints {
             self.page = page
         }
 
-        /// The next fingerprint, nil at the run's end; `nil` as a whole for a read that failed.
+        /// The next fingerprint, `.some(nil)` at the run's end; nil for a read that failed.
         mutating func next(_ fd: Int32) -> UInt64?? {
             if at == buffer.count {
                 guard !range.isEmpty else { return .some(nil) }

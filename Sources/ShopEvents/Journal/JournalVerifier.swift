@@ -127,13 +127,13 @@ public enum JournalVerifier {
     /// a run of each in memory: all distinct proves the ids distinct. A
     /// repeated fingerprint — an id used again, a command whose events stand
     /// apart, or, once in billions of journals, two ids that share one —
-    /// makes this `false`, and the journal is verified again on one thread,
-    /// which checks the ids themselves and names the line.
+    /// makes the end not whole, and the journal is verified again on one
+    /// thread, which checks the ids themselves and names the line.
     private static func readAll(fd: Int32, path: String, into lines: BatchChannel<DecodedLine, ReadEnd>) -> ReadEnd {
         var reading = JournalLines(fd: fd, path: path)
         var batch: [DecodedLine] = []
         batch.reserveCapacity(BatchChannel<DecodedLine, ReadEnd>.batchSize)
-        // Runs beyond the first written beside the journal, without a name (else to the temporary directory).
+        // Full runs are written beside the journal, to a file without a name (else to the temporary directory).
         let besides = (path as NSString).deletingLastPathComponent
         let folder = besides.isEmpty ? "." : besides
         var eventIDs = Fingerprints(unnamedIn: folder), commandIDs = Fingerprints(unnamedIn: folder)

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Finds the purchases a journal reverts without decoding it: a byte search
-/// for the revert's type name, and only the lines that hold it decoded.
+/// Finds the purchases a journal reverts, and if asked the items it buys
+/// late, without decoding it: a byte search for the revert's type name (and
+/// the key `purchasedAt`), and only the lines that hold it decoded.
 ///
 /// The statistics read once to the end of a journal use it to learn their
 /// reverts before they fold (`HouseholdViews(settling:)` in
@@ -81,7 +82,7 @@ package enum RevertScan {
         private var results: [Forecast??]
         init(count: Int) { results = Array(repeating: nil, count: count) }
         func set(_ part: Int, _ result: Forecast?) { lock.withLock { results[part] = .some(result) } }
-        /// Every stretch's purchases; nil if one could not be read.
+        /// Every stretch's forecast in one; nil if one could not be read.
         func union() -> Forecast? {
             lock.withLock {
                 var all = Forecast()
