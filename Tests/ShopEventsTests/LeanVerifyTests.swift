@@ -4,10 +4,12 @@ import Testing
 import ShopTestSupport
 
 /// `verify` on two threads checks the rules against a state that keeps no
-/// deleted thing, no ended trip and only the purchases the journal reverts
-/// (``ShopState/dropHistory(keepingPurchases:)``), and proves every created
-/// id new by its fingerprint. These tests hold it to: it never takes a
-/// broken journal for a whole one, and it reports a whole one as one thread does.
+/// deleted thing but the items bought late, no ended trip, and only the
+/// purchases the journal reverts
+/// (``ShopState/dropHistory(keepingPurchases:deletedItems:)``), and proves
+/// every created id new by its fingerprint. These tests hold it to: it never
+/// takes a broken journal for a whole one, and it reports a whole one as one
+/// thread does.
 @Suite struct LeanVerifyTests {
     /// A random history decided by the rules against the whole state.
     private static func history(seed: UInt64, steps: Int) -> [RecordedEvent] {
