@@ -95,16 +95,10 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// table of every purchase: the purchases it will see reverted, how far
     /// each has got, and the last names of the items and places deleted on
     /// the way (the state it goes with keeps no deleted item or location).
+    /// The name of a deleted item that has totals is kept with them
+    /// (``ItemTally``); `deletedNames` has only those of the others.
     private struct Settled: Hashable, Sendable {
-        enum Stage: Hashable, Sendable {
-            /// Named by a revert, not bought yet.
-            case awaited
-            /// Bought, and not counted: its revert is still to come.
-            case bought
-            /// Bought and reverted, as foreseen.
-            case reverted
-        }
-        var stages: [PurchaseID: Stage]
+        var stages: Foresight
         var deletedNames: [ItemID: String] = [:]
         var deletedLocationNames: [LocationID: String] = [:]
         /// The trips ended on the way (the state lets them go): how many, and their running time.
@@ -134,8 +128,49 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// An item's totals and its first and last (non-reverted) purchase times.
     public struct ItemTally: Hashable, Sendable {
         public var tally = Tally()
-        public var first: Timestamp?
-        public var last: Timestamp?
+        // `first` and `last` in milliseconds, `Int64.min` for none (no time the journal can hold):
+        // two words where two optionals take four, which leaves room for `deletedName` in the same 56 bytes.
+        private var firstMilliseconds = Int64.min
+        private var lastMilliseconds = Int64.min
+        /// A settling fold's (``PurchaseHistory/init(settling:)``): the
+        /// item's last name once it was deleted, kept here beside its totals
+        /// rather than in a table of its own (its state no longer holds the item).
+        var deletedName: String?
+
+        public var first: Timestamp? {
+            get { firstMilliseconds == .min ? nil : Timestamp(millisecondsSince1970: firstMilliseconds) }
+            set { firstMilliseconds = newValue?.millisecondsSince1970 ?? .min }
+        }
+
+        public var last: Timestamp? {
+            get { lastMilliseconds == .min ? nil : Timestamp(millisecondsSince1970: lastMilliseconds) }
+            set { lastMilliseconds = newValue?.millisecondsSince1970 ?? .min }
+        }
+
+        init(tally: Tally = Tally(), first: Timestamp? = nil, last: Timestamp? = nil) {
+            self.tally = tally
+            self.first = first
+            self.last = last
+        }
+
+        /// Counts a purchase in, bought at `time`.
+        mutating func add(quantity: Int, spend: Int, at time: Timestamp) {
+            tally.add(quantity: quantity, spend: spend, sign: 1)
+            let at = time.millisecondsSince1970
+            if firstMilliseconds == .min || at < firstMilliseconds { firstMilliseconds = at }
+            if lastMilliseconds == .min || at > lastMilliseconds { lastMilliseconds = at }
+        }
+
+        /// Totals and times; a settling fold's ``deletedName`` is where it keeps a name, not part of the value.
+        public static func == (a: Self, b: Self) -> Bool {
+            a.tally == b.tally && a.firstMilliseconds == b.firstMilliseconds && a.lastMilliseconds == b.lastMilliseconds
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(tally)
+            hasher.combine(firstMilliseconds)
+            hasher.combine(lastMilliseconds)
+        }
     }
 
     public init() {}
@@ -154,7 +189,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// Such a history is for showing, never for a snapshot.
     package init(settling reverted: Set<PurchaseID>) {
         depth = .totals
-        settled = Settled(stages: Dictionary(uniqueKeysWithValues: reverted.lazy.map { ($0, .awaited) }))
+        settled = Settled(stages: Foresight(reverted))
     }
 
     /// Whether the totals folded so far equal a plain `.totals` fold's: true
@@ -166,7 +201,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// either fold.)
     package var isSettled: Bool {
         guard let settled else { return true }
-        return !settled.unforeseen && !settled.stages.values.contains(.bought)
+        return !settled.unforeseen && !settled.stages.anyBought
     }
 
     /// Whether this history was folded by ``init(settling:)``.
@@ -176,7 +211,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// found good (``isSettled``): the totals are all that is shown.
     package mutating func dropForesight() {
         precondition(isSettled)
-        settled?.stages = [:]
+        settled?.stages = Foresight([])
     }
 
     /// The trips a settling fold saw end (its state keeps none that ended):
@@ -186,7 +221,10 @@ public struct PurchaseHistory: Hashable, Sendable {
     }
 
     /// The last name of an item deleted during a settling fold (its state no longer holds it).
-    package func deletedName(of item: ItemID) -> String? { settled?.deletedNames[item] }
+    package func deletedName(of item: ItemID) -> String? {
+        guard let settled else { return nil }
+        return items[item]?.deletedName ?? settled.deletedNames[item]
+    }
     /// The last name of a location deleted during a settling fold.
     package func deletedName(of location: LocationID) -> String? { settled?.deletedLocationNames[location] }
 
@@ -252,21 +290,23 @@ public struct PurchaseHistory: Hashable, Sendable {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
         case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt):
-            if let stage = settled!.stages[purchase] {
+            if let at = settled!.stages.position(of: purchase) {
                 // Its revert is to come; a second purchase of the id (no legal journal has one) is not counted either.
-                if stage == .awaited { settled!.stages[purchase] = .bought }
+                if settled!.stages[at] == .awaited { settled!.stages[at] = .bought }
                 return
             }
             count(Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
                        quantity: quantity, unitPrice: unitPrice), sign: 1)
         case let .purchaseReverted(purchase):
-            switch settled!.stages[purchase] {
-            case .bought: settled!.stages[purchase] = .reverted
+            let at = settled!.stages.position(of: purchase)
+            switch at.map({ settled!.stages[$0] }) {
+            case .bought: settled!.stages[at!] = .reverted
             case .reverted: break   // reverted twice: a plain fold passes over it too
             case .awaited, nil: settled!.unforeseen = true
             }
         case let .itemDeleted(item):
-            if let name = state.items[item]?.name { settled!.deletedNames[item] = name }
+            guard let name = state.items[item]?.name else { return }
+            if items[item] != nil { items[item]!.deletedName = name } else { settled!.deletedNames[item] = name }
         case let .locationDeleted(location):
             if let name = state.locations[location]?.name { settled!.deletedLocationNames[location] = name }
         case let .tripEnded(trip):
@@ -294,6 +334,11 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// at a position in ``byItem``, or nil if it does not count.
     private mutating func count(_ fact: Fact, sign: Int, standing: (Int) -> Timestamp? = { _ in nil }) {
         func add<Key: Hashable>(_ totals: inout [Key: Tally], _ key: Key) {
+            if sign > 0 {
+                // Found or made and changed where it lies, in one look-up: a total added to never drops to none.
+                totals[key, default: Tally()].add(quantity: fact.quantity, spend: fact.spend, sign: sign)
+                return
+            }
             var tally = totals[key, default: Tally()]
             tally.add(quantity: fact.quantity, spend: fact.spend, sign: sign)
             totals[key] = tally.purchases == 0 ? nil : tally
@@ -301,21 +346,21 @@ public struct PurchaseHistory: Hashable, Sendable {
         add(&months, calendar.monthNumber(fact.time))
         add(&actors, fact.actor)
         add(&locations, fact.location)
+        if sign > 0 {
+            items[fact.item, default: ItemTally()].add(quantity: fact.quantity, spend: fact.spend, at: fact.time)
+            return
+        }
         var tally = items[fact.item, default: ItemTally()]
         tally.tally.add(quantity: fact.quantity, spend: fact.spend, sign: sign)
-        if sign > 0 {
-            tally.first = min(tally.first ?? fact.time, fact.time)
-            tally.last = max(tally.last ?? fact.time, fact.time)
-        } else {
-            var first: Timestamp?, last: Timestamp?
-            for position in byItem[fact.item] ?? [] {
-                guard let time = standing(Int(position)) else { continue }
-                first = min(first ?? time, time)
-                last = max(last ?? time, time)
-            }
-            tally.first = first
-            tally.last = last
+        // Taken away: the first and last of the purchases that still count.
+        var first: Timestamp?, last: Timestamp?
+        for position in byItem[fact.item] ?? [] {
+            guard let time = standing(Int(position)) else { continue }
+            first = min(first ?? time, time)
+            last = max(last ?? time, time)
         }
+        tally.first = first
+        tally.last = last
         items[fact.item] = tally.tally.purchases == 0 ? nil : tally
     }
 
@@ -594,5 +639,73 @@ private struct AmountTable: Hashable, Sendable {
             guard hasPrice <= 1, actor < UInt32(actors) else { throw BinaryDecodingError("purchase \(position)'s amount names no buyer or price") }
         }
         stored = MappedRecords(r, at: at, count: count, size: 24)
+    }
+}
+
+/// The purchases a settling fold was told will be reverted
+/// (``PurchaseHistory/init(settling:)``), and how far each has got: their
+/// ids sorted, found by halving, beside a byte each for the stage — 17
+/// bytes a purchase, where a dictionary takes 23 to 45. Before the search,
+/// a fixed 16 KiB table of bits, one set under a hash of each id, turns
+/// away in one look almost every purchase that is not among them.
+private struct Foresight: Hashable, Sendable {
+    enum Stage: UInt8, Hashable, Sendable {
+        /// Named by a revert, not bought yet.
+        case awaited
+        /// Bought, and not counted: its revert is still to come.
+        case bought
+        /// Bought and reverted, as foreseen.
+        case reverted
+    }
+
+    private static var filterBits: Int { 1 << 17 }
+    private var ids: [(UInt64, UInt64)] = []
+    private var stages: [Stage] = []
+    private var filter: [UInt64] = []
+
+    init(_ reverted: Set<PurchaseID>) {
+        guard !reverted.isEmpty else { return }
+        ids = reverted.map(Self.key).sorted { $0 < $1 }
+        stages = Array(repeating: .awaited, count: ids.count)
+        filter = Array(repeating: 0, count: Self.filterBits / 64)
+        for id in reverted { let bit = Self.bit(id); filter[bit >> 6] |= 1 << UInt64(bit & 63) }
+    }
+
+    private static func bit(_ id: PurchaseID) -> Int { id.fixedHash & (filterBits - 1) }
+
+    /// The id's 128 bits as two words, in the order the table is sorted by.
+    private static func key(_ id: PurchaseID) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: id.uuid.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+    }
+
+    /// Where `id` stands among the purchases foreseen, or nil if it is not one.
+    func position(of id: PurchaseID) -> Int? {
+        guard !ids.isEmpty else { return nil }
+        let bit = Self.bit(id)
+        guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return nil }
+        let key = Self.key(id)
+        var low = 0, high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low < ids.count && ids[low] == key ? low : nil
+    }
+
+    subscript(position: Int) -> Stage {
+        get { stages[position] }
+        set { stages[position] = newValue }
+    }
+
+    /// Whether a purchase foreseen was bought and its revert has not come.
+    var anyBought: Bool { stages.contains(.bought) }
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.ids.elementsEqual(b.ids, by: ==) && a.stages == b.stages
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for (high, low) in ids { hasher.combine(high); hasher.combine(low) }
+        hasher.combine(stages)
     }
 }

@@ -173,4 +173,48 @@ import ShopTestSupport
         #expect(warnings.isEmpty)
         #expect(settled == plain)
     }
+
+    @Test("deleted items' last names: kept with their totals, or apart for one bought only after it was deleted")
+    func deletedNames() throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("home.ndjson").path
+        let journal = try Journal.open(path: path, options: .init(clock: TestClock.stepping(), ids: .sequential(prefix: 0x5E), actor: "ana"))
+        func buy(_ purchase: Int, _ item: Int, late: Bool = false) throws {
+            try journal.execute(.purchaseItem(purchase: id(purchase), item: id(item), list: nil, quantity: nil, unitPrice: nil, location: nil,
+                                              purchasedAt: late ? Timestamp("2020-05-01T10:00:00.000Z")! : nil))
+        }
+        try journal.execute(.createHousehold(household: id(0xAA), name: "Home", currency: "EUR", timeZone: "UTC"))
+        try journal.execute(.createLocation(location: id(0x50), name: "Market", color: nil))
+        for (item, name) in [(1, "Milk"), (2, "Bread"), (3, "Tea"), (4, "Soap")] {
+            try journal.execute(.createItem(item: id(item), name: name, location: id(0x50), details: .init(unitPrice: 100)))
+        }
+        try buy(0x20, 1)
+        try journal.execute(.renameItem(item: id(1), name: "Oat milk"))
+        try journal.execute(.deleteItem(item: id(1)))        // bought, then deleted: its last name kept with its totals
+        try journal.execute(.deleteItem(item: id(2)))        // never bought when deleted ...
+        try buy(0x21, 2, late: true)                         // ... and bought late after
+        try buy(0x22, 3)
+        try journal.execute(.deleteItem(item: id(3)))
+        try buy(0x23, 3, late: true)                         // bought before and after it was deleted
+        try buy(0x24, 4)
+        try journal.execute(.revertPurchase(purchase: id(0x24)))
+        try journal.execute(.deleteItem(item: id(4)))        // its one purchase reverted: no totals, no row
+        try journal.execute(.deleteLocation(location: id(0x50)))
+        journal.close()
+
+        let (plain, _) = try ViewEngine.views(journal: path, useSnapshot: false, history: .totals)
+        let (settled, _) = try ViewEngine.settledViews(journal: path, useSnapshot: false)
+        #expect(settled.history.isSettling && settled.history.isSettled)
+        #expect(StatsView(settled) == StatsView(plain))
+        #expect(StatsView(settled).items.map(\.name) == ["Bread", "Oat milk", "Tea"])
+        #expect(StatsView(settled).items.map(\.tally.purchases) == [1, 1, 2])
+        #expect(StatsView(settled).locations.map(\.name) == ["Market"])
+        let names = [1, 2, 3, 4].map { settled.history.deletedName(of: id($0) as ItemID) }
+        #expect(names == ["Oat milk", "Bread", "Tea", "Soap"])
+        #expect(settled.history.deletedName(of: id(0x50) as LocationID) == "Market")
+        // Where each is kept: with the totals of the items that had them when deleted.
+        #expect([1, 2, 3].map { settled.history.items[id($0)]?.deletedName } == ["Oat milk", nil, "Tea"])
+        #expect(settled.history.items[id(4)] == nil && settled.history.items == plain.history.items)
+    }
 }
