@@ -8,7 +8,7 @@ extension ShopDecider {
         let name = try state.locationNames.available(name, for: location)
         let color = color ?? .grey
         try requireValid(color)
-        let last = state.locations.values.filter { !$0.isDeleted && $0.id != .unknown }.map(\.position).max() ?? 0
+        let last = state.liveLocationIDs.lazy.compactMap { state.locations[$0]?.position }.max() ?? 0
         return [.locationCreated(location: location, name: name, position: last + 1, color: color)]
     }
 
@@ -41,11 +41,7 @@ extension ShopDecider {
             throw RuleViolation(.unknownLocationFixed, "location \(location) is the Unknown Location, which can never be deleted", field: "location")
         }
         _ = try state.requireLiveLocation(location)
-        var moved: [ItemID] = []
-        if state.liveItemCounts[location] != nil {   // else none to move (always so when verify checks a LocationDeleted)
-            for item in state.items.values where item.location == location && !item.isDeleted { moved.append(item.id) }
-            moved.sort()
-        }
+        let moved = state.liveItemsAt[location]?.sorted() ?? []   // none to move: always so when verify checks a LocationDeleted
         return moved.map { Event.itemRelocated(item: $0, location: .unknown) } + [.locationDeleted(location: location)]
     }
 
@@ -59,6 +55,7 @@ extension ShopDecider {
 extension ShopState {
     mutating func applyLocationCreated(_ id: LocationID, name: String, position: Int, color: Color) {
         locations[id] = Location(id: id, name: name, position: position, color: color)
+        countLive(id)
         locationNames.claim(name, by: id)
     }
 
@@ -75,6 +72,7 @@ extension ShopState {
     mutating func applyLocationDeleted(_ id: LocationID) {
         guard let old = locations[id] else { return }
         locations[id]?.isDeleted = true
+        countLive(id)
         locationNames.release(old.name, by: id)
         // A deleted item kept (see `deletedItemsKept`) may still name it; no live item does.
         if !keepsHistory, !deletedItemsKept.contains(where: { items[$0]?.location == id }) { locations[id] = nil }

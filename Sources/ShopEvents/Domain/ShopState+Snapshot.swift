@@ -60,6 +60,7 @@ extension ShopState {
         locations.reserveCapacity(keepingHistory ? savedLocations.count : savedLocations.lazy.filter { !$0.isDeleted }.count)
         for l in savedLocations where keepingHistory || !l.isDeleted {
             locations[l.id] = l
+            countLive(l.id)
             if !l.isDeleted { locationNames.claim(l.name, by: l.id) }
         }
         let savedItems = try r.array { r throws(BinaryDecodingError) in

@@ -61,16 +61,32 @@ public struct ShopState: Hashable, Sendable {
     var locationNames = NameIndex<LocationKind>("location")
     var itemNames = NameIndex<ItemKind>("item")
     var listNames = NameIndex<ListKind>("list")
-    /// How many live items each location keeps, where any: derived from
-    /// ``items`` (never stored), so that deleting a location need not look
-    /// through every item the household ever had to learn that none is left.
-    private(set) var liveItemCounts: [LocationID: Int] = [:]
+    /// The live items at each location that has any: derived from ``items``
+    /// (never stored), so that deleting a location looks through the items
+    /// it keeps, not through every item the household ever had.
+    private(set) var liveItemsAt: [LocationID: Set<ItemID>] = [:]
+    /// The live locations but Unknown: derived from ``locations`` (never
+    /// stored), so that a new location's position is found among them, not
+    /// among every location the household ever had.
+    private(set) var liveLocationIDs: Set<LocationID> = []
 
-    /// Counts `item` in or out of ``liveItemCounts`` (`delta` 1 or -1) if it is live.
+    /// Counts `item` in (`delta` 1) or out (-1) of ``liveItemsAt`` if it is live.
     mutating func countLive(_ item: Item?, _ delta: Int) {
         guard let item, !item.isDeleted else { return }
-        let count = liveItemCounts[item.location, default: 0] + delta
-        liveItemCounts[item.location] = count == 0 ? nil : count
+        if delta > 0 {
+            liveItemsAt[item.location, default: []].insert(item.id)
+        } else if liveItemsAt[item.location]?.remove(item.id) != nil, liveItemsAt[item.location]?.isEmpty == true {
+            liveItemsAt[item.location] = nil
+        }
+    }
+
+    /// Counts `location` in or out of ``liveLocationIDs`` as it is now in ``locations``.
+    mutating func countLive(_ location: LocationID) {
+        if let live = locations[location], !live.isDeleted, location != .unknown {
+            liveLocationIDs.insert(location)
+        } else {
+            liveLocationIDs.remove(location)
+        }
     }
 
     /// The state before the first event.
