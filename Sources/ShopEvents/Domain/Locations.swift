@@ -30,8 +30,7 @@ extension ShopDecider {
         if order.contains(.unknown) {
             throw RuleViolation(.unknownLocationFixed, "order names the Unknown Location, which always comes last and is never reordered", field: "order")
         }
-        let members = Set(state.locations.values.filter { !$0.isDeleted && $0.id != .unknown }.map(\.id))
-        try ShopState.requireExactly(order, members: members, what: "location")
+        try ShopState.requireExactly(order, members: state.liveLocationIDs, what: "location")
         return [.locationsReordered(order: order)]
     }
 

@@ -142,8 +142,7 @@ public struct ShopState: Hashable, Sendable {
 
     /// Live locations in visiting order, Unknown last.
     public var visitingOrder: [LocationID] {
-        let ordered = locations.values
-            .filter { !$0.isDeleted && $0.id != .unknown }
+        let ordered = liveLocationIDs.compactMap { locations[$0] }
             .sorted { ($0.position, $0.id) < ($1.position, $1.id) }
             .map(\.id)
         return locations[.unknown] == nil ? ordered : ordered + [.unknown]
