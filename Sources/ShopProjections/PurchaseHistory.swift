@@ -665,7 +665,7 @@ private struct Foresight: Hashable, Sendable {
 
     init(_ reverted: Set<PurchaseID>) {
         guard !reverted.isEmpty else { return }
-        ids = reverted.map(Self.key).sorted { $0 < $1 }
+        ids = reverted.map(\.words).sorted { $0 < $1 }   // sorted as two words: any fixed order serves
         stages = Array(repeating: .awaited, count: ids.count)
         filter = Array(repeating: 0, count: Self.filterBits / 64)
         for id in reverted { let bit = Self.bit(id); filter[bit >> 6] |= 1 << UInt64(bit & 63) }
@@ -673,17 +673,12 @@ private struct Foresight: Hashable, Sendable {
 
     private static func bit(_ id: PurchaseID) -> Int { id.fixedHash & (filterBits - 1) }
 
-    /// The id's 128 bits as two words, in the order the table is sorted by.
-    private static func key(_ id: PurchaseID) -> (UInt64, UInt64) {
-        withUnsafeBytes(of: id.uuid.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
-    }
-
     /// Where `id` stands among the purchases foreseen, or nil if it is not one.
     func position(of id: PurchaseID) -> Int? {
         guard !ids.isEmpty else { return nil }
         let bit = Self.bit(id)
         guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return nil }
-        let key = Self.key(id)
+        let key = id.words
         var low = 0, high = ids.count
         while low < high {
             let middle = (low + high) / 2

@@ -38,7 +38,7 @@ public struct EntityID<Kind: EntityKind>: Hashable, Comparable, Sendable, Custom
 
     /// The 128 bits as two words: hashing and comparing them is cheaper than
     /// going through the UUID's bytes one by one.
-    @inlinable var words: (UInt64, UInt64) {
+    @inlinable package var words: (UInt64, UInt64) {
         withUnsafeBytes(of: uuid.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
     }
 
