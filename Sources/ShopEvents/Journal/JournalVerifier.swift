@@ -138,6 +138,7 @@ public enum JournalVerifier {
         let folder = besides.isEmpty ? "." : besides
         var eventIDs = Fingerprints(unnamedIn: folder), commandIDs = Fingerprints(unnamedIn: folder)
         var createdIDs = Fingerprints(unnamedIn: folder)
+        var waiting = WaitingLine()
         var lastCommand: CommandID?
         do throws(JournalError) {
             while let line = try reading.next() {
@@ -154,11 +155,24 @@ public enum JournalVerifier {
                     commandIDs.add(command)
                     lastCommand = command
                 }
-                batch.append(.init(line: decoded, hash: SHA256.hash(line.bytes), number: line.number, offset: line.offset))
-                if batch.count == BatchChannel<DecodedLine, ReadEnd>.batchSize {
+                // Hashed two at a time (``SHA256/hash(_:_:extensions:)``): a line waits, copied, for the next.
+                let read = DecodedLine(line: decoded, hash: .zero, number: line.number, offset: line.offset)
+                guard var first = waiting.take() else {
+                    waiting.hold(read, bytes: line.bytes)
+                    continue
+                }
+                var second = read
+                (first.hash, second.hash) = waiting.hashWith(line.bytes)
+                batch.append(first)
+                batch.append(second)
+                if batch.count >= BatchChannel<DecodedLine, ReadEnd>.batchSize {
                     guard lines.put(batch) else { return .broken }
                     batch.removeAll(keepingCapacity: true)
                 }
+            }
+            if var last = waiting.take() {
+                last.hash = waiting.hashAlone()
+                batch.append(last)
             }
             if !batch.isEmpty, !lines.put(batch) { return .broken }
             // While the checker folds the last batches: every id once, every command's events together.
@@ -254,6 +268,39 @@ public enum JournalVerifier {
 }
 
 /// A line decoded and hashed on the reading thread, for the checking one.
+/// A decoded line that waits for the next to be hashed with it, and a copy
+/// of its bytes (the reader's buffer moves on).
+private struct WaitingLine: ~Copyable {
+    private var line: DecodedLine?
+    private var bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 10, alignment: 16)
+    private var count = 0
+
+    deinit { bytes.deallocate() }
+
+    mutating func hold(_ line: DecodedLine, bytes source: UnsafeRawBufferPointer) {
+        if source.count > bytes.count {
+            bytes.deallocate()
+            bytes = .allocate(byteCount: max(source.count, bytes.count * 2), alignment: 16)
+        }
+        if let base = source.baseAddress { bytes.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+        count = source.count
+        self.line = line
+    }
+
+    /// The line waiting, if one is; its bytes stay for ``hashWith(_:)`` or ``hashAlone()``.
+    mutating func take() -> DecodedLine? {
+        defer { line = nil }
+        return line
+    }
+
+    /// The digests of the waiting line's bytes and of `other`.
+    func hashWith(_ other: UnsafeRawBufferPointer) -> (SHA256Digest, SHA256Digest) {
+        SHA256.hash(UnsafeRawBufferPointer(rebasing: bytes[..<count]), other)
+    }
+
+    func hashAlone() -> SHA256Digest { SHA256.hash(UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
+}
+
 private struct DecodedLine: Sendable {
     var line: JournalLine
     var hash: SHA256Digest

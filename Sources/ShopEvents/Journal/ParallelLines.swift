@@ -189,6 +189,8 @@ package final class ParallelLines: @unchecked Sendable {
         if hashing { chunk.hashes.reserveCapacity(estimate) }
         var start = 0
         var newer: NewerEventLine?
+        // Lines are hashed two at a time (``SHA256/hash(_:_:extensions:)``): one waits here for the next.
+        var unhashed: UnsafeRawBufferPointer?
         while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
             let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
@@ -199,9 +201,19 @@ package final class ParallelLines: @unchecked Sendable {
                 break
             }
             chunk.spans.append(Span(offset: offset + start, length: end - start))
-            if hashing { chunk.hashes.append(SHA256.hash(line)) }
+            if hashing {
+                if let first = unhashed {
+                    let (a, b) = SHA256.hash(first, line)
+                    chunk.hashes.append(a)
+                    chunk.hashes.append(b)
+                    unhashed = nil
+                } else {
+                    unhashed = line
+                }
+            }
             start = end + 1
         }
+        if let last = unhashed { chunk.hashes.append(SHA256.hash(last)) }
         return chunk
     }
 }
