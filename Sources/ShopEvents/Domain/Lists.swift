@@ -130,11 +130,41 @@ extension ShopState {
         lists[id]?.entries.append(ListEntry(item: item, quantity: quantity, addedSeq: seq))
     }
 
+    /// The entries in `order` (an item named twice counts where first
+    /// named), those it leaves out after them as they were. Each entry goes
+    /// straight to its place, no sort: a list's items are distinct.
     mutating func applyListReordered(_ id: ListID, order: [ItemID]) {
-        guard let list = lists[id] else { return }
+        guard let entries = lists[id]?.entries else { return }
+        lists[id]?.entries = ShopState.reordered(entries, by: order)
+    }
+
+    /// `entries` in `order`, the rest after them in the order they had.
+    static func reordered(_ entries: [ListEntry], by order: [ItemID]) -> [ListEntry] {
+        // Where each item first stands in `order`: looked for along it when the order is short
+        // (a shopping list's is), through a table when it is long.
+        let table = order.count > 64 ? Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+        var placed = [ListEntry?](repeating: nil, count: order.count)
+        var rest: [ListEntry] = []
+        for entry in entries {
+            let rank = if let table { table[entry.item] } else { order.firstIndex { $0.words == entry.item.words } }
+            guard let rank else {
+                rest.append(entry)
+                continue
+            }
+            guard placed[rank] == nil else { return referenceReordered(entries, by: order) }   // an item listed twice
+            placed[rank] = entry
+        }
+        var result: [ListEntry] = []
+        result.reserveCapacity(entries.count)
+        for case let entry? in placed { result.append(entry) }
+        result.append(contentsOf: rest)
+        return result
+    }
+
+    /// The same by a stable sort on each entry's rank: for entries that name an item twice, which no decision leaves.
+    static func referenceReordered(_ entries: [ListEntry], by order: [ItemID]) -> [ListEntry] {
         let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        lists[id]?.entries = list.entries.enumerated()
-            .sorted { (rank[$0.element.item] ?? order.count + $0.offset) < (rank[$1.element.item] ?? order.count + $1.offset) }
-            .map(\.element)
+        let keys = entries.enumerated().map { rank[$0.element.item] ?? order.count + $0.offset }
+        return entries.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { entries[$0] }
     }
 }
