@@ -82,4 +82,35 @@ import ShopTestSupport
         #expect(outcomes.map(\.events.count) == Array(repeating: 1, count: 100) && journal.head.seq == head.seq + 100)
         #expect(try JournalVerifier.verify(path: fixture.path).ok)
     }
+
+    @Test("a batch whose lines exceed a write chunk is written in several pieces as it is encoded: the same bytes, outcomes and head as one command at a time, and a reopen agrees")
+    func writtenInPieces() throws {
+        let (aside, alone) = (JournalFixture(), JournalFixture())
+        defer { aside.remove(); alone.remove() }
+        let together = try aside.seeded(), oneByOne = try alone.seeded()
+        let start = aside.bytes().count
+        #expect(alone.bytes() == aside.bytes())
+        // Long names: some 650 bytes a line, so 500 of them fill more than four chunks.
+        let batch = (0..<500).map { index in
+            CommandEnvelope(.createItem(item: ItemID(), name: "Item \(index) " + String(repeating: "é", count: 180), location: nil, details: .none),
+                            id: CommandID())
+        }
+        let results = try together.execute(batch: batch)
+        var expected: [Result<CommandOutcome, RuleViolation>] = []
+        for request in batch { expected += try oneByOne.execute(batch: [request]) }
+        #expect(results == expected)
+        #expect(aside.bytes().count - start > 4 * 65_536)
+        #expect(aside.bytes() == alone.bytes())
+        #expect(together.head == oneByOne.head && together.endPosition == oneByOne.endPosition)
+        // The next batch goes on from where the pieces ended.
+        let more = try together.execute(batch: [CommandEnvelope(.createList(list: ListID(), name: "Monthly", priority: .normal))]
+                                          + (0..<100).map { CommandEnvelope(.createItem(item: ItemID(), name: "More \($0)", location: nil, details: .none)) })
+        #expect(more.allSatisfy { (try? $0.get())?.events.count == 1 })
+        let head = together.head
+        together.close(); oneByOne.close()
+        let reopened = try aside.open()
+        defer { reopened.close() }
+        #expect(reopened.head == head && reopened.recoveredTornTail == nil)
+        #expect(try JournalVerifier.verify(path: aside.path).ok)
+    }
 }

@@ -69,10 +69,11 @@ func uuid(_ round: Int, _ n: Int, _ kind: Int) -> String {
         var acknowledged: [String: [Int]] = [:]
         var tornTails = 0, killsMidWrite = 0
         for round in 1...50 {
-            let batch = [1, 1, 8, 64].randomElement(using: &rng)!
+            // 256 commands a batch: their lines are written in pieces as they are encoded, before the fsync.
+            let batch = [1, 1, 8, 64, 256].randomElement(using: &rng)!
             let appender = try Appender(journal: journal, batch: batch)
             var lines: [String] = []
-            for n in 0..<120 {
+            for n in 0..<(batch == 256 ? 400 : 120) {
                 let item = uuid(round, n, 3)
                 lines.append(commandLine("CreateItem", id: uuid(round, n, 4), data: ["item": item, "name": "Item \(round)-\(n)"]))
                 if n % 3 == 0 {

@@ -494,12 +494,18 @@ public final class Journal {
         }
         let startSize = size
         // A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
-        let encoder = requests.count >= Self.encodeAsideFrom ? LineEncoder(capacity: 512 * requests.count, prev: chain.head.hash, start: startSize) : nil
+        // Unless all or nothing, it also writes them as it goes (each command is accepted on its own, and
+        // the `fsync` below still comes before any is reported; a crash leaves a torn tail, as always).
+        let encoder = requests.count >= Self.encodeAsideFrom
+            ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : fd,
+                          capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096)
+            : nil
         defer { encoder?.finish() }
         let headBefore = chain.head
         var commandsBegun: [(position: Int, line: Int)] = []
         var lines = 0
         var out = JSONWriter(capacity: encoder == nil ? 512 * max(requests.count, 1) : 0)
+        var streamed = (bytes: 0, failed: false)
         var results: [Result<CommandOutcome, RuleViolation>] = []
         var retries: [(index: Int, command: CommandID)] = []
         results.reserveCapacity(requests.count)
@@ -557,9 +563,19 @@ public final class Journal {
                     results[index] = .success(outcome)
                 }
                 out = written.out
+                streamed = (written.streamed, written.failed)
             }
         }
-        if !out.bytes.isEmpty { try writeDurably(out.bytes, at: startSize) }
+        if streamed.bytes > 0 || streamed.failed {
+            // Written already: made durable here, or cut back as a failed write is (with the chain put back).
+            if streamed.failed || !Journal.fullSync(fd) {
+                rollBack(to: startSize)
+                throw JournalError.io(streamed.failed ? "write" : "fsync", path)
+            }
+            size = startSize + streamed.bytes
+        } else if !out.bytes.isEmpty {
+            try writeDurably(out.bytes, at: startSize)
+        }
         for (index, command) in retries {
             // Looked up now: a command repeated within the batch has its offset only once its lines are encoded.
             guard let record = chain.commands[command] else { continue }
@@ -895,10 +911,13 @@ enum Posix {
 /// journal decides the commands that follow: a line needs the hash of the
 /// line before (its `prev`), deciding needs only the state, so the two run
 /// side by side. Events are handed over 32 at a time; ``finish()`` waits for
-/// the last line and gives the bytes, each line's offset and hash.
+/// the last line and gives the bytes, each line's offset and hash. Given a
+/// file, it also writes the lines to it, ``writeChunk`` bytes at a time while
+/// they are still in the cache, and gives back only how many it wrote.
 private final class LineEncoder: @unchecked Sendable {
     // @unchecked: `queue`, `finished` and `running` are guarded by `condition`; `staged` is
-    // the caller's; `out`, `lines` and `prev` are the encoding thread's until `finish()` has waited for it.
+    // the caller's; `out`, `lines`, `prev`, `streamed` and `failed` are the encoding thread's
+    // until `finish()` has waited for it.
     private let condition = NSCondition()
     private var queue: [RecordedEvent] = []
     private var finished = false
@@ -908,13 +927,29 @@ private final class LineEncoder: @unchecked Sendable {
     private var lines: [(offset: Int, hash: SHA256Digest)] = []
     private var prev: SHA256Digest
     private let start: Int
-    private var result: (out: JSONWriter, lines: [(offset: Int, hash: SHA256Digest)])?
+    private let fd: Int32?
+    private var streamed = 0
+    private var failed = false
+    private var result: Finished?
 
-    init(capacity: Int, prev: SHA256Digest, start: Int) {
+    /// How many bytes are written at a time when writing as it goes.
+    static let writeChunk = 64 << 10
+
+    /// The encoded lines: their bytes (those not written yet), each line's offset and hash,
+    /// how many bytes were written to the file, and whether a write failed.
+    struct Finished {
+        var out: JSONWriter
+        var lines: [(offset: Int, hash: SHA256Digest)]
+        var streamed: Int
+        var failed: Bool
+    }
+
+    init(prev: SHA256Digest, start: Int, writingTo fd: Int32?, capacity: Int) {
         out = JSONWriter(capacity: capacity)
         self.prev = prev
         self.start = start
-        lines.reserveCapacity(capacity / 256)
+        self.fd = fd
+        lines.reserveCapacity(1024)
         staged.reserveCapacity(32)
         Thread { [self] in run() }.start()
     }
@@ -925,16 +960,16 @@ private final class LineEncoder: @unchecked Sendable {
         if staged.count == 32 { handOver(finishing: false) }
     }
 
-    /// Hands over the rest, waits until every line is encoded, and gives them
-    /// (the first call; later calls, as on an early return, give the same).
+    /// Hands over the rest, waits until every line is encoded (and written),
+    /// and gives them (the first call; later calls, as on an early return, give the same).
     @discardableResult
-    func finish() -> (out: JSONWriter, lines: [(offset: Int, hash: SHA256Digest)]) {
+    func finish() -> Finished {
         if let result { return result }
         handOver(finishing: true)
         condition.lock()
         while running { condition.wait() }
         condition.unlock()
-        result = (out, lines)
+        result = Finished(out: out, lines: lines, streamed: streamed, failed: failed)
         return result!
     }
 
@@ -953,6 +988,9 @@ private final class LineEncoder: @unchecked Sendable {
             condition.lock()
             while queue.isEmpty, !finished { condition.wait() }
             if queue.isEmpty {
+                condition.unlock()
+                write()
+                condition.lock()
                 running = false
                 condition.broadcast()
                 condition.unlock()
@@ -964,9 +1002,26 @@ private final class LineEncoder: @unchecked Sendable {
                 recorded.prev = prev
                 let (lineStart, hash) = Journal.appendLine(recorded, to: &out)
                 prev = hash
-                lines.append((start + lineStart, hash))
+                lines.append((start + streamed + lineStart, hash))
             }
             batch.removeAll(keepingCapacity: true)
+            if out.bytes.count >= Self.writeChunk { write() }
         }
+    }
+
+    /// Writes what is encoded, when writing to a file (after a failure, nothing more).
+    private func write() {
+        guard let fd, !out.bytes.isEmpty, !failed else { return }
+        out.bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(start + streamed + done))
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { failed = true; return }
+                done += n
+            }
+        }
+        streamed += out.bytes.count
+        out.bytes.removeAll(keepingCapacity: true)
     }
 }
