@@ -528,7 +528,7 @@ public final class Journal {
                     recorded.reserveCapacity(events.count)
                     for event in events {
                         var eventID: EventID = options.ids.make()
-                        while chain.knows(eventID) { eventID = options.ids.make() }
+                        while !chain.claim(eventID) { eventID = options.ids.make() }
                         let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
                                               device: request.device ?? options.device, command: commandID,
                                               commandEvents: recorded.isEmpty && events.count > 1 ? events.count : nil,
@@ -556,6 +556,7 @@ public final class Journal {
                 var line = 0
                 for index in results.indices {
                     guard case var .success(outcome) = results[index], !outcome.isRetry, !outcome.events.isEmpty else { continue }
+                    results[index] = .success(CommandOutcome(command: outcome.command, events: [], isRetry: false))   // the events' only holder is `outcome`: no copy
                     for event in outcome.events.indices {
                         outcome.events[event].prev = line == 0 ? headBefore.hash : written.lines[line - 1].hash
                         line += 1

@@ -255,7 +255,11 @@ struct JournalChain {
         return "the last \(bytes.count) byte\(bytes.count == 1 ? "" : "s") have no newline and do not start like a journal line: this is not a torn write, and perhaps not a ShopEvents journal"
     }
 
-    /// Records an event this process has just written (already encoded to `line`).
+    /// Takes a fresh event id for an event about to be appended: false if the
+    /// journal already holds it. The appending calls below expect their event's id claimed.
+    mutating func claim(_ id: EventID) -> Bool { eventIDs.insert(id).inserted }
+
+    /// Records an event this process has just written (already encoded to `line`), its id claimed.
     mutating func appended(_ recorded: RecordedEvent, lineHash: SHA256Digest, offset: Int) {
         _ = note(recorded, offset: offset)
         previousHead = head
@@ -267,7 +271,7 @@ struct JournalChain {
     /// hashed on another thread: all of ``appended(_:lineHash:offset:)`` but
     /// the head's hash and the line's offset, which ``linesWritten(_:)`` sets
     /// once they are known (until then `head.hash` is not the line's).
-    /// Gives the position of the command's record if this event begins it.
+    /// Gives the position of the command's record if this event begins it. Its id is claimed.
     mutating func appendedUnencoded(_ recorded: RecordedEvent) -> Int? {
         let begun = note(recorded, offset: -1)
         head = JournalHead(seq: recorded.seq, hash: .zero)
@@ -285,8 +289,8 @@ struct JournalChain {
         for (position, line) in commandsBegun { commands.setOffset(lines[line].offset, at: position) }
     }
 
-    /// Everything an event changes but the head and the last line's offset;
-    /// the position of the command's record if the event begins it.
+    /// Everything an event changes but its id (``claim(_:)``), the head and the
+    /// last line's offset; the position of the command's record if the event begins it.
     private mutating func note(_ recorded: RecordedEvent, offset: Int) -> Int? {
         var begun: Int?
         if let last = lastCommand, recorded.command == last.id {
@@ -302,13 +306,10 @@ struct JournalChain {
             begun = lastCommand?.position
             lastCommandDeclared = recorded.commandEvents
         }
-        eventIDs.insert(recorded.id)
         lastAt = recorded.at
         state.apply(recorded)
         return begun
     }
-
-    func knows(_ id: EventID) -> Bool { eventIDs.contains(id) }
 
     /// The chain of an empty journal.
     init() {}
