@@ -225,6 +225,12 @@ import ShopProjections
     catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
 }
 
+// Sources/ShopEvents/Journal/Journal.swift #6
+@MainActor func example_Journal_6(commands: [Command], journal: Journal) throws {
+    let batches = [commands.map { CommandEnvelope($0) }]
+    try journal.execute(batches: batches) { results in print(results.count, "commands durable") }
+}
+
 // Sources/ShopEvents/Journal/JournalChain.swift #1
 @MainActor func example_JournalChain_1(journal: Journal) throws {
     let head = journal.head

@@ -104,7 +104,7 @@ import ShopTestSupport
         let lines = (0..<400).map { n in commandLine("CreateItem", id: uuid(9, n, 4), data: ["item": uuid(9, n, 3), "name": "Item \(n)"]) }
         Scratch.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: tool.path("input.ndjson"))
         var faults = 0
-        for (limit, batch) in [(40, 1), (60, 7), (90, 50)] {
+        for (limit, batch) in [(40, 1), (60, 7), (90, 50), (120, 200)] {  // 200: written by the encoding thread
             // bash's ulimit -f counts 1024-byte blocks
             let result = try tool.run(["-c", "ulimit -f \(limit) && exec \"$0\" apply input.ndjson --json --batch \(batch)", ToolRunner.binary],
                                       executable: "/bin/bash")

@@ -15,8 +15,9 @@ import Darwin
 ///
 /// Each call of ``execute(_:)`` decides the command against the current state,
 /// writes its events in one `write` and `fsync`s before returning.
-/// ``execute(batch:)`` shares one `fsync` between many commands (group commit).
-/// A rejected command writes nothing.
+/// ``execute(batch:)`` shares one `fsync` between many commands (group commit);
+/// ``execute(batches:acknowledge:)`` pipelines batches, deciding the next
+/// while the one before is made durable. A rejected command writes nothing.
 ///
 /// ```swift
 /// let journal = try Journal.open(path: "shop.ndjson", options: .init(actor: "ana"))
@@ -439,10 +440,11 @@ public final class Journal {
     }
 
     /// Executes commands in order, each against the state the ones before it
-    /// left, and makes all of their events durable with one `write` and one
-    /// `fsync` (group commit). Each command is accepted or rejected on its
-    /// own. If the write fails, the file is cut back to where it was and the
-    /// error is thrown: none of the batch is acknowledged.
+    /// left, and makes all of their events durable with one `fsync` (group
+    /// commit; a large batch's lines are written in pieces as they are encoded).
+    /// Each command is accepted or rejected on its own. If a write or the
+    /// `fsync` fails, the file is cut back to where it was and the error is
+    /// thrown: none of the batch is acknowledged.
     public func execute(batch requests: [CommandEnvelope]) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
         try execute(requests, allOrNothing: false)
     }
@@ -492,12 +494,33 @@ public final class Journal {
             try catchUp()
             return try execute(requests, allOrNothing: allOrNothing)
         }
+        var batch = decideAndWrite(requests, allOrNothing: allOrNothing)
+        if batch.bytes > 0, batch.failure == nil, !Journal.fullSync(fd) { batch.failure = .io("fsync", path) }
+        return try results(of: batch)
+    }
+
+    /// A batch decided and written but not yet made durable (see ``execute(batches:acknowledge:)``).
+    private struct WrittenBatch {
+        var results: [Result<CommandOutcome, RuleViolation>] = []
+        /// Commands the journal held already, answered from the file once it is durable.
+        var retries: [(index: Int, command: CommandID)] = []
+        /// Where its lines begin, and how many bytes they take.
+        var start: Int
+        var bytes = 0
+        /// A write (or, once synced, the `fsync`) failed: how (taken where it failed, `errno` being per thread).
+        var failure: JournalError?
+        /// Its `fsync` runs in the background.
+        var syncing = false
+    }
+
+    /// Decides the batch and writes its lines (no `fsync`); `size` is then their end.
+    private func decideAndWrite(_ requests: [CommandEnvelope], allOrNothing: Bool) -> WrittenBatch {
         let startSize = size
         // A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
         // Unless all or nothing, it also writes them as it goes (each command is accepted on its own, and
-        // the `fsync` below still comes before any is reported; a crash leaves a torn tail, as always).
+        // the `fsync` still comes before any is reported; a crash leaves a torn tail, as always).
         let encoder = requests.count >= Self.encodeAsideFrom
-            ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : fd,
+            ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : (fd, path),
                           capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096)
             : nil
         defer { encoder?.finish() }
@@ -505,10 +528,8 @@ public final class Journal {
         var commandsBegun: [(position: Int, line: Int)] = []
         var lines = 0
         var out = JSONWriter(capacity: encoder == nil ? 512 * max(requests.count, 1) : 0)
-        var streamed = (bytes: 0, failed: false)
-        var results: [Result<CommandOutcome, RuleViolation>] = []
-        var retries: [(index: Int, command: CommandID)] = []
-        results.reserveCapacity(requests.count)
+        var batch = WrittenBatch(start: startSize)
+        batch.results.reserveCapacity(requests.count)
         do {
             // The chain is moved out while the batch is decided and put back after (also on the early
             // return): a local is used in place, where the property would be copied for each access.
@@ -518,8 +539,8 @@ public final class Journal {
             for request in requests {
                 let commandID = request.id ?? freshCommandID(chain)
                 if chain.commands[commandID] != nil {
-                    retries.append((results.count, commandID))
-                    results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
+                    batch.retries.append((batch.results.count, commandID))
+                    batch.results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
                     continue
                 }
                 do {
@@ -543,10 +564,10 @@ public final class Journal {
                         }
                         recorded.append(r)
                     }
-                    results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
+                    batch.results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
                 } catch {
-                    results.append(.failure(error))
-                    if allOrNothing { return results }   // the caller puts the chain back as it was
+                    batch.results.append(.failure(error))
+                    if allOrNothing { return batch }   // nothing written; the caller puts the chain back as it was
                 }
             }
             if let encoder {
@@ -554,36 +575,112 @@ public final class Journal {
                 let written = encoder.finish()
                 chain.linesWritten(written.lines, before: headBefore, commandsBegun: commandsBegun)
                 var line = 0
-                for index in results.indices {
-                    guard case var .success(outcome) = results[index], !outcome.isRetry, !outcome.events.isEmpty else { continue }
-                    results[index] = .success(CommandOutcome(command: outcome.command, events: [], isRetry: false))   // the events' only holder is `outcome`: no copy
+                for index in batch.results.indices {
+                    guard case var .success(outcome) = batch.results[index], !outcome.isRetry, !outcome.events.isEmpty else { continue }
+                    batch.results[index] = .success(CommandOutcome(command: outcome.command, events: [], isRetry: false))   // the events' only holder is `outcome`: no copy
                     for event in outcome.events.indices {
                         outcome.events[event].prev = line == 0 ? headBefore.hash : written.lines[line - 1].hash
                         line += 1
                     }
-                    results[index] = .success(outcome)
+                    batch.results[index] = .success(outcome)
                 }
                 out = written.out
-                streamed = (written.streamed, written.failed)
+                (batch.bytes, batch.failure) = (written.streamed, written.failure)
             }
         }
-        if streamed.bytes > 0 || streamed.failed {
-            // Written already: made durable here, or cut back as a failed write is (with the chain put back).
-            if streamed.failed || !Journal.fullSync(fd) {
-                rollBack(to: startSize)
-                throw JournalError.io(streamed.failed ? "write" : "fsync", path)
-            }
-            size = startSize + streamed.bytes
-        } else if !out.bytes.isEmpty {
-            try writeDurably(out.bytes, at: startSize)
+        if batch.failure == nil, !out.bytes.isEmpty {
+            if !writeWhole(out.bytes, at: startSize + batch.bytes) { batch.failure = .io("write", path) }
+            batch.bytes += out.bytes.count
         }
-        for (index, command) in retries {
+        size = startSize + batch.bytes
+        return batch
+    }
+
+    /// A written batch, made durable: its results (retries answered from the
+    /// file). If a write or its `fsync` failed, the file is cut back to where
+    /// the batch began (and the chain rebuilt from it) and the error thrown.
+    private func results(of batch: WrittenBatch) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
+        if let failure = batch.failure {
+            rollBack(to: batch.start)
+            throw failure
+        }
+        var results = batch.results
+        for (index, command) in batch.retries {
             // Looked up now: a command repeated within the batch has its offset only once its lines are encoded.
             guard let record = chain.commands[command] else { continue }
             let events = try readEvents(at: record.offset, firstSeq: record.firstSeq, count: record.count)
             results[index] = .success(CommandOutcome(command: command, events: events, isRetry: true))
         }
         return results
+    }
+
+    /// Executes batches of commands one after the other, each as
+    /// ``execute(batch:)`` does, with one `fsync` a batch (group commit), but
+    /// pipelined: while one batch's `fsync` runs on a thread of its own, the
+    /// next batch is decided and written. `acknowledge` is called on this
+    /// thread with each batch's results, in order, once that batch is
+    /// durable, never before. If a write or an `fsync` fails, the file is
+    /// cut back to the end of the last acknowledged batch and the error is
+    /// thrown. If `acknowledge` throws, the run stops and the error is
+    /// rethrown; the batch written meanwhile is kept, made durable but not reported.
+    /// In shared mode the writer's lock is held for the whole run.
+    ///
+    /// ```swift
+    /// let batches = [commands.map { CommandEnvelope($0) }]
+    /// try journal.execute(batches: batches) { results in print(results.count, "commands durable") }
+    /// ```
+    public func execute<Batches: Sequence>(batches: Batches,
+                                           acknowledge: ([Result<CommandOutcome, RuleViolation>]) throws -> Void) throws
+    where Batches.Element == [CommandEnvelope] {
+        guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        if !holdsLock {
+            try lockBlocking()
+            defer { unlockAfterWriting() }
+            try catchUp()
+            return try execute(batches: batches, acknowledge: acknowledge)
+        }
+        let syncer = BackgroundSync(fd: fd, path: path)
+        var inFlight: WrittenBatch?
+        // The batch in flight, durable; a failed one is cut back and thrown (with whatever was written after it).
+        func land() throws(JournalError) -> [Result<CommandOutcome, RuleViolation>]? {
+            guard var batch = inFlight else { return nil }
+            inFlight = nil
+            if batch.syncing, let failure = syncer.wait() { batch.failure = failure }
+            return try results(of: batch)
+        }
+        do {
+            for requests in batches {
+                var batch = decideAndWrite(requests, allOrNothing: false)
+                let previous = try land()
+                if batch.bytes > 0, batch.failure == nil {
+                    syncer.start()
+                    batch.syncing = true
+                }
+                inFlight = batch
+                if let previous { try acknowledge(previous) }
+            }
+            if let last = try land() { try acknowledge(last) }
+        } catch {
+            _ = try? land()
+            throw error
+        }
+    }
+
+    /// Writes `bytes` at `offset`, whole; false if a write fails.
+    private func writeWhole(_ bytes: [UInt8], at offset: Int) -> Bool {
+        bytes.withUnsafeBytes { Journal.writeWhole(fd, $0, at: offset) }
+    }
+
+    /// Writes `raw` to `fd` at `offset`, whole (short writes continued, `EINTR` retried); false if a write fails.
+    fileprivate static func writeWhole(_ fd: Int32, _ raw: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        var done = 0
+        while done < raw.count {
+            let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
     }
 
     /// From how many commands a batch is encoded and hashed on a second thread.
@@ -616,20 +713,7 @@ public final class Journal {
     // MARK: Durable writing
 
     private func writeDurably(_ bytes: [UInt8], at offset: Int) throws(JournalError) {
-        var failure: JournalError?
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = JournalError.io("write", path)
-                    return
-                }
-                done += n
-            }
-        }
-        if failure == nil, !Journal.fullSync(fd) { failure = JournalError.io("fsync", path) }
+        let failure: JournalError? = !writeWhole(bytes, at: offset) ? .io("write", path) : !Journal.fullSync(fd) ? .io("fsync", path) : nil
         if let failure {
             rollBack(to: offset)
             throw failure
@@ -917,7 +1001,7 @@ enum Posix {
 /// they are still in the cache, and gives back only how many it wrote.
 private final class LineEncoder: @unchecked Sendable {
     // @unchecked: `queue`, `finished` and `running` are guarded by `condition`; `staged` is
-    // the caller's; `out`, `lines`, `prev`, `streamed` and `failed` are the encoding thread's
+    // the caller's; `out`, `lines`, `prev`, `streamed` and `failure` are the encoding thread's
     // until `finish()` has waited for it.
     private let condition = NSCondition()
     private var queue: [RecordedEvent] = []
@@ -928,28 +1012,28 @@ private final class LineEncoder: @unchecked Sendable {
     private var lines: [(offset: Int, hash: SHA256Digest)] = []
     private var prev: SHA256Digest
     private let start: Int
-    private let fd: Int32?
+    private let file: (fd: Int32, path: String)?
     private var streamed = 0
-    private var failed = false
+    private var failure: JournalError?
     private var result: Finished?
 
     /// How many bytes are written at a time when writing as it goes.
     static let writeChunk = 64 << 10
 
     /// The encoded lines: their bytes (those not written yet), each line's offset and hash,
-    /// how many bytes were written to the file, and whether a write failed.
+    /// how many bytes were written to the file, and how a write failed if one did.
     struct Finished {
         var out: JSONWriter
         var lines: [(offset: Int, hash: SHA256Digest)]
         var streamed: Int
-        var failed: Bool
+        var failure: JournalError?
     }
 
-    init(prev: SHA256Digest, start: Int, writingTo fd: Int32?, capacity: Int) {
+    init(prev: SHA256Digest, start: Int, writingTo file: (fd: Int32, path: String)?, capacity: Int) {
         out = JSONWriter(capacity: capacity)
         self.prev = prev
         self.start = start
-        self.fd = fd
+        self.file = file
         lines.reserveCapacity(1024)
         staged.reserveCapacity(32)
         Thread { [self] in run() }.start()
@@ -970,7 +1054,7 @@ private final class LineEncoder: @unchecked Sendable {
         condition.lock()
         while running { condition.wait() }
         condition.unlock()
-        result = Finished(out: out, lines: lines, streamed: streamed, failed: failed)
+        result = Finished(out: out, lines: lines, streamed: streamed, failure: failure)
         return result!
     }
 
@@ -1012,17 +1096,34 @@ private final class LineEncoder: @unchecked Sendable {
 
     /// Writes what is encoded, when writing to a file (after a failure, nothing more).
     private func write() {
-        guard let fd, !out.bytes.isEmpty, !failed else { return }
-        out.bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(start + streamed + done))
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { failed = true; return }
-                done += n
-            }
-        }
+        guard let file, !out.bytes.isEmpty, failure == nil else { return }
+        if !out.bytes.withUnsafeBytes({ Journal.writeWhole(file.fd, $0, at: start + streamed) }) { failure = .io("write", file.path) }
         streamed += out.bytes.count
         out.bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// One `fsync` at a time on a thread of the system's, while the caller goes
+/// on (``Journal/execute(batches:acknowledge:)``): ``start()``, then ``wait()``
+/// before the next ``start()``.
+private final class BackgroundSync: @unchecked Sendable {
+    // @unchecked: `failure` is written by the sync before `done` is signalled and read only after waiting for it.
+    private let fd: Int32, path: String
+    private let done = DispatchSemaphore(value: 0)
+    private var failure: JournalError?
+
+    init(fd: Int32, path: String) { (self.fd, self.path) = (fd, path) }
+
+    func start() {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            failure = Journal.fullSync(fd) ? nil : .io("fsync", path)
+            done.signal()
+        }
+    }
+
+    /// Waits for the `fsync` started last: how it failed, or nil.
+    func wait() -> JournalError? {
+        done.wait()
+        return failure
     }
 }

@@ -40,7 +40,9 @@ struct Bench: ToolCommand {
     reverts) and measures, each as the median of R runs with min and max:
       replay       read the journal and bring every view up to date
       verify       the full verify: hash chain and every rule
-      append       commands through the deciders into the journal, 1000 per fsync;
+      append       commands through the deciders into the journal, 1000 per fsync:
+                   batch after batch (execute(batch:)), and pipelined, a batch's
+                   fsync running while the next is decided (execute(batches:));
                    and one command per fsync, p50 and p99
       cold open    every view but the audit ready from a valid snapshot (state and totals)
       memory       peak resident memory of a replay, at N/4 and N events
@@ -141,6 +143,7 @@ struct Bench: ToolCommand {
 
         // Append: the same commands, through the deciders, 1000 per write and fsync.
         var appendTimes: [Double] = []
+        var head = JournalHead(seq: 0, hash: .zero)
         for run in 0..<runs {
             let path = run == 0 ? journalPath : folder + "/append-\(run).ndjson"
             unlink(path)
@@ -155,12 +158,38 @@ struct Bench: ToolCommand {
                     start += batch.count
                 }
             })
+            head = journal.head
             journal.close()
             report.journalEvents = written
             if run > 0 { unlink(path); unlink(path + ".lock") }
             progress("append run \(run + 1): \(Int(Double(written) / appendTimes.last!)) events/s")
         }
         report.append = Samples(values: appendTimes)
+
+        // The same, pipelined (`execute(batches:)`): a batch's fsync runs while the next is decided.
+        // Each run must end at the head the first run wrote: the same bytes.
+        var pipelinedTimes: [Double] = []
+        for run in 0..<runs {
+            let path = folder + "/append-pipelined-\(run).ndjson"
+            unlink(path)
+            let journal = try Journal.open(path: path, options: .init(clock: .stepping(from: Timestamp("2022-01-01T00:00:00.000Z")!, by: 0),
+                                                                      ids: .sequential(prefix: 0xBE4D_0000), actor: "bench"))
+            var written = 0
+            let batches = stride(from: 0, to: commands.count, by: 1000).lazy.map { Array(commands[$0..<Swift.min($0 + 1000, commands.count)]) }
+            pipelinedTimes.append(try seconds {
+                try journal.execute(batches: batches) { results in
+                    written += results.reduce(0) { $0 + ((try? $1.get())?.events.count ?? 0) }
+                }
+            })
+            let end = journal.head
+            journal.close()
+            unlink(path); unlink(path + ".lock")
+            guard end == head, written == report.journalEvents else {
+                throw ToolFailure(message: "bench: the pipelined append wrote \(written) events ending at \(end), not \(report.journalEvents) ending at \(head)", exitCode: 3)
+            }
+            progress("append pipelined run \(run + 1): \(Int(Double(written) / pipelinedTimes.last!)) events/s")
+        }
+        report.appendPipelined = Samples(values: pipelinedTimes)
         report.journalBytes = (try FileManager.default.attributesOfItem(atPath: journalPath)[.size] as? Int) ?? 0
         let n = Double(report.journalEvents)
 

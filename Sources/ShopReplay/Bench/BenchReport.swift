@@ -10,6 +10,7 @@ struct BenchReport {
     var journalBytes = 0
     var snapshotBytes = 0
     var append = Samples(values: [])
+    var appendPipelined = Samples(values: [])
     var singleLatency = Samples(values: [])
     var replay = Samples(values: [])
     var verify = Samples(values: [])
@@ -52,6 +53,7 @@ struct BenchReport {
     var replayRate: Double { rate(n, replay) }
     var verifyRate: Double { rate(n, verify) }
     var appendRate: Double { rate(n, append) }
+    var appendPipelinedRate: Double { rate(n, appendPipelined) }
     var ourDecodeRate: Double { rate(Double(decodeLines), ourDecode) }
     var foundationRate: Double? { foundationDecode.map { rate(Double(decodeLines), $0) } }
     var orjsonRate: Double? { orjson.flatMap { $0.values.isEmpty ? nil : rate(n, $0) } }
@@ -78,7 +80,8 @@ struct BenchReport {
             ("replay ≥ 1,000,000 events/s", replayRate >= 1_000_000),
             ("replay ≥ 25× Foundation JSONDecoder", foundationRate.map { replayRate / $0 >= 25 }),
             ("replay ≥ 4× orjson parse-only", orjsonRate.map { replayRate / $0 >= 4 }),
-            ("append (group commit) ≥ 500,000 events/s", appendRate >= 500_000),
+            ("append, group commit pipelined (execute(batches:)) ≥ 500,000 events/s", appendPipelinedRate >= 500_000),
+            ("append, group commit batch after batch (execute(batch:)) ≥ 500,000 events/s", appendRate >= 500_000),
             ("append ≥ 20× eventsourcing", esWriteRate.map { appendRate / $0 >= 20 }),
             ("verify ≥ 300,000 events/s", verifyRate >= 300_000),
             ("cold open with snapshot ≤ 50 ms", coldOpen.median <= 0.050),
@@ -111,6 +114,7 @@ struct BenchReport {
             "\(String(format: "%.0f", Double(journalBytes) / replay.median / 1e6)) MB/s; \(spread(replay, unit: "s"))")
         row("verify, chain and rules", "\(Self.count(verifyRate)) events/s", spread(verify, unit: "s"))
         row("append, 1000 per fsync", "\(Self.count(appendRate)) events/s", spread(append, unit: "s"))
+        row("  pipelined", "\(Self.count(appendPipelinedRate)) events/s", spread(appendPipelined, unit: "s"))
         row("append, 1 per fsync", String(format: "p50 %.2f ms", singleLatency.median * 1000),
             String(format: "p99 %.2f ms over %d commands", singleLatency.percentile(0.99) * 1000, singleLatency.values.count))
         row("cold open with snapshot", spread(coldOpen, scale: 1000, unit: "ms"), "snapshot \(snapshotBytes >> 10) KiB")
@@ -148,6 +152,7 @@ struct BenchReport {
                                 ("megabytesPerSecond", .double((Double(journalBytes) / replay.median / 1e6).rounded()))])),
             ("verify", .object([("seconds", samples(verify)), ("eventsPerSecond", rate(verifyRate))])),
             ("append", .object([("seconds", samples(append)), ("eventsPerSecond", rate(appendRate)),
+                                ("pipelined", .object([("seconds", samples(appendPipelined)), ("eventsPerSecond", rate(appendPipelinedRate))])),
                                 ("singleP50Milliseconds", .double(singleLatency.median * 1000)),
                                 ("singleP99Milliseconds", .double(singleLatency.percentile(0.99) * 1000))])),
             ("coldOpen", .object([("seconds", samples(coldOpen)), ("snapshotBytes", .int(snapshotBytes))])),
