@@ -113,4 +113,29 @@ import ShopTestSupport
         #expect(reopened.head == head && reopened.recoveredTornTail == nil)
         #expect(try JournalVerifier.verify(path: aside.path).ok)
     }
+
+    @Test("after a reopen the injected generator repeats event ids the journal holds: a large batch, its ids claimed on the encoding thread, replaces them exactly as one command at a time does")
+    func takenEventIDsAreReplacedTheSameWay() throws {
+        let (aside, alone) = (JournalFixture(), JournalFixture())
+        defer { aside.remove(); alone.remove() }
+        try aside.seeded().close()
+        try alone.seeded().close()
+        // Opened again, the sequential generator starts over at 1: the first ids it gives are taken.
+        let together = try aside.open(), oneByOne = try alone.open()
+        defer { together.close(); oneByOne.close() }
+        let taken = Set(try JournalReader.readAll(path: aside.path).map(\.id))
+        let batch = (0..<100).map { CommandEnvelope(.createItem(item: ItemID(), name: "Item \($0)", location: nil, details: .none), id: CommandID()) }
+        #expect(batch.count >= Journal.encodeAsideFrom)
+        let results = try together.execute(batch: batch)
+        var expected: [Result<CommandOutcome, RuleViolation>] = []
+        for request in batch { expected += try oneByOne.execute(batch: [request]) }
+        #expect(results == expected)
+        #expect(aside.bytes() == alone.bytes())
+        let ids = try results.flatMap { try $0.get().events.map(\.id) }
+        #expect(Set(ids).isDisjoint(with: taken) && Set(ids).count == 100)
+        let replaced = ids.filter { !$0.description.uppercased().hasPrefix("000000E0") }
+        #expect(!replaced.isEmpty, "some ids were taken and replaced: \(replaced.count)")
+        #expect(try JournalVerifier.verify(path: aside.path).ok)
+        #expect(try JournalReader.readAll(path: aside.path).suffix(100).map(\.id) == ids)
+    }
 }

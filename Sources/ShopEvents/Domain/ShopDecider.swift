@@ -18,7 +18,7 @@ import Foundation
 /// ```
 public enum ShopDecider {
     public static func decide(_ command: Command, _ state: ShopState, actor: String) throws(RuleViolation) -> [Event] {
-        if case .createHousehold = command {} else if state.household == nil {
+        if case .createHousehold = command {} else if case .none = state.household {   // `== nil` copied the household
             throw RuleViolation(.noHousehold, "the journal has no household yet: the first command must be CreateHousehold")
         }
         try authorize(command, actor: actor, state)

@@ -519,11 +519,13 @@ public final class Journal {
         // A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
         // Unless all or nothing, it also writes them as it goes (each command is accepted on its own, and
         // the `fsync` still comes before any is reported; a crash leaves a torn tail, as always).
+        // It also claims the events' ids (the chain lends it the table for the batch).
         let encoder = requests.count >= Self.encodeAsideFrom
             ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : (fd, path),
-                          capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096)
+                          capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096,
+                          eventIDs: chain.lendEventIDs())
             : nil
-        defer { encoder?.finish() }
+        defer { if let encoder { chain.returnEventIDs(encoder.takeEventIDs()) } }
         let headBefore = chain.head
         var commandsBegun: [(position: Int, line: Int)] = []
         var lines = 0
@@ -549,7 +551,7 @@ public final class Journal {
                     recorded.reserveCapacity(events.count)
                     for event in events {
                         var eventID: EventID = options.ids.make()
-                        while !chain.claim(eventID) { eventID = options.ids.make() }
+                        while encoder == nil, !chain.claim(eventID) { eventID = eventID.replacement() }
                         let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
                                               device: request.device ?? options.device, command: commandID,
                                               commandEvents: recorded.isEmpty && events.count > 1 ? events.count : nil,
@@ -580,6 +582,7 @@ public final class Journal {
                     batch.results[index] = .success(CommandOutcome(command: outcome.command, events: [], isRetry: false))   // the events' only holder is `outcome`: no copy
                     for event in outcome.events.indices {
                         outcome.events[event].prev = line == 0 ? headBefore.hash : written.lines[line - 1].hash
+                        if let id = written.renamed[line] { outcome.events[event].id = id }
                         line += 1
                     }
                     batch.results[index] = .success(outcome)
@@ -1001,8 +1004,8 @@ enum Posix {
 /// they are still in the cache, and gives back only how many it wrote.
 private final class LineEncoder: @unchecked Sendable {
     // @unchecked: `queue`, `finished` and `running` are guarded by `condition`; `staged` is
-    // the caller's; `out`, `lines`, `prev`, `streamed` and `failure` are the encoding thread's
-    // until `finish()` has waited for it.
+    // the caller's; `out`, `lines`, `prev`, `streamed`, `failure`, `eventIDs`, `renamed` and
+    // `encoded` are the encoding thread's until `finish()` has waited for it.
     private let condition = NSCondition()
     private var queue: [RecordedEvent] = []
     private var finished = false
@@ -1015,21 +1018,30 @@ private final class LineEncoder: @unchecked Sendable {
     private let file: (fd: Int32, path: String)?
     private var streamed = 0
     private var failure: JournalError?
+    /// The journal's event ids, lent for the batch: each line's id is claimed here.
+    private var eventIDs: IDIndex<EventKind>
+    /// Lines whose id the journal held already, with the fresh id they were given instead.
+    private var renamed: [Int: EventID] = [:]
+    private var encoded = 0
     private var result: Finished?
 
     /// How many bytes are written at a time when writing as it goes.
     static let writeChunk = 64 << 10
 
     /// The encoded lines: their bytes (those not written yet), each line's offset and hash,
-    /// how many bytes were written to the file, and how a write failed if one did.
+    /// how many bytes were written to the file, and how a write failed if one did; the
+    /// lines (by index) whose id had to be replaced.
     struct Finished {
         var out: JSONWriter
         var lines: [(offset: Int, hash: SHA256Digest)]
         var streamed: Int
         var failure: JournalError?
+        var renamed: [Int: EventID]
     }
 
-    init(prev: SHA256Digest, start: Int, writingTo file: (fd: Int32, path: String)?, capacity: Int) {
+    init(prev: SHA256Digest, start: Int, writingTo file: (fd: Int32, path: String)?, capacity: Int,
+         eventIDs: IDIndex<EventKind>) {
+        self.eventIDs = eventIDs
         out = JSONWriter(capacity: capacity)
         self.prev = prev
         self.start = start
@@ -1054,8 +1066,17 @@ private final class LineEncoder: @unchecked Sendable {
         condition.lock()
         while running { condition.wait() }
         condition.unlock()
-        result = Finished(out: out, lines: lines, streamed: streamed, failure: failure)
+        result = Finished(out: out, lines: lines, streamed: streamed, failure: failure, renamed: renamed)
         return result!
+    }
+
+    /// After ``finish()``: the event-id table, moved out (this keeps no reference to it,
+    /// so the journal's next insert does not copy it).
+    func takeEventIDs() -> IDIndex<EventKind> {
+        finish()
+        var taken = IDIndex<EventKind>()
+        swap(&taken, &eventIDs)
+        return taken
     }
 
     private func handOver(finishing: Bool) {
@@ -1084,6 +1105,12 @@ private final class LineEncoder: @unchecked Sendable {
             swap(&batch, &queue)
             condition.unlock()
             for var recorded in batch {
+                while !eventIDs.insert(recorded.id).inserted {
+                    // An injected generator may repeat ids after a reopen: the replacement the deciding thread would take.
+                    recorded.id = recorded.id.replacement()
+                    renamed[encoded] = recorded.id
+                }
+                encoded += 1
                 recorded.prev = prev
                 let (lineStart, hash) = Journal.appendLine(recorded, to: &out)
                 prev = hash

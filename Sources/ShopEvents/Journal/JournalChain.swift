@@ -256,8 +256,20 @@ struct JournalChain {
     }
 
     /// Takes a fresh event id for an event about to be appended: false if the
-    /// journal already holds it. The appending calls below expect their event's id claimed.
+    /// journal already holds it (then the event takes ``EntityID/replacement()``).
+    /// The appending calls below expect their event's id claimed.
     mutating func claim(_ id: EventID) -> Bool { eventIDs.insert(id).inserted }
+
+    /// Hands the event-id table to the thread that encodes a batch, which
+    /// claims the batch's ids (``claim(_:)`` must not be called meanwhile),
+    /// until ``returnEventIDs(_:)`` gives it back.
+    mutating func lendEventIDs() -> IDIndex<EventKind> {
+        var lent = IDIndex<EventKind>()
+        swap(&lent, &eventIDs)
+        return lent
+    }
+
+    mutating func returnEventIDs(_ ids: consuming IDIndex<EventKind>) { eventIDs = ids }
 
     /// Records an event this process has just written (already encoded to `line`), its id claimed.
     mutating func appended(_ recorded: RecordedEvent, lineHash: SHA256Digest, offset: Int) {
@@ -343,5 +355,26 @@ struct JournalChain {
         lastCommandDeclared = try r.optional { r throws(BinaryDecodingError) in try r.int() }
         eventIDs = try IDIndex(from: &r)
         guard eventIDs.count == head.seq else { throw BinaryDecodingError("\(eventIDs.count) event ids for \(head.seq) events") }
+    }
+}
+
+extension EntityID where Kind == EventKind {
+    /// The id an event takes instead of this one when the journal holds this
+    /// one already (an injected generator, such as `.sequential`, repeats its
+    /// ids after a reopen): a version-4 UUID made from the SHA-256 of this id.
+    /// It depends on nothing but this id, so a batch gives the same bytes
+    /// whichever thread claims its ids (see `Journal.decideAndWrite`), and
+    /// the generator is asked once an event, however many ids were taken.
+    func replacement() -> EventID {
+        var bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+        bytes += Array("ShopEvents: this event id is taken".utf8)
+        let words = bytes.withUnsafeBytes { SHA256.hash($0) }.words
+        var out: [UInt8] = []
+        for word in [words.0, words.1, words.2, words.3] {
+            out += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+        }
+        out[6] = out[6] & 0x0F | 0x40
+        out[8] = out[8] & 0x3F | 0x80
+        return EventID(UUIDText.uuid(out))
     }
 }
