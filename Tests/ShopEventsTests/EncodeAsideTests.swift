@@ -114,8 +114,9 @@ import ShopTestSupport
         #expect(try JournalVerifier.verify(path: aside.path).ok)
     }
 
-    @Test("after a reopen the injected generator repeats event ids the journal holds: a large batch, its ids claimed on the encoding thread, replaces them exactly as one command at a time does")
-    func takenEventIDsAreReplacedTheSameWay() throws {
+    @Test("after a reopen the injected generator repeats event ids the journal holds: a large batch (pipelined: its ids claimed on the encoding thread) replaces them exactly as one command at a time does",
+          arguments: [false, true])
+    func takenEventIDsAreReplacedTheSameWay(pipelined: Bool) throws {
         let (aside, alone) = (JournalFixture(), JournalFixture())
         defer { aside.remove(); alone.remove() }
         try aside.seeded().close()
@@ -126,7 +127,12 @@ import ShopTestSupport
         let taken = Set(try JournalReader.readAll(path: aside.path).map(\.id))
         let batch = (0..<100).map { CommandEnvelope(.createItem(item: ItemID(), name: "Item \($0)", location: nil, details: .none), id: CommandID()) }
         #expect(batch.count >= Journal.encodeAsideFrom)
-        let results = try together.execute(batch: batch)
+        var results: [Result<CommandOutcome, RuleViolation>] = []
+        if pipelined {
+            try together.execute(batches: [batch]) { results += $0 }
+        } else {
+            results = try together.execute(batch: batch)
+        }
         var expected: [Result<CommandOutcome, RuleViolation>] = []
         for request in batch { expected += try oneByOne.execute(batch: [request]) }
         #expect(results == expected)

@@ -514,18 +514,22 @@ public final class Journal {
     }
 
     /// Decides the batch and writes its lines (no `fsync`); `size` is then their end.
-    private func decideAndWrite(_ requests: [CommandEnvelope], allOrNothing: Bool) -> WrittenBatch {
+    /// With `claimingAside`, a large batch's event ids are claimed on the encoding thread:
+    /// that pays when the deciding thread is the bound (pipelined, where the `fsync`s overlap);
+    /// batch after batch it made the encoding thread the bound and cost more than it saved.
+    private func decideAndWrite(_ requests: [CommandEnvelope], allOrNothing: Bool, claimingAside: Bool = false) -> WrittenBatch {
         let startSize = size
         // A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
         // Unless all or nothing, it also writes them as it goes (each command is accepted on its own, and
         // the `fsync` still comes before any is reported; a crash leaves a torn tail, as always).
-        // It also claims the events' ids (the chain lends it the table for the batch).
+        // It may also claim the events' ids (the chain lends it the table for the batch).
         let encoder = requests.count >= Self.encodeAsideFrom
             ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : (fd, path),
                           capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096,
-                          eventIDs: chain.lendEventIDs())
+                          eventIDs: claimingAside ? chain.lendEventIDs() : nil)
             : nil
-        defer { if let encoder { chain.returnEventIDs(encoder.takeEventIDs()) } }
+        let claimsHere = encoder?.claims != true
+        defer { if let encoder, encoder.claims { chain.returnEventIDs(encoder.takeEventIDs()) } }
         let headBefore = chain.head
         var commandsBegun: [(position: Int, line: Int)] = []
         var lines = 0
@@ -551,7 +555,7 @@ public final class Journal {
                     recorded.reserveCapacity(events.count)
                     for event in events {
                         var eventID: EventID = options.ids.make()
-                        while encoder == nil, !chain.claim(eventID) { eventID = eventID.replacement() }
+                        while claimsHere, !chain.claim(eventID) { eventID = eventID.replacement() }
                         let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
                                               device: request.device ?? options.device, command: commandID,
                                               commandEvents: recorded.isEmpty && events.count > 1 ? events.count : nil,
@@ -653,7 +657,7 @@ public final class Journal {
         }
         do {
             for requests in batches {
-                var batch = decideAndWrite(requests, allOrNothing: false)
+                var batch = decideAndWrite(requests, allOrNothing: false, claimingAside: true)
                 let previous = try land()
                 if batch.bytes > 0, batch.failure == nil {
                     syncer.start()
@@ -1018,8 +1022,10 @@ private final class LineEncoder: @unchecked Sendable {
     private let file: (fd: Int32, path: String)?
     private var streamed = 0
     private var failure: JournalError?
-    /// The journal's event ids, lent for the batch: each line's id is claimed here.
-    private var eventIDs: IDIndex<EventKind>
+    /// The journal's event ids, if lent for the batch: then each line's id is claimed here.
+    private var eventIDs: IDIndex<EventKind>?
+    /// Whether the events' ids are claimed here.
+    let claims: Bool
     /// Lines whose id the journal held already, with the fresh id they were given instead.
     private var renamed: [Int: EventID] = [:]
     private var encoded = 0
@@ -1040,8 +1046,9 @@ private final class LineEncoder: @unchecked Sendable {
     }
 
     init(prev: SHA256Digest, start: Int, writingTo file: (fd: Int32, path: String)?, capacity: Int,
-         eventIDs: IDIndex<EventKind>) {
+         eventIDs: IDIndex<EventKind>?) {
         self.eventIDs = eventIDs
+        claims = eventIDs != nil
         out = JSONWriter(capacity: capacity)
         self.prev = prev
         self.start = start
@@ -1074,9 +1081,7 @@ private final class LineEncoder: @unchecked Sendable {
     /// so the journal's next insert does not copy it).
     func takeEventIDs() -> IDIndex<EventKind> {
         finish()
-        var taken = IDIndex<EventKind>()
-        swap(&taken, &eventIDs)
-        return taken
+        return eventIDs.take()!
     }
 
     private func handOver(finishing: Bool) {
@@ -1105,7 +1110,7 @@ private final class LineEncoder: @unchecked Sendable {
             swap(&batch, &queue)
             condition.unlock()
             for var recorded in batch {
-                while !eventIDs.insert(recorded.id).inserted {
+                while claims, !eventIDs!.insert(recorded.id).inserted {
                     // An injected generator may repeat ids after a reopen: the replacement the deciding thread would take.
                     recorded.id = recorded.id.replacement()
                     renamed[encoded] = recorded.id
