@@ -59,6 +59,11 @@ import ShopTestSupport
         #expect(first.description == "00000000-0000-0000-0000-000000000001")
         #expect(second.description == "00000000-0000-0000-0000-000000000002")
         #expect(first < second)
+        // The prefix in the first four bytes, the counter big-endian in the last eight.
+        let prefixed = IDGenerator.sequential(startingAt: 0x0102_0304_0506_0708, prefix: 0xAABB_CCDD)
+        #expect(prefixed.makeUUID().uuidString == "AABBCCDD-0000-0000-0102-030405060708")
+        #expect(prefixed.makeUUID().uuidString == "AABBCCDD-0000-0000-0102-030405060709")
+        #expect(IDGenerator.sequential(startingAt: .max).makeUUID().uuidString == "00000000-0000-0000-FFFF-FFFFFFFFFFFF")
     }
 }
 

@@ -132,10 +132,10 @@ public struct IDGenerator: Sendable {
         let counter = SequentialCounter(first)
         return IDGenerator {
             let n = counter.take()
-            var bytes = [UInt8](repeating: 0, count: 16)
-            for i in 0..<4 { bytes[i] = UInt8(truncatingIfNeeded: prefix >> (24 - 8 * UInt32(i))) }
-            for i in 0..<8 { bytes[8 + i] = UInt8(truncatingIfNeeded: n >> (56 - 8 * UInt64(i))) }
-            return UUIDText.uuid(bytes)
+            func p(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: prefix >> shift) }
+            func b(_ shift: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: n >> shift) }
+            // The prefix in bytes 0–3, the counter in bytes 8–15, big-endian; no array to allocate.
+            return UUID(uuid: (p(24), p(16), p(8), p(0), 0, 0, 0, 0, b(56), b(48), b(40), b(32), b(24), b(16), b(8), b(0)))
         }
     }
 

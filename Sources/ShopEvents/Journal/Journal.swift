@@ -1086,7 +1086,8 @@ private final class LineEncoder: @unchecked Sendable {
 
     private func handOver(finishing: Bool) {
         condition.lock()
-        queue.append(contentsOf: staged)
+        // Caught up, the encoding thread has left the queue empty: the buffers change hands, nothing is copied.
+        if queue.isEmpty { swap(&queue, &staged) } else { queue.append(contentsOf: staged) }
         if finishing { finished = true }
         condition.broadcast()
         condition.unlock()
