@@ -1002,8 +1002,9 @@ enum Posix {
 /// Encodes and hashes a batch's lines on a thread of its own while the
 /// journal decides the commands that follow: a line needs the hash of the
 /// line before (its `prev`), deciding needs only the state, so the two run
-/// side by side. Events are handed over 32 at a time; ``finish()`` waits for
-/// the last line and gives the bytes, each line's offset and hash. Given a
+/// side by side. Events are handed over ``handOverEvery`` at a time (16 and
+/// 96 measured no better); ``finish()`` waits for the last line and gives
+/// the bytes, each line's offset and hash. Given a
 /// file, it also writes the lines to it, ``writeChunk`` bytes at a time while
 /// they are still in the cache, and gives back only how many it wrote.
 private final class LineEncoder: @unchecked Sendable {
@@ -1034,6 +1035,9 @@ private final class LineEncoder: @unchecked Sendable {
     /// How many bytes are written at a time when writing as it goes.
     static let writeChunk = 64 << 10
 
+    /// How many events the deciding thread hands over at a time.
+    static let handOverEvery = 32
+
     /// The encoded lines: their bytes (those not written yet), each line's offset and hash,
     /// how many bytes were written to the file, and how a write failed if one did; the
     /// lines (by index) whose id had to be replaced.
@@ -1054,14 +1058,14 @@ private final class LineEncoder: @unchecked Sendable {
         self.start = start
         self.file = file
         lines.reserveCapacity(1024)
-        staged.reserveCapacity(32)
+        staged.reserveCapacity(Self.handOverEvery)
         Thread { [self] in run() }.start()
     }
 
     /// One more event, its `prev` to be filled in.
     func push(_ recorded: RecordedEvent) {
         staged.append(recorded)
-        if staged.count == 32 { handOver(finishing: false) }
+        if staged.count == Self.handOverEvery { handOver(finishing: false) }
     }
 
     /// Hands over the rest, waits until every line is encoded (and written),
