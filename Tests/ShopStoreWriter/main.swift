@@ -2,10 +2,38 @@
 // ShopStore, in bursts, printing each command's seqs as it is acknowledged.
 //
 //   ShopStoreWriter JOURNAL WRITER COUNT [BURST] [PAUSE-MS]
+//
+// With --pipelined, writes COUNT commands through Journal.execute(batches:acknowledge:),
+// BATCH a batch, printing each acknowledged command's seqs; SIGXFSZ is ignored, so
+// that a file size limit fails a write (the full-disk test of the pipelined commit).
+//
+//   ShopStoreWriter --pipelined JOURNAL COUNT BATCH
 import Foundation
 import ShopEvents
 
 let arguments = CommandLine.arguments
+if arguments.count == 5, arguments[1] == "--pipelined", let count = Int(arguments[3]), let size = Int(arguments[4]) {
+    signal(SIGXFSZ, SIG_IGN)
+    do {
+        let journal = try Journal.open(path: arguments[2], options: .init(actor: "pipelined"))
+        let commands = (0..<count).map { n in
+            CommandEnvelope(.createItem(item: ItemID(), name: "Item \(n)", location: nil, details: .none))
+        }
+        let batches = stride(from: 0, to: count, by: size).lazy.map { Array(commands[$0..<min($0 + size, count)]) }
+        try journal.execute(batches: batches) { results in
+            for result in results {
+                let outcome = try result.get()
+                print("ok \(outcome.command) \(outcome.seqs.map(String.init).joined(separator: ","))")
+            }
+            fflush(nil)
+        }
+        journal.close()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("ShopStoreWriter: \(error)\n".utf8))
+        exit(1)
+    }
+}
 guard arguments.count >= 4, let count = Int(arguments[3]) else {
     FileHandle.standardError.write(Data("usage: ShopStoreWriter JOURNAL WRITER COUNT [BURST] [PAUSE-MS]\n".utf8))
     exit(2)
