@@ -89,3 +89,22 @@ import ShopTestSupport
         }
     }
 }
+
+@Suite struct ActorRuleTests {
+    /// `Limits.checkActor` reads printable ASCII as bytes; it must agree with
+    /// the rule as written (1 to 100 characters, not white space only) on any text.
+    @Test func agreesWithTheRuleOnRandomText() {
+        let pieces = ["a", "Z", "0", " ", "~", "\t", "\n", "\r\n", "\u{00A0}", "é", "e\u{301}", "🧀", "\u{2003}", "\u{7F}", "-", "x"]
+        var rng = SplitMix64(seed: 41)
+        var accepted = 0, rejected = 0
+        for _ in 0..<20_000 {
+            let length = [0, 1, 2, 5, 99, 100, 101, 102].randomElement(using: &rng)!
+            let actor = (0..<length).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let expected = (1...100).contains(actor.count) && actor.contains { !$0.isWhitespace }
+            let actual = (try? Limits.checkActor(actor)) != nil
+            #expect(actual == expected, "\(actor.debugDescription)")
+            if actual { accepted += 1 } else { rejected += 1 }
+        }
+        #expect(accepted > 1_000 && rejected > 1_000)
+    }
+}
