@@ -108,10 +108,7 @@ import ShopTestSupport
         #expect(more.allSatisfy { (try? $0.get())?.events.count == 1 })
         let head = together.head
         together.close(); oneByOne.close()
-        let reopened = try aside.open()
-        defer { reopened.close() }
-        #expect(reopened.head == head && reopened.recoveredTornTail == nil)
-        #expect(try JournalVerifier.verify(path: aside.path).ok)
+        try aside.expectReopens(at: head)
     }
 
     @Test("after a reopen the injected generator repeats event ids the journal holds: a large batch (pipelined: its ids claimed on the encoding thread) replaces them exactly as one command at a time does",

@@ -30,6 +30,14 @@ struct JournalFixture {
         return journal
     }
 
+    /// Opens the journal again: it must come back at `head`, with no torn tail to cut, and verify.
+    func expectReopens(at head: JournalHead, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reopened = try open()
+        defer { reopened.close() }
+        #expect(reopened.head == head && reopened.recoveredTornTail == nil, sourceLocation: sourceLocation)
+        #expect(try JournalVerifier.verify(path: path).ok, sourceLocation: sourceLocation)
+    }
+
     func bytes() -> [UInt8] { Scratch.bytes(path) }
     func lines() -> [[UInt8]] { bytes().split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init) }
     func remove() { try? FileManager.default.removeItem(at: folder) }

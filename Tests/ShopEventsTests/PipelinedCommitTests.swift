@@ -57,10 +57,7 @@ import ShopTestSupport
         #expect(try next.count == 1 && next[0].get().events.count == 1)
         let head = pipelined.head
         pipelined.close(); oneByOne.close()
-        let reopened = try piped.open()
-        defer { reopened.close() }
-        #expect(reopened.head == head && reopened.recoveredTornTail == nil)
-        #expect(try JournalVerifier.verify(path: piped.path).ok)
+        try piped.expectReopens(at: head)
     }
 
     struct Stop: Error, Equatable {}
@@ -85,10 +82,7 @@ import ShopTestSupport
         #expect(calls == 2 && journal.head.seq == before + 300)
         let head = journal.head
         journal.close()
-        let reopened = try fixture.open()
-        defer { reopened.close() }
-        #expect(reopened.head == head && reopened.recoveredTornTail == nil)
-        #expect(try JournalVerifier.verify(path: fixture.path).ok)
+        try fixture.expectReopens(at: head)
     }
 
     @Test("in shared mode the run takes the writer's lock once and folds what another writer appended before it decides")
