@@ -138,7 +138,7 @@ extension Event: Codable {
         w.field("v", RecordedEvent.schemaVersion)
         w.key("data"); EventLineCodec.writeData(self, to: &w)
         w.endObject()
-        try encodeJSON(w.bytes, to: encoder)
+        try encodeJSON(w.takeBytes(), to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -135,7 +135,7 @@ public enum CommandCodec {
         w.key("data")
         writeData(request.command, to: &w)
         w.endObject()
-        return w.bytes
+        return w.takeBytes()
     }
 
     static func writeData(_ command: Command, to w: inout JSONWriter) {

@@ -17,7 +17,7 @@ public enum EventLineCodec {
     public static func encode(_ recorded: RecordedEvent) -> [UInt8] {
         var writer = JSONWriter(capacity: 320)
         append(recorded, to: &writer)
-        return writer.bytes
+        return writer.takeBytes()
     }
 
     static func append(_ r: RecordedEvent, to w: inout JSONWriter) {

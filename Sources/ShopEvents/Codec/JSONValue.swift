@@ -134,8 +134,8 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     public func utf8(pretty: Bool = false, terminator: UInt8? = nil) -> [UInt8] {
         var writer = JSONWriter()
         write(to: &writer, indent: pretty ? 0 : nil)
-        if let terminator { writer.bytes.append(terminator) }
-        return writer.bytes
+        if let terminator { writer.append(terminator) }
+        return writer.takeBytes()
     }
 
     /// Indented by two spaces as if it stood `level` deep inside other
@@ -144,15 +144,14 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     public func text(indentedAt level: Int) -> String {
         var writer = JSONWriter()
         write(to: &writer, indent: level)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return String(decoding: writer.takeBytes(), as: UTF8.self)
     }
 
     /// ``text(indentedAt:)``'s bytes appended to `bytes`.
     public func write(to bytes: inout [UInt8], indentedAt level: Int) {
-        var writer = JSONWriter()
-        swap(&writer.bytes, &bytes)
+        var writer = JSONWriter(taking: &bytes)
         write(to: &writer, indent: level)
-        swap(&writer.bytes, &bytes)
+        bytes = writer.takeBytes()
     }
 
     /// ``utf8(pretty:terminator:)`` handed to `sink` in pieces of about
@@ -168,13 +167,13 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
         var writer = JSONWriter()
         withoutActuallyEscaping(sink) { sink in
             write(to: &writer, indent: pretty ? 0 : nil) { w in
-                guard w.bytes.count >= piece else { return }
+                guard w.count >= piece else { return }
                 sink(w.bytes)
-                w.bytes.removeAll(keepingCapacity: true)
+                w.removeAll()
             }
         }
-        if let terminator { writer.bytes.append(terminator) }
-        if !writer.bytes.isEmpty { sink(writer.bytes) }
+        if let terminator { writer.append(terminator) }
+        if !writer.isEmpty { sink(writer.takeBytes()) }
     }
 
     /// Writes the value; `spill`, if given, is called between array elements
@@ -182,8 +181,8 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     func write(to w: inout JSONWriter, indent: Int?, spill: ((inout JSONWriter) -> Void)? = nil) {
         func newline(_ level: Int) {
             guard indent != nil else { return }
-            w.bytes.append(0x0A)
-            w.bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+            w.append(0x0A)
+            w.spaces(level * 2)
         }
         let level = indent ?? 0
         switch self {
@@ -193,27 +192,27 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
         case let .double(d): d.isFinite ? w.double(d) : w.null()
         case let .string(s): w.string(s)
         case let .array(elements):
-            w.bytes.append(UInt8(ascii: "["))
+            w.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { w.bytes.append(UInt8(ascii: ",")) }
+                if index > 0 { w.append(UInt8(ascii: ",")) }
                 newline(level + 1)
                 element.write(to: &w, indent: indent.map { _ in level + 1 }, spill: spill)
                 spill?(&w)
             }
             if !elements.isEmpty { newline(level) }
-            w.bytes.append(UInt8(ascii: "]"))
+            w.append(UInt8(ascii: "]"))
         case let .object(pairs):
-            w.bytes.append(UInt8(ascii: "{"))
+            w.append(UInt8(ascii: "{"))
             for (index, (key, value)) in pairs.enumerated() {
-                if index > 0 { w.bytes.append(UInt8(ascii: ",")) }
+                if index > 0 { w.append(UInt8(ascii: ",")) }
                 newline(level + 1)
                 w.string(key)
-                w.bytes.append(UInt8(ascii: ":"))
-                if indent != nil { w.bytes.append(UInt8(ascii: " ")) }
+                w.append(UInt8(ascii: ":"))
+                if indent != nil { w.append(UInt8(ascii: " ")) }
                 value.write(to: &w, indent: indent.map { _ in level + 1 }, spill: spill)
             }
             if !pairs.isEmpty { newline(level) }
-            w.bytes.append(UInt8(ascii: "}"))
+            w.append(UInt8(ascii: "}"))
         }
     }
 }

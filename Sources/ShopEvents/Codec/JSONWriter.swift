@@ -2,18 +2,82 @@
 ///
 /// Strings are written as raw UTF-8 with only `"`, `\` and control characters
 /// escaped, so any Unicode round-trips byte for byte.
+///
+/// The bytes are written in place: `storage` is initialised to its whole
+/// length, the text being its first `count` bytes, so each value is written
+/// through a pointer into the spare room after them (one check of room and
+/// uniqueness a value). Appending to an array instead went through a
+/// temporary buffer and `append(contentsOf:)` for each value, which was a
+/// fifth of encoding a journal line.
 struct JSONWriter {
-    var bytes: [UInt8] = []
+    private var storage: [UInt8]
+    /// How many bytes are written.
+    private(set) var count = 0
 
-    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 256) { storage = [UInt8](repeating: 0, count: capacity) }
 
-    mutating func beginObject() { bytes.append(UInt8(ascii: "{")) }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
+    /// Writes on after `bytes`, which it takes (`bytes` is left empty; ``takeBytes()`` gives them back, and more).
+    init(taking bytes: inout [UInt8]) {
+        storage = []
+        swap(&storage, &bytes)
+        count = storage.count
+    }
+
+    /// The bytes written (a copy, unless the room is full).
+    var bytes: [UInt8] { count == storage.count ? storage : Array(storage[..<count]) }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The bytes written, without a copy; the writer is left empty.
+    mutating func takeBytes() -> [UInt8] {
+        storage.removeLast(storage.count - count)
+        var taken: [UInt8] = []
+        swap(&taken, &storage)
+        count = 0
+        return taken
+    }
+
+    /// Forgets what is written, keeping the room.
+    mutating func removeAll() { count = 0 }
+
+    /// The bytes written, from `offset` on.
+    func withUnsafeBytes<R>(from offset: Int = 0, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<count])) }
+    }
+
+    /// Writes `n` bytes that `fill` puts through a pointer.
+    @inline(__always)
+    mutating func write(_ n: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        let at = count
+        if at + n > storage.count { grow(to: at + n) }
+        storage.withUnsafeMutableBufferPointer { fill($0.baseAddress! + at) }
+        count = at + n
+    }
+
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        storage.append(contentsOf: repeatElement(0, count: Swift.max(needed, storage.count * 2, 64) - storage.count))
+    }
+
+    mutating func append(_ byte: UInt8) { write(1) { $0[0] = byte } }
+
+    mutating func append(contentsOf raw: UnsafeBufferPointer<UInt8>) {
+        guard let base = raw.baseAddress, raw.count > 0 else { return }
+        write(raw.count) { $0.update(from: base, count: raw.count) }
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append(contentsOf: $0) } }
+
+    /// `count` spaces (an indent).
+    mutating func spaces(_ count: Int) { write(count) { $0.update(repeating: UInt8(ascii: " "), count: count) } }
+
+    mutating func beginObject() { append(UInt8(ascii: "{")) }
+    mutating func endObject() { append(UInt8(ascii: "}")) }
 
     /// Writes `"name":`, with the comma before it unless it is the object's first key.
     mutating func key(_ name: StaticString) {
-        let comma = bytes.last != UInt8(ascii: "{") ? 1 : 0, n = name.utf8CodeUnitCount
-        bytes.appendBytes(comma + n + 3) { p in
+        let comma = count == 0 || storage[count - 1] != UInt8(ascii: "{") ? 1 : 0, n = name.utf8CodeUnitCount
+        write(comma + n + 3) { p in
             if comma == 1 { p[0] = UInt8(ascii: ",") }
             p[comma] = UInt8(ascii: "\"")
             (p + comma + 1).update(from: name.utf8Start, count: n)
@@ -23,38 +87,47 @@ struct JSONWriter {
     }
 
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            // Most text needs no escape: then it goes in with its quotes in one write.
+            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                write(utf8.count + 2) { p in
+                    p[0] = UInt8(ascii: "\"")
+                    if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
+                    p[utf8.count + 1] = UInt8(ascii: "\"")
+                }
+                return
+            }
+            append(UInt8(ascii: "\""))
             var runStart = 0
             for i in 0..<utf8.count {
                 let c = utf8[i]
                 guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
                 runStart = i + 1
-                bytes.append(UInt8(ascii: "\\"))
+                append(UInt8(ascii: "\\"))
                 switch c {
-                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
+                case 0x0A: append(UInt8(ascii: "n"))
+                case 0x0D: append(UInt8(ascii: "r"))
+                case 0x09: append(UInt8(ascii: "t"))
+                case 0x08: append(UInt8(ascii: "b"))
+                case 0x0C: append(UInt8(ascii: "f"))
                 default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              hexDigit(c >> 4, lettersFrom: UInt8(ascii: "a")), hexDigit(c & 0xF, lettersFrom: UInt8(ascii: "a"))])
+                    append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hexDigit(c >> 4, lettersFrom: UInt8(ascii: "a")), hexDigit(c & 0xF, lettersFrom: UInt8(ascii: "a"))])
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     mutating func int(_ value: Int) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if value == 0 { append(UInt8(ascii: "0")); return }
         var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { append(UInt8(ascii: "-")) }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -67,8 +140,8 @@ struct JSONWriter {
             }
             return n
         }
-        withUnsafeBytes(of: &digits) { d in
-            bytes.appendBytes(n) { p in
+        Swift.withUnsafeBytes(of: &digits) { d in
+            write(n) { p in
                 for i in 0..<n { p[i] = d[n - 1 - i] }
             }
         }
@@ -77,14 +150,19 @@ struct JSONWriter {
     /// Shortest text that reads back as the same Double; callers pass finite values.
     mutating func double(_ value: Double) {
         precondition(value.isFinite, "JSON has no infinity or NaN")
-        bytes.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { append(contentsOf: $0) }
     }
 
-    mutating func bool(_ value: Bool) { bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8)) }
-    mutating func null() { bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")]) }
+    mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
+    mutating func null() { literal("null") }
+
+    private mutating func literal(_ text: StaticString) {
+        write(text.utf8CodeUnitCount) { $0.update(from: text.utf8Start, count: text.utf8CodeUnitCount) }
+    }
 
     mutating func id<Kind>(_ value: EntityID<Kind>) {
-        bytes.appendBytes(38) { p in
+        write(38) { p in
             p[0] = UInt8(ascii: "\"")
             UUIDText.write(value.uuid, to: p + 1)
             p[37] = UInt8(ascii: "\"")
@@ -92,16 +170,16 @@ struct JSONWriter {
     }
 
     mutating func ids<Kind>(_ values: [EntityID<Kind>]) {
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if index > 0 { append(UInt8(ascii: ",")) }
             id(value)
         }
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
     }
 
     mutating func timestamp(_ value: Timestamp) {
-        bytes.appendBytes(26) { p in
+        write(26) { p in
             p[0] = UInt8(ascii: "\"")
             value.write(to: p + 1)
             p[25] = UInt8(ascii: "\"")
@@ -109,7 +187,7 @@ struct JSONWriter {
     }
 
     mutating func digest(_ value: SHA256Digest) {
-        bytes.appendBytes(66) { p in
+        write(66) { p in
             p[0] = UInt8(ascii: "\"")
             value.writeHex(to: p + 1)
             p[65] = UInt8(ascii: "\"")

@@ -595,9 +595,9 @@ public final class Journal {
                 (batch.bytes, batch.failure) = (written.streamed, written.failure)
             }
         }
-        if batch.failure == nil, !out.bytes.isEmpty {
-            if !writeWhole(out.bytes, at: startSize + batch.bytes) { batch.failure = .io("write", path) }
-            batch.bytes += out.bytes.count
+        if batch.failure == nil, !out.isEmpty {
+            if !out.withUnsafeBytes({ Journal.writeWhole(fd, $0, at: startSize + batch.bytes) }) { batch.failure = .io("write", path) }
+            batch.bytes += out.count
         }
         size = startSize + batch.bytes
         return batch
@@ -695,10 +695,10 @@ public final class Journal {
 
     /// Appends the event's line and its newline to `out`: where the line starts, and its SHA-256.
     fileprivate static func appendLine(_ recorded: RecordedEvent, to out: inout JSONWriter) -> (start: Int, hash: SHA256Digest) {
-        let start = out.bytes.count
+        let start = out.count
         EventLineCodec.append(recorded, to: &out)
-        let hash = out.bytes.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        out.bytes.append(0x0A)
+        let hash = out.withUnsafeBytes(from: start) { SHA256.hash($0) }
+        out.append(0x0A)
         return (start, hash)
     }
 
@@ -1127,16 +1127,16 @@ private final class LineEncoder: @unchecked Sendable {
                 lines.append((start + streamed + lineStart, hash))
             }
             batch.removeAll(keepingCapacity: true)
-            if out.bytes.count >= Self.writeChunk { write() }
+            if out.count >= Self.writeChunk { write() }
         }
     }
 
     /// Writes what is encoded, when writing to a file (after a failure, nothing more).
     private func write() {
-        guard let file, !out.bytes.isEmpty, failure == nil else { return }
-        if !out.bytes.withUnsafeBytes({ Journal.writeWhole(file.fd, $0, at: start + streamed) }) { failure = .io("write", file.path) }
-        streamed += out.bytes.count
-        out.bytes.removeAll(keepingCapacity: true)
+        guard let file, !out.isEmpty, failure == nil else { return }
+        if !out.withUnsafeBytes({ Journal.writeWhole(file.fd, $0, at: start + streamed) }) { failure = .io("write", file.path) }
+        streamed += out.count
+        out.removeAll()
     }
 }
 

@@ -138,8 +138,8 @@ public enum SyncWire {
     static func line(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter()
         value.write(to: &writer, indent: nil)
-        writer.bytes.append(0x0A)
-        return writer.bytes
+        writer.append(0x0A)
+        return writer.takeBytes()
     }
 }
 
