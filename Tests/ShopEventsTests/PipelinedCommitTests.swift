@@ -9,12 +9,13 @@ import ShopTestSupport
 /// once it is durable.
 @Suite struct PipelinedCommitTests {
     /// Batches of random commands (small ones encoded in place, large ones on
-    /// the second thread), with retries from earlier batches and within one.
+    /// the second thread), with retries from earlier batches and within one,
+    /// a batch of a retry alone (no line) and an empty batch.
     static func batches(seed: UInt64, against journal: Journal) -> [[CommandEnvelope]] {
         var commands = RandomCommands(seed: seed)
         var shadow = journal.state, seq = journal.head.seq
         var batches: [[CommandEnvelope]] = []
-        for size in [1, 5, 150, 64, 300, 2, 90] {
+        for size in [1, 5, 150, 0, 64, 300, 2, 90] {
             var batch: [CommandEnvelope] = []
             for _ in 0..<size {
                 let command = commands.next(for: shadow)
@@ -29,6 +30,7 @@ import ShopTestSupport
             if size > 3 { batch.insert(batch[1], at: size / 2) }
             batches.append(batch)
         }
+        batches.insert([], at: 5)
         return batches
     }
 

@@ -504,96 +504,47 @@ public final class Journal {
         var results: [Result<CommandOutcome, RuleViolation>] = []
         /// Commands the journal held already, answered from the file once it is durable.
         var retries: [(index: Int, command: CommandID)] = []
+        /// With an encoder: the results whose command has events (the encoder gives them back,
+        /// as written), and the command records begun, with the index of their first line.
+        var withEvents: [Int] = []
+        var commandsBegun: [(position: Int, line: Int)] = []
         /// Where its lines begin, and how many bytes they take.
         var start: Int
         var bytes = 0
         /// A write (or, once synced, the `fsync`) failed: how (taken where it failed, `errno` being per thread).
         var failure: JournalError?
-        /// Its `fsync` runs in the background.
-        var syncing = false
+
+        /// The events of the commands that have any, as the encoder wrote them, into their outcomes.
+        mutating func fill(_ outcomes: [[RecordedEvent]]) {
+            for (index, events) in zip(withEvents, outcomes) {
+                guard case let .success(outcome) = results[index] else { continue }
+                results[index] = .success(CommandOutcome(command: outcome.command, events: events, isRetry: false))
+            }
+        }
     }
 
     /// Decides the batch and writes its lines (no `fsync`); `size` is then their end.
-    /// With `claimingAside`, a large batch's event ids are claimed on the encoding thread:
-    /// that pays when the deciding thread is the bound (pipelined, where the `fsync`s overlap);
-    /// batch after batch it made the encoding thread the bound and cost more than it saved.
-    private func decideAndWrite(_ requests: [CommandEnvelope], allOrNothing: Bool, claimingAside: Bool = false) -> WrittenBatch {
+    /// A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
+    /// Unless all or nothing, that thread also writes the lines as it goes (each command is accepted on
+    /// its own, and the `fsync` still comes before any is reported; a crash leaves a torn tail, as always).
+    private func decideAndWrite(_ requests: [CommandEnvelope], allOrNothing: Bool) -> WrittenBatch {
         let startSize = size
-        // A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
-        // Unless all or nothing, it also writes them as it goes (each command is accepted on its own, and
-        // the `fsync` still comes before any is reported; a crash leaves a torn tail, as always).
-        // It may also claim the events' ids (the chain lends it the table for the batch).
         let encoder = requests.count >= Self.encodeAsideFrom
             ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : (fd, path),
-                          capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096,
-                          eventIDs: claimingAside ? chain.lendEventIDs() : nil)
+                          capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096, eventIDs: nil)
             : nil
-        let claimsHere = encoder?.claims != true
-        defer { if let encoder, encoder.claims { chain.returnEventIDs(encoder.takeEventIDs()) } }
+        defer { encoder?.finish() }   // also on an early return (all or nothing, rejected): the encoding thread is let go
         let headBefore = chain.head
-        var commandsBegun: [(position: Int, line: Int)] = []
-        var lines = 0
         var out = JSONWriter(capacity: encoder == nil ? 512 * max(requests.count, 1) : 0)
         var batch = WrittenBatch(start: startSize)
-        batch.results.reserveCapacity(requests.count)
-        do {
-            // The chain is moved out while the batch is decided and put back after (also on the early
-            // return): a local is used in place, where the property would be copied for each access.
-            var chain = JournalChain()
-            swap(&chain, &self.chain)
-            defer { swap(&chain, &self.chain) }
-            for request in requests {
-                let commandID = request.id ?? freshCommandID(chain)
-                if chain.commands[commandID] != nil {
-                    batch.retries.append((batch.results.count, commandID))
-                    batch.results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
-                    continue
-                }
-                do {
-                    let (events, at, actor) = try decide(request, chain)
-                    var recorded: [RecordedEvent] = []
-                    recorded.reserveCapacity(events.count)
-                    for event in events {
-                        var eventID: EventID = options.ids.make()
-                        while claimsHere, !chain.claim(eventID) { eventID = eventID.replacement() }
-                        let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
-                                              device: request.device ?? options.device, command: commandID,
-                                              commandEvents: recorded.isEmpty && events.count > 1 ? events.count : nil,
-                                              correlation: request.correlation, event: event, prev: chain.head.hash)
-                        if let encoder {
-                            if let begun = chain.appendedUnencoded(r) { commandsBegun.append((begun, lines)) }
-                            encoder.push(r)
-                            lines += 1
-                        } else {
-                            let (lineStart, hash) = Self.appendLine(r, to: &out)
-                            chain.appended(r, lineHash: hash, offset: startSize + lineStart)
-                        }
-                        recorded.append(r)
-                    }
-                    batch.results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
-                } catch {
-                    batch.results.append(.failure(error))
-                    if allOrNothing { return batch }   // nothing written; the caller puts the chain back as it was
-                }
-            }
-            if let encoder {
-                // The lines' hashes and offsets, now known: into the chain, and each event's `prev` into the outcomes.
-                let written = encoder.finish()
-                chain.linesWritten(written.lines, before: headBefore, commandsBegun: commandsBegun)
-                var line = 0
-                for index in batch.results.indices {
-                    guard case var .success(outcome) = batch.results[index], !outcome.isRetry, !outcome.events.isEmpty else { continue }
-                    batch.results[index] = .success(CommandOutcome(command: outcome.command, events: [], isRetry: false))   // the events' only holder is `outcome`: no copy
-                    for event in outcome.events.indices {
-                        outcome.events[event].prev = line == 0 ? headBefore.hash : written.lines[line - 1].hash
-                        if let id = written.renamed[line] { outcome.events[event].id = id }
-                        line += 1
-                    }
-                    batch.results[index] = .success(outcome)
-                }
-                out = written.out
-                (batch.bytes, batch.failure) = (written.streamed, written.failure)
-            }
+        guard decide(requests, into: &batch, encoder: encoder, out: &out, allOrNothing: allOrNothing) else { return batch }
+        if let encoder {
+            // The lines' hashes and offsets, now known, into the chain; the events, as written, into the outcomes.
+            let written = encoder.finish()
+            chain.linesWritten(written.lines, before: headBefore, commandsBegun: batch.commandsBegun)
+            batch.fill(written.outcomes)
+            out = written.out
+            (batch.bytes, batch.failure) = (written.streamed, written.failure)
         }
         if batch.failure == nil, !out.isEmpty {
             if !out.withUnsafeBytes({ Journal.writeWhole(fd, $0, at: startSize + batch.bytes) }) { batch.failure = .io("write", path) }
@@ -601,6 +552,60 @@ public final class Journal {
         }
         size = startSize + batch.bytes
         return batch
+    }
+
+    /// Decides `requests` in order, each on the state the ones before left,
+    /// into `batch`'s results. Each event goes to `encoder` if there is one
+    /// (which claims its id if it was lent the table; its `prev` and line are
+    /// set there), else its line is appended to `out` (from `batch.start`)
+    /// here. False if all or nothing and a command was rejected: then the
+    /// chain is left as it was up to that command (the caller puts it back).
+    private func decide(_ requests: [CommandEnvelope], into batch: inout WrittenBatch, encoder: LineEncoder?,
+                        out: inout JSONWriter, allOrNothing: Bool) -> Bool {
+        let claimsHere = encoder?.claims != true
+        var lines = 0
+        batch.results.reserveCapacity(requests.count)
+        // The chain is moved out while the batch is decided and put back after (also on the early
+        // return): a local is used in place, where the property would be copied for each access.
+        var chain = JournalChain()
+        swap(&chain, &self.chain)
+        defer { swap(&chain, &self.chain) }
+        for request in requests {
+            let commandID = request.id ?? freshCommandID(chain)
+            if chain.commands[commandID] != nil {
+                batch.retries.append((batch.results.count, commandID))
+                batch.results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
+                continue
+            }
+            do {
+                let (events, at, actor) = try decide(request, chain)
+                var recorded: [RecordedEvent] = []
+                if encoder == nil { recorded.reserveCapacity(events.count) } else if !events.isEmpty { batch.withEvents.append(batch.results.count) }
+                for (index, event) in events.enumerated() {
+                    var eventID: EventID = options.ids.make()
+                    while claimsHere, !chain.claim(eventID) { eventID = eventID.replacement() }
+                    let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
+                                          device: request.device ?? options.device, command: commandID,
+                                          commandEvents: index == 0 && events.count > 1 ? events.count : nil,
+                                          correlation: request.correlation, event: event, prev: chain.head.hash)
+                    if let encoder {
+                        // Moved to the encoder, which gives it back in the command's outcome with its `prev` (and id, if taken).
+                        if let begun = chain.appendedUnencoded(r) { batch.commandsBegun.append((begun, lines)) }
+                        encoder.push(r)
+                        lines += 1
+                    } else {
+                        let (lineStart, hash) = Self.appendLine(r, to: &out)
+                        chain.appended(r, lineHash: hash, offset: batch.start + lineStart)
+                        recorded.append(r)
+                    }
+                }
+                batch.results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
+            } catch {
+                batch.results.append(.failure(error))
+                if allOrNothing { return false }   // nothing written; the caller puts the chain back as it was
+            }
+        }
+        return true
     }
 
     /// A written batch, made durable: its results (retries answered from the
@@ -623,14 +628,14 @@ public final class Journal {
 
     /// Executes batches of commands one after the other, each as
     /// ``execute(batch:)`` does, with one `fsync` a batch (group commit), but
-    /// pipelined: while one batch's `fsync` runs on a thread of its own, the
-    /// next batch is decided and written. `acknowledge` is called on this
-    /// thread with each batch's results, in order, once that batch is
-    /// durable, never before. If a write or an `fsync` fails, the file is
-    /// cut back to the end of the last acknowledged batch and the error is
-    /// thrown. If `acknowledge` throws, the run stops and the error is
-    /// rethrown; the batch written meanwhile is kept, made durable but not reported.
-    /// In shared mode the writer's lock is held for the whole run.
+    /// pipelined: while one batch is encoded, written and made durable on
+    /// threads of their own, the next batch is decided. `acknowledge` is
+    /// called on this thread with each batch's results, in order, once that
+    /// batch is durable, never before. If a write or an `fsync` fails, the
+    /// file is cut back to the end of the last acknowledged batch and the
+    /// error is thrown. If `acknowledge` throws, the run stops and the error
+    /// is rethrown; the batch decided meanwhile is kept, made durable but not
+    /// reported. In shared mode the writer's lock is held for the whole run.
     ///
     /// ```swift
     /// let batches = [commands.map { CommandEnvelope($0) }]
@@ -646,30 +651,67 @@ public final class Journal {
             try catchUp()
             return try execute(batches: batches, acknowledge: acknowledge)
         }
-        let syncer = BackgroundSync(fd: fd, path: path)
-        var inFlight: WrittenBatch?
+        // One encoding thread for the whole run, which also claims the events' ids (the chain lends it
+        // the table) and, at each batch's end, starts its `fsync` on a queue of their own. This thread
+        // decides batch after batch without waiting for either; a batch lands (is waited for, its lines'
+        // offsets and events taken in, its retries answered) only once the next one is decided.
+        let syncs = DispatchQueue(label: "ShopEvents.Journal.fsync")
+        let encoder = LineEncoder(prev: chain.head.hash, start: size, writingTo: (fd, path), capacity: LineEncoder.writeChunk + 4096,
+                                  eventIDs: chain.lendEventIDs(), syncingOn: syncs)
+        var end = chain.writtenEnd
+        var running = true
+        // Lets the encoding thread go, after it has encoded what it was given, and waits for the `fsync`s it started.
+        func stop() {
+            guard running else { return }
+            running = false
+            let finished = encoder.finish()
+            chain.returnEventIDs(encoder.takeEventIDs())
+            syncs.sync {}
+            size = finished.end
+        }
+        var inFlight: (batch: WrittenBatch, encoded: EncodedBatch)?
         // The batch in flight, durable; a failed one is cut back and thrown (with whatever was written after it).
         func land() throws(JournalError) -> [Result<CommandOutcome, RuleViolation>]? {
-            guard var batch = inFlight else { return nil }
+            guard let (landing, encoded) = inFlight else { return nil }
+            var batch = landing
             inFlight = nil
-            if batch.syncing, let failure = syncer.wait() { batch.failure = failure }
+            encoded.done.wait()
+            if let failure = encoded.failure {
+                stop()
+                batch.start = encoded.start
+                batch.failure = failure
+                return try results(of: batch)   // cuts the file back and throws
+            }
+            chain.setOffsets(encoded.lines, commandsBegun: batch.commandsBegun)
+            end.advance(over: encoded.lines)
+            batch.fill(encoded.outcomes)
+            encoded.outcomes = []
             return try results(of: batch)
         }
+        var dummy = JSONWriter(capacity: 0)
         do {
-            for requests in batches {
-                var batch = decideAndWrite(requests, allOrNothing: false, claimingAside: true)
-                let previous = try land()
-                if batch.bytes > 0, batch.failure == nil {
-                    syncer.start()
-                    batch.syncing = true
+            defer {
+                // Unless cut back (the chain then read again from the file), the chain's end is that of the last line landed.
+                if running {
+                    stop()
+                    chain.writtenEnd = end
                 }
-                inFlight = batch
-                if let previous { try acknowledge(previous) }
             }
-            if let last = try land() { try acknowledge(last) }
-        } catch {
-            _ = try? land()
-            throw error
+            do {
+                for requests in batches {
+                    var batch = WrittenBatch(start: -1)
+                    _ = decide(requests, into: &batch, encoder: encoder, out: &dummy, allOrNothing: false)
+                    let encoded = EncodedBatch()
+                    encoder.endBatch(encoded)
+                    let previous = try land()
+                    inFlight = (batch, encoded)
+                    if let previous { try acknowledge(previous) }
+                }
+                if let last = try land() { try acknowledge(last) }
+            } catch {
+                _ = try? land()
+                throw error
+            }
         }
     }
 
@@ -1004,32 +1046,45 @@ enum Posix {
 /// line before (its `prev`), deciding needs only the state, so the two run
 /// side by side. Events are handed over ``handOverEvery`` at a time (16 and
 /// 96 measured no better); ``finish()`` waits for the last line and gives
-/// the bytes, each line's offset and hash. Given a
+/// the bytes, each line's offset and hash, and the events as written. Given a
 /// file, it also writes the lines to it, ``writeChunk`` bytes at a time while
 /// they are still in the cache, and gives back only how many it wrote.
+///
+/// A pipelined run (``Journal/execute(batches:acknowledge:)``) keeps one for
+/// all its batches and marks each batch's end (``endBatch(_:)``): there the
+/// encoder writes what it holds, fills in the ``EncodedBatch``, and starts
+/// the batch's `fsync` on the queue it was given, while it goes on with the
+/// next batch's lines.
 private final class LineEncoder: @unchecked Sendable {
-    // @unchecked: `queue`, `finished` and `running` are guarded by `condition`; `staged` is
-    // the caller's; `out`, `lines`, `prev`, `streamed`, `failure`, `eventIDs`, `renamed` and
-    // `encoded` are the encoding thread's until `finish()` has waited for it.
+    // @unchecked: `queue`, `ends`, `finished` and `running` are guarded by `condition`;
+    // `staged` and `pushed` are the caller's; the rest is the encoding thread's until
+    // `finish()` has waited for it (an `EncodedBatch` is the caller's once it is `done`).
     private let condition = NSCondition()
     private var queue: [RecordedEvent] = []
+    /// Batch ends handed over: after how many events each comes.
+    private var ends: [(after: Int, batch: EncodedBatch)] = []
     private var finished = false
     private var running = true
     private var staged: [RecordedEvent] = []
+    private var pushed = 0
     private var out: JSONWriter
     private var lines: [(offset: Int, hash: SHA256Digest)] = []
     private var prev: SHA256Digest
     private let start: Int
     private let file: (fd: Int32, path: String)?
+    private let syncs: DispatchQueue?
     private var streamed = 0
+    /// Where the current batch's lines begin (a pipelined run).
+    private var batchStart: Int
     private var failure: JournalError?
-    /// The journal's event ids, if lent for the batch: then each line's id is claimed here.
+    /// The journal's event ids, if lent: then each line's id is claimed here.
     private var eventIDs: IDIndex<EventKind>?
     /// Whether the events' ids are claimed here.
     let claims: Bool
-    /// Lines whose id the journal held already, with the fresh id they were given instead.
-    private var renamed: [Int: EventID] = [:]
-    private var encoded = 0
+    /// The events as written (`prev` set, and a fresh id where the journal held theirs already),
+    /// one array a command: the outcomes' events.
+    private var outcomes: [[RecordedEvent]] = []
+    private var current: [RecordedEvent] = []
     private var result: Finished?
 
     /// How many bytes are written at a time when writing as it goes.
@@ -1040,44 +1095,57 @@ private final class LineEncoder: @unchecked Sendable {
 
     /// The encoded lines: their bytes (those not written yet), each line's offset and hash,
     /// how many bytes were written to the file, and how a write failed if one did; the
-    /// lines (by index) whose id had to be replaced.
+    /// events as written, one array for each command that has any, in order (since the
+    /// last batch's end, in a pipelined run); the offset after the last byte written.
     struct Finished {
         var out: JSONWriter
         var lines: [(offset: Int, hash: SHA256Digest)]
         var streamed: Int
         var failure: JournalError?
-        var renamed: [Int: EventID]
+        var outcomes: [[RecordedEvent]]
+        var end: Int
     }
 
+    /// `syncingOn`: the queue for each batch's `fsync` in a pipelined run (with a file).
     init(prev: SHA256Digest, start: Int, writingTo file: (fd: Int32, path: String)?, capacity: Int,
-         eventIDs: IDIndex<EventKind>?) {
+         eventIDs: IDIndex<EventKind>?, syncingOn syncs: DispatchQueue? = nil) {
         self.eventIDs = eventIDs
         claims = eventIDs != nil
         out = JSONWriter(capacity: capacity)
         self.prev = prev
         self.start = start
+        batchStart = start
         self.file = file
+        self.syncs = syncs
         lines.reserveCapacity(1024)
         staged.reserveCapacity(Self.handOverEvery)
         Thread { [self] in run() }.start()
     }
 
     /// One more event, its `prev` to be filled in.
-    func push(_ recorded: RecordedEvent) {
+    func push(_ recorded: consuming RecordedEvent) {
         staged.append(recorded)
-        if staged.count == Self.handOverEvery { handOver(finishing: false) }
+        pushed += 1
+        if staged.count == Self.handOverEvery { handOver(ending: nil, finishing: false) }
     }
+
+    /// The end of a batch, after the events pushed so far: `batch` is filled in and `done`
+    /// once its lines are written and, if any were, made durable.
+    func endBatch(_ batch: EncodedBatch) { handOver(ending: batch, finishing: false) }
 
     /// Hands over the rest, waits until every line is encoded (and written),
     /// and gives them (the first call; later calls, as on an early return, give the same).
     @discardableResult
     func finish() -> Finished {
         if let result { return result }
-        handOver(finishing: true)
+        handOver(ending: nil, finishing: true)
         condition.lock()
         while running { condition.wait() }
         condition.unlock()
-        result = Finished(out: out, lines: lines, streamed: streamed, failure: failure, renamed: renamed)
+        if !current.isEmpty { outcomes.append(current) }
+        current = []
+        result = Finished(out: out, lines: lines, streamed: streamed, failure: failure, outcomes: outcomes, end: start + streamed + out.count)
+        outcomes = []
         return result!
     }
 
@@ -1088,11 +1156,13 @@ private final class LineEncoder: @unchecked Sendable {
         return eventIDs.take()!
     }
 
-    private func handOver(finishing: Bool) {
+    /// Hands the staged events (and a batch's end, or the end of all) to the encoding thread.
+    private func handOver(ending batch: EncodedBatch?, finishing: Bool) {
         condition.lock()
+        if finishing { finished = true }
         // Caught up, the encoding thread has left the queue empty: the buffers change hands, nothing is copied.
         if queue.isEmpty { swap(&queue, &staged) } else { queue.append(contentsOf: staged) }
-        if finishing { finished = true }
+        if let batch { ends.append((pushed, batch)) }
         condition.broadcast()
         condition.unlock()
         staged.removeAll(keepingCapacity: true)
@@ -1100,10 +1170,20 @@ private final class LineEncoder: @unchecked Sendable {
 
     private func run() {
         var batch: [RecordedEvent] = []
+        var pendingEnds: [(after: Int, batch: EncodedBatch)] = []
+        var taken: [(after: Int, batch: EncodedBatch)] = []
+        var encoded = 0
+        // The batch ends that come after `encoded` events.
+        func closeBatches() {
+            while let first = pendingEnds.first, first.after == encoded {
+                pendingEnds.removeFirst()
+                close(first.batch)
+            }
+        }
         while true {
             condition.lock()
-            while queue.isEmpty, !finished { condition.wait() }
-            if queue.isEmpty {
+            while queue.isEmpty, ends.isEmpty, !finished { condition.wait() }
+            if queue.isEmpty, ends.isEmpty {
                 condition.unlock()
                 write()
                 condition.lock()
@@ -1113,21 +1193,56 @@ private final class LineEncoder: @unchecked Sendable {
                 return
             }
             swap(&batch, &queue)
+            swap(&taken, &ends)
             condition.unlock()
+            pendingEnds.append(contentsOf: taken)
+            taken.removeAll(keepingCapacity: true)
             for var recorded in batch {
+                closeBatches()
                 while claims, !eventIDs!.insert(recorded.id).inserted {
                     // An injected generator may repeat ids after a reopen: the replacement the deciding thread would take.
                     recorded.id = recorded.id.replacement()
-                    renamed[encoded] = recorded.id
                 }
-                encoded += 1
                 recorded.prev = prev
                 let (lineStart, hash) = Journal.appendLine(recorded, to: &out)
                 prev = hash
                 lines.append((start + streamed + lineStart, hash))
+                // A command's events come one after the other, and the next command's have another id
+                // (a command the journal holds already is a retry, and not encoded again).
+                if let first = current.first, first.command != recorded.command {
+                    outcomes.append(current)
+                    current = []
+                }
+                current.append(recorded)
+                encoded += 1
             }
+            closeBatches()
             batch.removeAll(keepingCapacity: true)
             if out.count >= Self.writeChunk { write() }
+        }
+    }
+
+    /// A batch's end (pipelined): its lines written, its part filled in, its `fsync` started.
+    private func close(_ batch: EncodedBatch) {
+        write()
+        if !current.isEmpty { outcomes.append(current) }
+        current = []
+        batch.start = batchStart
+        batch.bytes = start + streamed - batchStart
+        batch.lines = lines
+        batch.outcomes = outcomes
+        batch.failure = failure
+        lines = []
+        lines.reserveCapacity(1024)
+        outcomes = []
+        batchStart = start + streamed
+        if let file, let syncs, batch.bytes > 0, failure == nil {
+            syncs.async {
+                if !Journal.fullSync(file.fd) { batch.failure = .io("fsync", file.path) }
+                batch.done.signal()
+            }
+        } else {
+            batch.done.signal()
         }
     }
 
@@ -1140,27 +1255,17 @@ private final class LineEncoder: @unchecked Sendable {
     }
 }
 
-/// One `fsync` at a time on a thread of the system's, while the caller goes
-/// on (``Journal/execute(batches:acknowledge:)``): ``start()``, then ``wait()``
-/// before the next ``start()``.
-private final class BackgroundSync: @unchecked Sendable {
-    // @unchecked: `failure` is written by the sync before `done` is signalled and read only after waiting for it.
-    private let fd: Int32, path: String
-    private let done = DispatchSemaphore(value: 0)
-    private var failure: JournalError?
-
-    init(fd: Int32, path: String) { (self.fd, self.path) = (fd, path) }
-
-    func start() {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            failure = Journal.fullSync(fd) ? nil : .io("fsync", path)
-            done.signal()
-        }
-    }
-
-    /// Waits for the `fsync` started last: how it failed, or nil.
-    func wait() -> JournalError? {
-        done.wait()
-        return failure
-    }
+/// A batch of a pipelined run, as the encoding thread wrote it: where its
+/// lines begin and how many bytes they take, each line's offset and hash,
+/// the events as written (one array for each command that has any), and how
+/// a write or its `fsync` failed if one did. The caller reads it once `done`
+/// is signalled: after the lines are written and, if any were, synced.
+private final class EncodedBatch: @unchecked Sendable {
+    // @unchecked: written by the encoding thread (and the `fsync` after it) before `done` is signalled, read after.
+    var start = 0
+    var bytes = 0
+    var lines: [(offset: Int, hash: SHA256Digest)] = []
+    var outcomes: [[RecordedEvent]] = []
+    var failure: JournalError?
+    let done = DispatchSemaphore(value: 0)
 }

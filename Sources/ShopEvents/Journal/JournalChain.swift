@@ -294,11 +294,39 @@ struct JournalChain {
     /// lines, in order, from the head before the batch; the positions of the
     /// command records they began, with the index of their first line.
     mutating func linesWritten(_ lines: [(offset: Int, hash: SHA256Digest)], before: JournalHead, commandsBegun: [(position: Int, line: Int)]) {
-        guard let last = lines.last else { return }
-        head = JournalHead(seq: before.seq + lines.count, hash: last.hash)
-        previousHead = lines.count > 1 ? JournalHead(seq: head.seq - 1, hash: lines[lines.count - 2].hash) : before
-        lastLineOffset = last.offset
+        guard !lines.isEmpty else { return }
+        setOffsets(lines, commandsBegun: commandsBegun)
+        var end = WrittenEnd(head: before, previous: previousHead, lastLineOffset: lastLineOffset)
+        end.advance(over: lines)
+        writtenEnd = end
+    }
+
+    /// Of ``linesWritten(_:before:commandsBegun:)``, only the offsets of the
+    /// command records the lines began: a pipelined run sets them batch by
+    /// batch while the chain's head is already further on (see ``writtenEnd``).
+    mutating func setOffsets(_ lines: [(offset: Int, hash: SHA256Digest)], commandsBegun: [(position: Int, line: Int)]) {
         for (position, line) in commandsBegun { commands.setOffset(lines[line].offset, at: position) }
+    }
+
+    /// The end of the lines written: the head, the head before it and the offset of the last line.
+    struct WrittenEnd {
+        var head: JournalHead
+        var previous: JournalHead
+        var lastLineOffset: Int
+
+        /// Moves on over `lines` (hashes and offsets), written after this end.
+        mutating func advance(over lines: [(offset: Int, hash: SHA256Digest)]) {
+            guard let last = lines.last else { return }
+            previous = lines.count > 1 ? JournalHead(seq: head.seq + lines.count - 1, hash: lines[lines.count - 2].hash) : head
+            head = JournalHead(seq: head.seq + lines.count, hash: last.hash)
+            lastLineOffset = last.offset
+        }
+    }
+
+    /// The chain's end as a ``WrittenEnd``; after events appended unencoded, set it once their lines are written.
+    var writtenEnd: WrittenEnd {
+        get { WrittenEnd(head: head, previous: previousHead, lastLineOffset: lastLineOffset) }
+        set { (head, previousHead, lastLineOffset) = (newValue.head, newValue.previous, newValue.lastLineOffset) }
     }
 
     /// Everything an event changes but its id (``claim(_:)``), the head and the
