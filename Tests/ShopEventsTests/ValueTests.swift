@@ -88,6 +88,21 @@ import ShopTestSupport
             #expect((UUIDText.hexValue(UInt8(byte)) != nil) == valid, "\(byte)")
         }
     }
+
+    /// The four-bytes-at-a-time writers agree with Foundation's spelling of a
+    /// UUID (upper case) and with `%08x` for each word of a digest.
+    @Test func writingFourBytesAtATimeAgreesWithFoundation() {
+        var rng = SplitMix64(seed: 4)
+        let edges: [UInt8] = [0x00, 0x09, 0x0A, 0x0F, 0x90, 0x99, 0x9A, 0xA0, 0xA9, 0xAF, 0xF0, 0xFF]
+        for round in 0..<20_000 {
+            let bytes = (0..<16).map { _ in round % 2 == 0 ? UInt8.random(in: 0...255, using: &rng) : edges.randomElement(using: &rng)! }
+            let uuid = UUIDText.uuid(bytes)
+            #expect(UUIDText.format(uuid) == uuid.uuidString)
+            let words = (0..<8).map { _ in round % 2 == 0 ? UInt32.random(in: 0...UInt32.max, using: &rng) : UInt32(edges.randomElement(using: &rng)!) * 0x0101_0101 }
+            let digest = SHA256Digest(words: (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7]))
+            #expect(digest.hex == words.map { String(format: "%08x", $0) }.joined())
+        }
+    }
 }
 
 @Suite struct ActorRuleTests {

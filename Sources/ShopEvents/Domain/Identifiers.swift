@@ -182,17 +182,39 @@ enum UUIDText {
         out.appendBytes(36) { write(uuid, to: $0) }
     }
 
-    /// Writes the 36 upper-case characters of `uuid` at `p`.
+    /// Writes the 36 upper-case characters of `uuid` at `p`, four bytes at a time (``hex4(_:lettersFrom:)``).
     @inline(__always) static func write(_ uuid: UUID, to p: UnsafeMutablePointer<UInt8>) {
         withUnsafeBytes(of: uuid.uuid) { b in
-            var o = 0
-            for i in 0..<16 {
-                if i == 4 || i == 6 || i == 8 || i == 10 { p[o] = UInt8(ascii: "-"); o += 1 }
-                p[o] = hexDigit(b[i] >> 4, lettersFrom: UInt8(ascii: "A"))
-                p[o + 1] = hexDigit(b[i] & 0x0F, lettersFrom: UInt8(ascii: "A"))
-                o += 2
-            }
+            let raw = UnsafeMutableRawPointer(p)
+            let dash = UInt8(ascii: "-"), upper = UInt8(ascii: "A")
+            // 8-4-4-4-12: bytes 0-3, then 4-5 and 6-7, 8-9 and 10-11, then 12-15.
+            func word(_ index: Int) -> UInt32 { UInt32(littleEndian: b.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)) }
+            raw.storeBytes(of: hex4(word(0), lettersFrom: upper).littleEndian, as: UInt64.self)
+            let second = hex4(word(1), lettersFrom: upper), third = hex4(word(2), lettersFrom: upper)
+            p[8] = dash
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: 9, as: UInt32.self)
+            p[13] = dash
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: second >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+            p[18] = dash
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: third).littleEndian, toByteOffset: 19, as: UInt32.self)
+            p[23] = dash
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: third >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+            raw.storeBytes(of: hex4(word(3), lettersFrom: upper).littleEndian, toByteOffset: 28, as: UInt64.self)
         }
+    }
+
+    /// The eight hex digits of four bytes, the first byte in the low bits of
+    /// `word`, as the eight bytes of a number whose low byte is the first
+    /// digit: each byte's two nibbles spread into bytes of their own, and all
+    /// eight made digits at once (`lettersFrom`: 65 for upper case, 97 for lower).
+    @inline(__always) static func hex4(_ word: UInt32, lettersFrom a: UInt8) -> UInt64 {
+        var x = UInt64(word)
+        x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
+        x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
+        let nibbles = ((x >> 4) & 0x000F_000F_000F_000F) | ((x & 0x000F_000F_000F_000F) << 8)
+        // A nibble of 10 or more carries into bit 4 when 6 is added (never into the next byte).
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* UInt64(a &- UInt8(ascii: "0") &- 10)
     }
 
     static func format(_ uuid: UUID) -> String {

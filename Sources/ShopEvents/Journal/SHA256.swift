@@ -39,12 +39,12 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 
     /// Writes the 64 lower-case hex digits at `p`.
     func writeHex(to p: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(p), a = UInt8(ascii: "a")
+        // Each word's digits, most significant first: its bytes in that order in the low bits first.
         withUnsafeBytes(of: words) { w in
             for i in 0..<8 {
                 let word = w.load(fromByteOffset: i * 4, as: UInt32.self)
-                for j in 0..<8 {
-                    p[i * 8 + j] = hexDigit(UInt8(truncatingIfNeeded: word >> UInt32(28 - 4 * j)) & 0xF, lettersFrom: UInt8(ascii: "a"))
-                }
+                raw.storeBytes(of: UUIDText.hex4(word.byteSwapped, lettersFrom: a).littleEndian, toByteOffset: i * 8, as: UInt64.self)
             }
         }
     }
