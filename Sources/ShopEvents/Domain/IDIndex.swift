@@ -75,7 +75,7 @@ package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
     }
 
     /// Puts `position` in the first free bucket from `hash`'s.
-    private static func place(hash: Int, position: Int32, slots: inout [Int32], tags: inout [UInt8]) {
+    private static func place(hash: Int, position: Int32, slots: UnsafeMutableBufferPointer<Int32>, tags: UnsafeMutableBufferPointer<UInt8>) {
         let mask = slots.count - 1
         var bucket = hash & mask
         while tags[bucket] != 0 { bucket = (bucket + 1) & mask }
@@ -88,25 +88,59 @@ package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
     package mutating func insert(_ id: EntityID<Kind>) -> (inserted: Bool, position: Int) {
         let hash = id.fixedHash
         if let stored, let at = stored.position(of: id, hash: hash) { return (false, at) }
-        if let local = localPosition(of: id, hash: hash) { return (false, base + local) }
+        // One probe: the id's position if it is there, else the free bucket where it goes.
+        var free = -1
+        if !slots.isEmpty {
+            let mask = slots.count - 1, tag = Self.tag(of: hash)
+            var bucket = hash & mask
+            while true {
+                let found = tags[bucket]
+                if found == 0 { break }
+                if found == tag {
+                    let at = Int(slots[bucket])
+                    if chunks[at >> Self.chunkShift][at & (Self.chunkSize - 1)] == id { return (false, base + at) }
+                }
+                bucket = (bucket + 1) & mask
+            }
+            free = bucket
+        }
         precondition(count < Int(Int32.max), "more ids than an index holds")
         if (added + 1) * 4 > slots.count * 3 {
-            let capacity = Self.capacity(for: added + 1)
-            slots = [Int32](repeating: -1, count: capacity)
-            tags = [UInt8](repeating: 0, count: capacity)
-            for local in 0..<added {
-                let known = chunks[local >> Self.chunkShift][local & (Self.chunkSize - 1)]
-                Self.place(hash: known.fixedHash, position: Int32(local), slots: &slots, tags: &tags)
-            }
+            grow(to: Self.capacity(for: added + 1))
+            free = -1
         }
         if added & (Self.chunkSize - 1) == 0 {
             chunks.append([])
             chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
         }
         chunks[chunks.count - 1].append(id)
-        Self.place(hash: hash, position: Int32(added), slots: &slots, tags: &tags)
+        if free >= 0 {
+            tags[free] = Self.tag(of: hash)
+            slots[free] = Int32(added)
+        } else {
+            slots.withUnsafeMutableBufferPointer { slots in
+                tags.withUnsafeMutableBufferPointer { Self.place(hash: hash, position: Int32(added), slots: slots, tags: $0) }
+            }
+        }
         added += 1
         return (true, count - 1)
+    }
+
+    /// A table of `capacity` buckets, every id placed again.
+    private mutating func grow(to capacity: Int) {
+        var slots = [Int32](repeating: -1, count: capacity), tags = [UInt8](repeating: 0, count: capacity)
+        slots.withUnsafeMutableBufferPointer { slots in
+            tags.withUnsafeMutableBufferPointer { tags in
+                for (index, chunk) in chunks.enumerated() {
+                    chunk.withUnsafeBufferPointer { ids in
+                        for (offset, known) in ids.enumerated() {
+                            Self.place(hash: known.fixedHash, position: Int32(index << Self.chunkShift + offset), slots: slots, tags: tags)
+                        }
+                    }
+                }
+            }
+        }
+        (self.slots, self.tags) = (slots, tags)
     }
 
     package func contains(_ id: EntityID<Kind>) -> Bool { position(of: id) != nil }
@@ -167,7 +201,11 @@ extension IDIndex {
         } else if count > 0 {
             // Adding one by one places each position in order, whatever the table grew through: the same layout.
             var slots = [Int32](repeating: -1, count: capacity), tags = [UInt8](repeating: 0, count: capacity)
-            for position in 0..<count { Self.place(hash: self[position].fixedHash, position: Int32(position), slots: &slots, tags: &tags) }
+            slots.withUnsafeMutableBufferPointer { slots in
+                tags.withUnsafeMutableBufferPointer { tags in
+                    for position in 0..<count { Self.place(hash: self[position].fixedHash, position: Int32(position), slots: slots, tags: tags) }
+                }
+            }
             for slot in slots { w.uint32(UInt32(bitPattern: slot)) }
             w.bytes.append(contentsOf: tags)
         }

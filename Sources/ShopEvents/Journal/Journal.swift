@@ -570,7 +570,8 @@ public final class Journal {
         var chain = JournalChain()
         swap(&chain, &self.chain)
         defer { swap(&chain, &self.chain) }
-        for request in requests {
+        for index in requests.indices {
+            let request = requests[index]   // borrowed from the array (iterating copied each envelope out)
             let commandID = request.id ?? freshCommandID(chain)
             if chain.commands[commandID] != nil {
                 batch.retries.append((batch.results.count, commandID))

@@ -147,6 +147,7 @@ struct Bench: ToolCommand {
         for run in 0..<runs {
             let path = run == 0 ? journalPath : folder + "/append-\(run).ndjson"
             unlink(path)
+            if run == 0 { unlink(path + ".snapshot") }   // a folder of an earlier run (`--dir`): its snapshot is of another journal
             let journal = try Journal.open(path: path, options: .init(clock: .stepping(from: Timestamp("2022-01-01T00:00:00.000Z")!, by: 0),
                                                                       ids: .sequential(prefix: 0xBE4D_0000), actor: "bench"))
             var written = 0
@@ -195,6 +196,7 @@ struct Bench: ToolCommand {
 
         // One command, one fsync.
         let single = folder + "/single.ndjson"
+        unlink(single)   // the bench's own, from an earlier run in the same folder (`--dir`)
         let journal = try Journal.open(path: single, options: .init(ids: .sequential(prefix: 0xBE4E_0000), actor: "bench"))
         try journal.execute(.createHousehold(household: HouseholdID(), name: "Latency", currency: "EUR", timeZone: "UTC"))
         var latencies: [Double] = []
