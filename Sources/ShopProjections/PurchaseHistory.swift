@@ -233,7 +233,11 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// Folds `recorded` in; `state` is the household just before it (for names).
     mutating func apply(_ recorded: RecordedEvent, before state: ShopState) {
-        if settled != nil { return applySettling(recorded, before: state) }
+        // Moved out and back (no copy: reading the optional copied all it holds, for each event).
+        if var settling = settled.take() {
+            defer { settled = settling }
+            return applySettling(recorded, before: state, into: &settling)
+        }
         switch recorded.event {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
@@ -285,36 +289,36 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// ``apply(_:before:)`` of a settling fold: counts every purchase but
     /// those it was told will be reverted; passes over their reverts.
-    private mutating func applySettling(_ recorded: RecordedEvent, before state: ShopState) {
+    private mutating func applySettling(_ recorded: RecordedEvent, before state: ShopState, into settled: inout Settled) {
         switch recorded.event {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
         case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt):
-            if let at = settled!.stages.position(of: purchase) {
+            if let at = settled.stages.position(of: purchase) {
                 // Its revert is to come; a second purchase of the id (no legal journal has one) is not counted either.
-                if settled!.stages[at] == .awaited { settled!.stages[at] = .bought }
+                if settled.stages[at] == .awaited { settled.stages[at] = .bought }
                 return
             }
             count(Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
                        quantity: quantity, unitPrice: unitPrice), sign: 1)
         case let .purchaseReverted(purchase):
-            let at = settled!.stages.position(of: purchase)
-            switch at.map({ settled!.stages[$0] }) {
-            case .bought: settled!.stages[at!] = .reverted
+            let at = settled.stages.position(of: purchase)
+            switch at.map({ settled.stages[$0] }) {
+            case .bought: settled.stages[at!] = .reverted
             case .reverted: break   // reverted twice: a plain fold passes over it too
-            case .awaited, nil: settled!.unforeseen = true
+            case .awaited, nil: settled.unforeseen = true
             }
         case let .itemDeleted(item):
             guard let name = state.items[item]?.name else { return }
-            if items[item] != nil { items[item]!.deletedName = name } else { settled!.deletedNames[item] = name }
+            if items[item] != nil { items[item]!.deletedName = name } else { settled.deletedNames[item] = name }
         case let .locationDeleted(location):
-            if let name = state.locations[location]?.name { settled!.deletedLocationNames[location] = name }
+            if let name = state.locations[location]?.name { settled.deletedLocationNames[location] = name }
         case let .tripEnded(trip):
             guard var ended = state.trips[trip] else { return }
             if case .ended = ended.phase { return }   // ended twice: counted once, as the state does
             ended.end(at: recorded.at)
-            settled!.endedTrips += 1
-            settled!.endedMilliseconds += ended.activeMilliseconds
+            settled.endedTrips += 1
+            settled.endedMilliseconds += ended.activeMilliseconds
         default:
             break
         }

@@ -149,9 +149,11 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
 
     /// ``text(indentedAt:)``'s bytes appended to `bytes`.
     public func write(to bytes: inout [UInt8], indentedAt level: Int) {
-        var writer = JSONWriter(taking: &bytes)
+        // Written apart and appended: writing on at the end of `bytes` would make the writer's spare room
+        // (which it keeps initialised) anew at each call, as long as all that came before.
+        var writer = JSONWriter()
         write(to: &writer, indent: level)
-        bytes = writer.takeBytes()
+        writer.withUnsafeBytes { bytes.append(contentsOf: $0) }
     }
 
     /// ``utf8(pretty:terminator:)`` handed to `sink` in pieces of about

@@ -16,13 +16,6 @@ struct JSONWriter {
 
     init(capacity: Int = 256) { storage = [UInt8](repeating: 0, count: capacity) }
 
-    /// Writes on after `bytes`, which it takes (`bytes` is left empty; ``takeBytes()`` gives them back, and more).
-    init(taking bytes: inout [UInt8]) {
-        storage = []
-        swap(&storage, &bytes)
-        count = storage.count
-    }
-
     /// The bytes written (a copy, unless the room is full).
     var bytes: [UInt8] { count == storage.count ? storage : Array(storage[..<count]) }
 
