@@ -70,14 +70,14 @@ extension ShopState {
 
     mutating func applyItemRenamed(_ id: ItemID, name: String) {
         guard let old = items[id] else { return }
-        items[id]?.name = name
+        items.change(id) { $0.name = name }
         itemNames.rename(id, from: old.name, to: name, isLive: !old.isDeleted)
     }
 
     mutating func applyItemDeleted(_ id: ItemID) {
         guard let old = items[id] else { return }
         countLive(old, -1)
-        items[id]?.isDeleted = true
+        items.change(id) { $0.isDeleted = true }
         itemNames.release(old.name, by: id)
         if !keepsHistory, !deletedItemsKept.contains(id) { items[id] = nil }
     }

@@ -107,35 +107,34 @@ extension ShopState {
 
     mutating func applyListRenamed(_ id: ListID, name: String) {
         guard let old = lists[id] else { return }
-        lists[id]?.name = name
+        lists.change(id) { $0.name = name }
         listNames.rename(id, from: old.name, to: name, isLive: !old.isDeleted)
     }
 
     mutating func applyListDeleted(_ id: ListID, at: Timestamp, actor: String) {
         guard let old = lists[id] else { return }
-        lists[id]?.deletedAt = at
-        lists[id]?.deletedBy = actor
+        lists.change(id) { ($0.deletedAt, $0.deletedBy) = (at, actor) }
         listNames.release(old.name, by: id)
     }
 
     mutating func applyListRestored(_ id: ListID) {
         guard let old = lists[id] else { return }
-        lists[id]?.deletedAt = nil
-        lists[id]?.deletedBy = nil
+        lists.change(id) { ($0.deletedAt, $0.deletedBy) = (nil, nil) }
         listNames.claim(old.name, by: id)
     }
 
     mutating func applyItemAddedToList(_ id: ListID, item: ItemID, quantity: Int, seq: Int) {
-        lists[id]?.entries.removeAll { $0.item == item }
-        lists[id]?.entries.append(ListEntry(item: item, quantity: quantity, addedSeq: seq))
+        lists.change(id) {
+            $0.entries.removeAll { $0.item == item }
+            $0.entries.append(ListEntry(item: item, quantity: quantity, addedSeq: seq))
+        }
     }
 
     /// The entries in `order` (an item named twice counts where first
     /// named), those it leaves out after them as they were. Each entry goes
     /// straight to its place, no sort: a list's items are distinct.
     mutating func applyListReordered(_ id: ListID, order: [ItemID]) {
-        guard let entries = lists[id]?.entries else { return }
-        lists[id]?.entries = ShopState.reordered(entries, by: order)
+        lists.change(id) { $0.entries = ShopState.reordered($0.entries, by: order) }
     }
 
     /// `entries` in `order`, the rest after them in the order they had.

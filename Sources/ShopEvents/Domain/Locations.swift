@@ -60,17 +60,17 @@ extension ShopState {
 
     mutating func applyLocationRenamed(_ id: LocationID, name: String) {
         guard let old = locations[id] else { return }
-        locations[id]?.name = name
+        locations.change(id) { $0.name = name }
         locationNames.rename(id, from: old.name, to: name, isLive: !old.isDeleted)
     }
 
     mutating func applyLocationsReordered(_ order: [LocationID]) {
-        for (index, id) in order.enumerated() { locations[id]?.position = index + 1 }
+        for (index, id) in order.enumerated() { locations.change(id) { $0.position = index + 1 } }
     }
 
     mutating func applyLocationDeleted(_ id: LocationID) {
         guard let old = locations[id] else { return }
-        locations[id]?.isDeleted = true
+        locations.change(id) { $0.isDeleted = true }
         countLive(id)
         locationNames.release(old.name, by: id)
         // A deleted item kept (see `deletedItemsKept`) may still name it; no live item does.

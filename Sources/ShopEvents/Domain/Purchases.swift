@@ -55,9 +55,11 @@ extension ShopState {
     mutating func applyItemPurchased(_ purchase: Purchase) {
         if keeps(purchase.id) { purchases.insert(purchase) }
         if let list = purchase.list {
-            lists[list]?.updateEntry(for: purchase.item) {
-                $0.purchase = purchase.id
-                $0.boughtSeq = purchase.seq
+            lists.change(list) {
+                $0.updateEntry(for: purchase.item) {
+                    $0.purchase = purchase.id
+                    $0.boughtSeq = purchase.seq
+                }
             }
         }
     }
@@ -68,9 +70,11 @@ extension ShopState {
         guard let purchase = purchases[id] else { return }
         purchases.markReverted(id)
         if let list = purchase.list, lists[list]?.entry(for: purchase.item)?.purchase == id {
-            lists[list]?.updateEntry(for: purchase.item) {
-                $0.purchase = nil
-                $0.boughtSeq = nil
+            lists.change(list) {
+                $0.updateEntry(for: purchase.item) {
+                    $0.purchase = nil
+                    $0.boughtSeq = nil
+                }
             }
         }
     }

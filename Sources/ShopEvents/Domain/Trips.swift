@@ -47,7 +47,7 @@ extension ShopState {
     }
 
     mutating func applyTripEnded(_ id: TripID, at: Timestamp) {
-        trips[id]?.end(at: at)
+        trips.change(id) { $0.end(at: at) }
         if openTrip == id { openTrip = nil }
         if !keepsHistory { trips[id] = nil }
     }
