@@ -170,9 +170,10 @@ public struct ShopState: Hashable, Sendable {
     /// Whether `uuid` was ever created by an event of this journal, as the id
     /// of anything: ids are never reused, even after a delete or purge.
     public func isUsed(_ uuid: UUID) -> Bool {
-        household?.id.uuid == uuid || locations[LocationID(uuid)] != nil || items[ItemID(uuid)] != nil
-            || lists[ListID(uuid)] != nil || purgedLists.contains(ListID(uuid))
-            || purchases[PurchaseID(uuid)] != nil || trips[TripID(uuid)] != nil
+        // `index(forKey:)`: whether a key is there, without copying its value out.
+        household?.id.uuid == uuid || locations.index(forKey: LocationID(uuid)) != nil || items.index(forKey: ItemID(uuid)) != nil
+            || lists.index(forKey: ListID(uuid)) != nil || purgedLists.contains(ListID(uuid))
+            || purchases.position(of: PurchaseID(uuid)) != nil || trips.index(forKey: TripID(uuid)) != nil
     }
 
     /// Folds one event in place. Events are facts: this never fails, and an
