@@ -347,7 +347,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             tally.add(quantity: fact.quantity, spend: fact.spend, sign: sign)
             totals[key] = tally.purchases == 0 ? nil : tally
         }
-        add(&months, calendar.monthNumber(fact.time))
+        add(&months, calendar.monthNumber(remembering: fact.time))
         add(&actors, fact.actor)
         add(&locations, fact.location)
         if sign > 0 {

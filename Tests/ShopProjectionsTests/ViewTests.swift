@@ -228,6 +228,39 @@ struct SmallHousehold {
         #expect(HouseholdCalendar(timeZone: "America/New_York").month(Timestamp("2026-03-01T04:59:00.000Z")!) == "2026-02")
         #expect(HouseholdCalendar(timeZone: "UTC").day(Timestamp("1969-12-31T23:59:59.999Z")!) == "1969-12-31")
     }
+
+    /// The month found with the offset remembered over a span is the month
+    /// asked of the time zone each time: in zones with summer time, with a
+    /// change of their standard offset, south of the equator, and off the
+    /// hour; for times in order (as purchases come), a millisecond either
+    /// side of each transition, and at random.
+    @Test("the remembered offset gives the time zone's month", arguments: ["Europe/Berlin", "America/New_York", "Europe/Moscow", "Pacific/Apia",
+                                                                          "America/Caracas", "Australia/Lord_Howe", "Asia/Kolkata", "UTC"])
+    func rememberedOffsetGivesTheSameMonth(zone: String) {
+        let plain = HouseholdCalendar(timeZone: zone)
+        var remembering = plain
+        var times: [Int64] = []
+        var rng = SplitMix64(seed: 9)
+        var at = Timestamp("2005-01-01T00:00:00.000Z")!.millisecondsSince1970
+        while at < Timestamp("2030-01-01T00:00:00.000Z")!.millisecondsSince1970 {
+            times.append(at)
+            at += Int64.random(in: 1...(4 * 86_400_000), using: &rng)
+        }
+        var transition = Date(timeIntervalSince1970: 1_104_537_600)
+        while let next = plain.timeZone.nextDaylightSavingTimeTransition(after: transition), next.timeIntervalSince1970 < 1_893_456_000 {
+            let milliseconds = Int64(next.timeIntervalSince1970 * 1000)
+            times += [milliseconds - 1, milliseconds, milliseconds + 1]
+            transition = next
+        }
+        let inOrder = times.sorted()
+        let shuffled = inOrder.shuffled(using: &rng)
+        for milliseconds in inOrder + shuffled {
+            let time = Timestamp(millisecondsSince1970: milliseconds)
+            #expect(remembering.offset(remembering: time) == Int64(plain.timeZone.secondsFromGMT(for: time.date)) * 1000, "\(zone) \(time)")
+            #expect(remembering.monthNumber(remembering: time) == plain.monthNumber(time), "\(zone) \(time)")
+        }
+        #expect(remembering == plain)
+    }
 }
 
 @Suite struct SortedByNameTests {
