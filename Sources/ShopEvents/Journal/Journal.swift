@@ -571,7 +571,7 @@ public final class Journal {
         swap(&chain, &self.chain)
         defer { swap(&chain, &self.chain) }
         for index in requests.indices {
-            let request = requests[index]   // borrowed from the array (iterating copied each envelope out)
+            let request = requests[index]
             let commandID = request.id ?? freshCommandID(chain)
             if chain.commands[commandID] != nil {
                 batch.retries.append((batch.results.count, commandID))
