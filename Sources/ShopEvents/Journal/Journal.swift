@@ -99,6 +99,15 @@ public final class Journal {
     private(set) var holdsLock = true
     private var chain: JournalChain
     private var size: Int
+    /// A pipelined run is under way (``execute(batches:acknowledge:)``): its
+    /// encoding thread writes at offsets of its own, and holds the table of
+    /// event ids, so nothing else may write or close the journal meanwhile.
+    private var pipelining = false
+
+    /// Stops a program that writes to, or closes, a journal from the `acknowledge` of its own pipelined run.
+    private func notPipelining(_ what: String) {
+        precondition(!pipelining, "\(what) was called on \(path) from the acknowledge of its own pipelined run (execute(batches:acknowledge:)); write after the run returns")
+    }
 
     /// The current state of the household.
     public var state: ShopState { chain.state }
@@ -408,6 +417,7 @@ public final class Journal {
     /// removed while the lock is still held, and only while it is empty; the
     /// lock file itself is never removed (another process may be waiting on it).
     public func close(discardingIfEmpty: Bool) {
+        notPipelining("close")
         if fd >= 0 {
             // Only under the lock (in shared mode: if it can be had at once), and only while empty.
             // A shared writer that opened this file meanwhile checks, under the lock, before it writes.
@@ -528,6 +538,7 @@ public final class Journal {
     /// Unless all or nothing, that thread also writes the lines as it goes (each command is accepted on
     /// its own, and the `fsync` still comes before any is reported; a crash leaves a torn tail, as always).
     private func decideAndWrite(_ requests: [CommandEnvelope], allOrNothing: Bool) -> WrittenBatch {
+        notPipelining("execute")
         let startSize = size
         let encoder = requests.count >= Self.encodeAsideFrom
             ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : (fd, path),
@@ -637,6 +648,11 @@ public final class Journal {
     /// error is thrown. If `acknowledge` throws, the run stops and the error
     /// is rethrown; the batch decided meanwhile is kept, made durable but not
     /// reported. In shared mode the writer's lock is held for the whole run.
+    /// While `acknowledge` runs, the next batch is decided already: the
+    /// journal's ``state`` includes it, and its ``head`` is known only once
+    /// the run returns. Writing to the journal or closing it from
+    /// `acknowledge` stops the program (a precondition): its encoding thread
+    /// is still writing.
     ///
     /// ```swift
     /// let batches = [commands.map { CommandEnvelope($0) }]
@@ -646,6 +662,7 @@ public final class Journal {
                                            acknowledge: ([Result<CommandOutcome, RuleViolation>]) throws -> Void) throws
     where Batches.Element == [CommandEnvelope] {
         guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        notPipelining("execute(batches:)")
         if !holdsLock {
             try lockBlocking()
             defer { unlockAfterWriting() }
@@ -657,6 +674,7 @@ public final class Journal {
         // decides batch after batch without waiting for either; a batch lands (is waited for, its lines'
         // offsets and events taken in, its retries answered) only once the next one is decided.
         let syncs = DispatchQueue(label: "ShopEvents.Journal.fsync")
+        pipelining = true
         let encoder = LineEncoder(prev: chain.head.hash, start: size, writingTo: (fd, path), capacity: LineEncoder.writeChunk + 4096,
                                   eventIDs: chain.lendEventIDs(), syncingOn: syncs)
         var end = chain.writtenEnd
@@ -665,6 +683,7 @@ public final class Journal {
         func stop() {
             guard running else { return }
             running = false
+            pipelining = false
             let finished = encoder.finish()
             chain.returnEventIDs(encoder.takeEventIDs())
             syncs.sync {}
@@ -763,6 +782,7 @@ public final class Journal {
     // MARK: Durable writing
 
     private func writeDurably(_ bytes: [UInt8], at offset: Int) throws(JournalError) {
+        notPipelining("a write")
         let failure: JournalError? = !writeWhole(bytes, at: offset) ? .io("write", path) : !Journal.fullSync(fd) ? .io("fsync", path) : nil
         if let failure {
             rollBack(to: offset)
