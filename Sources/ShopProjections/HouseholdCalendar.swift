@@ -21,10 +21,11 @@ public struct HouseholdCalendar: Hashable, Sendable {
 
     /// Days since 1970-01-01 in the household's time zone.
     func localDay(_ time: Timestamp) -> Int64 {
-        let offset = Int64(timeZone.secondsFromGMT(for: time.date)) * 1000
-        let local = time.millisecondsSince1970 + offset
-        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+        Self.day(local: time.millisecondsSince1970 + Int64(timeZone.secondsFromGMT(for: time.date)) * 1000)
     }
+
+    /// The day (from 1970-01-01) of a local time in milliseconds, rounding down before 1970 too.
+    private static func day(local: Int64) -> Int64 { local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000 }
 
     /// `YYYY-MM-DD` of the day `time` falls on, in the household's time zone.
     public func day(_ time: Timestamp) -> String { Self.dayText(localDay(time)) }
@@ -68,8 +69,7 @@ public struct HouseholdCalendar: Hashable, Sendable {
     /// span of the one before, and asking the time zone (ICU) for each was a
     /// twentieth of folding the statistics.
     mutating func monthNumber(remembering time: Timestamp) -> Int {
-        let local = time.millisecondsSince1970 + offset(remembering: time)
-        let (y, m, _) = Self.civil(local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
+        let (y, m, _) = Self.civil(Self.day(local: time.millisecondsSince1970 + offset(remembering: time)))
         return Int(y) * 12 + Int(m) - 1
     }
 
