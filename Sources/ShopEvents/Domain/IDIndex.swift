@@ -41,21 +41,26 @@ package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
     package func position(of id: EntityID<Kind>) -> Int? {
         let hash = id.fixedHash
         if let stored, let at = stored.position(of: id, hash: hash) { return at }
-        return localPosition(of: id, hash: hash).map { base + $0 }
+        guard case let .found(at) = probe(id, hash: hash) else { return nil }
+        return base + at
     }
 
-    private func localPosition(of id: EntityID<Kind>, hash: Int) -> Int? {
-        guard !slots.isEmpty else { return nil }
+    /// What one probe of the added ids finds: the id's local position, or the free bucket where it would go
+    /// (none while the table is empty).
+    private enum Probe { case found(Int), free(Int?) }
+
+    private func probe(_ id: EntityID<Kind>, hash: Int) -> Probe {
+        guard !slots.isEmpty else { return .free(nil) }
         let mask = slots.count - 1
         let tag = Self.tag(of: hash)
         var bucket = hash & mask
         return tags.withUnsafeBufferPointer { tags in
             while true {
                 let found = tags[bucket]
-                if found == 0 { return nil }
+                if found == 0 { return .free(bucket) }
                 if found == tag {
                     let at = Int(slots[bucket])
-                    if chunks[at >> Self.chunkShift][at & (Self.chunkSize - 1)] == id { return at }
+                    if chunks[at >> Self.chunkShift][at & (Self.chunkSize - 1)] == id { return .found(at) }
                 }
                 bucket = (bucket + 1) & mask
             }
@@ -89,32 +94,22 @@ package struct IDIndex<Kind: EntityKind>: Hashable, Sendable {
         let hash = id.fixedHash
         if let stored, let at = stored.position(of: id, hash: hash) { return (false, at) }
         // One probe: the id's position if it is there, else the free bucket where it goes.
-        var free = -1
-        if !slots.isEmpty {
-            let mask = slots.count - 1, tag = Self.tag(of: hash)
-            var bucket = hash & mask
-            while true {
-                let found = tags[bucket]
-                if found == 0 { break }
-                if found == tag {
-                    let at = Int(slots[bucket])
-                    if chunks[at >> Self.chunkShift][at & (Self.chunkSize - 1)] == id { return (false, base + at) }
-                }
-                bucket = (bucket + 1) & mask
-            }
-            free = bucket
+        var free: Int?
+        switch probe(id, hash: hash) {
+        case let .found(at): return (false, base + at)
+        case let .free(bucket): free = bucket
         }
         precondition(count < Int(Int32.max), "more ids than an index holds")
         if (added + 1) * 4 > slots.count * 3 {
             grow(to: Self.capacity(for: added + 1))
-            free = -1
+            free = nil
         }
         if added & (Self.chunkSize - 1) == 0 {
             chunks.append([])
             chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
         }
         chunks[chunks.count - 1].append(id)
-        if free >= 0 {
+        if let free {
             tags[free] = Self.tag(of: hash)
             slots[free] = Int32(added)
         } else {
