@@ -214,11 +214,18 @@ extension EventData.Field: CaseIterable {
 extension EventType {
     /// The type named by the bytes of a string, without making a String.
     static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> EventType? {
-        for (type, name) in byteNames where name.count == bytes.count {
+        guard bytes.count < byLength.count else { return nil }
+        for (type, name) in byLength[bytes.count] {
             if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0 { return type }
         }
         return nil
     }
 
-    static let byteNames: [(EventType, [UInt8])] = EventType.allCases.map { ($0, Array($0.rawValue.utf8)) }
+    /// The types' names by their length in bytes (one to four a length).
+    static let byLength: [[(EventType, [UInt8])]] = {
+        let names = EventType.allCases.map { ($0, Array($0.rawValue.utf8)) }
+        var table = Array(repeating: [(EventType, [UInt8])](), count: (names.map(\.1.count).max() ?? 0) + 1)
+        for (type, name) in names { table[name.count].append((type, name)) }
+        return table
+    }()
 }

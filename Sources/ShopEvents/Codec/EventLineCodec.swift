@@ -74,6 +74,13 @@ public enum EventLineCodec {
     /// readers' hot path: the event is copied once less). A line a newer
     /// version wrote throws `unsupported_version`, its envelope in `newer`.
     static func decodeRecorded(_ line: UnsafeRawBufferPointer, newer: inout NewerEventLine?) throws(CodecError) -> RecordedEvent {
+        if let recorded = CanonicalLine.decode(line) { return recorded }
+        return try decodeGeneral(line, newer: &newer)
+    }
+
+    /// ``decodeRecorded(_:newer:)`` for any line, in any key order: what the
+    /// fast path (``CanonicalLine``) leaves, and every error.
+    static func decodeGeneral(_ line: UnsafeRawBufferPointer, newer: inout NewerEventLine?) throws(CodecError) -> RecordedEvent {
         var s = JSONScanner(line)
         var seq: Int?, id: UUID?, typeName: String?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
         var device: String?, command: UUID?, commandEvents: Int?, correlation: UUID?, data: EventData?, prev: SHA256Digest?
@@ -129,7 +136,9 @@ public enum EventLineCodec {
                 try once(32, key)
                 let start = s.position
                 let text = try s.readString()
-                guard Limits.actorLength.contains(text.count) else {
+                // Never more characters than UTF-8 bytes: the characters are counted only past 100 bytes.
+                let bytes = text.utf8.count
+                guard bytes > 0, bytes <= Limits.actorLength.upperBound || Limits.actorLength.contains(text.count) else {
                     throw CodecError(.invalidField, "actor must be 1 to 100 characters", offset: start)
                 }
                 actor = text

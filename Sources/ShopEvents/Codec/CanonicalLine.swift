@@ -1,0 +1,211 @@
+import Foundation
+
+/// The read path's fast path: a line exactly as this project writes it — its
+/// keys in the writer's order, no white space, no escapes in keys, ids and
+/// times, an event of this version — read straight through, each key's
+/// bytes compared in place with a name known where it is compiled, and the
+/// `data` of the frequent types read straight into the event.
+///
+/// It never decides anything the general reader
+/// (``EventLineCodec/decodeRecorded(_:newer:)``) would decide otherwise: at
+/// the first byte that is not what the writer puts there, or any value the
+/// general reader might refuse, it gives `nil` and the general reader reads
+/// the line from its start (and reports any error, with its offset). So it
+/// accepts a subset of the lines the general reader accepts, and gives the
+/// same event for them: a test compares the two on random histories and on
+/// lines changed byte by byte.
+enum CanonicalLine {
+    static func decode(_ line: UnsafeRawBufferPointer) -> RecordedEvent? {
+        var s = JSONScanner(line)
+        guard s.count > 0, s.base[0] == UInt8(ascii: "{") else { return nil }
+        s.position = 1
+        guard s.takeKey("seq", first: true) != nil, let seq = s.plainInt(), seq >= 1,
+              let id = s.id("id"),
+              s.takeKey("type", first: false) != nil, let type = s.eventTypeName(),
+              s.takeKey("v", first: false) != nil, s.plainInt() == RecordedEvent.schemaVersion,
+              s.takeKey("at", first: false) != nil, let at = s.readPlain(24, Timestamp.parse),
+              s.takeKey("actor", first: false) != nil, let actor = s.plainString(utf8: Limits.actorLength)
+        else { return nil }
+        var device: String?, commandEvents: Int?, correlation: UUID?
+        guard s.optional("device", &device, { $0.plainString() }),
+              let command = s.id("command"),
+              s.optional("commandEvents", &commandEvents, { s in s.plainInt().flatMap { $0 >= 2 ? $0 : nil } }),
+              s.optional("correlation", &correlation, { $0.uuid() }),
+              s.takeKey("data", first: false) != nil, let event = data(type, &s),
+              s.takeKey("prev", first: false) != nil, let prev = s.readPlain(64, SHA256Digest.parse),
+              s.position == s.count - 1, s.base[s.position] == UInt8(ascii: "}")
+        else { return nil }
+        return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
+                             commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init), event: event, prev: prev)
+    }
+
+    /// The `data` object of a line of `type`: the frequent types read here
+    /// key by key in the writer's order, the others by ``EventData``.
+    private static func data(_ type: EventType, _ s: inout JSONScanner) -> Event? {
+        guard s.position < s.count, s.base[s.position] == UInt8(ascii: "{") else { return nil }
+        let start = s.position
+        s.position += 1
+        let event: Event?
+        switch type {
+        case .itemPurchased:
+            var list: UUID?, unitPrice: Int?, purchasedAt: Timestamp?
+            guard let purchase = s.id("purchase", first: true), let item = s.id("item"), s.optional("list", &list, { $0.uuid() }),
+                  let quantity = s.int("quantity"), s.optional("unitPrice", &unitPrice, { $0.plainInt() }),
+                  let location = s.id("location"), s.optional("purchasedAt", &purchasedAt, { $0.readPlain(24, Timestamp.parse) })
+            else { return nil }
+            event = .itemPurchased(purchase: PurchaseID(purchase), item: ItemID(item), list: list.map(ListID.init), quantity: quantity,
+                                   unitPrice: unitPrice, location: LocationID(location), purchasedAt: purchasedAt)
+        case .itemAddedToList, .listEntryQuantityChanged:
+            guard let list = s.id("list", first: true), let item = s.id("item"), let quantity = s.int("quantity") else { return nil }
+            event = type == .itemAddedToList
+                ? .itemAddedToList(list: ListID(list), item: ItemID(item), quantity: quantity)
+                : .listEntryQuantityChanged(list: ListID(list), item: ItemID(item), quantity: quantity)
+        case .itemRemovedFromList:
+            guard let list = s.id("list", first: true), let item = s.id("item") else { return nil }
+            event = .itemRemovedFromList(list: ListID(list), item: ItemID(item))
+        case .boughtEntriesCleared, .listDeleted, .listRestored, .listPurged:
+            guard let list = s.id("list", first: true) else { return nil }
+            switch type {
+            case .boughtEntriesCleared: event = .boughtEntriesCleared(list: ListID(list))
+            case .listDeleted: event = .listDeleted(list: ListID(list))
+            case .listRestored: event = .listRestored(list: ListID(list))
+            default: event = .listPurged(list: ListID(list))
+            }
+        case .itemRelocated:
+            guard let item = s.id("item", first: true), let location = s.id("location") else { return nil }
+            event = .itemRelocated(item: ItemID(item), location: LocationID(location))
+        case .itemAvailabilityChanged:
+            guard let item = s.id("item", first: true), s.takeKey("available", first: false) != nil else { return nil }
+            let available: Bool
+            if s.readLiteral("true") { available = true } else if s.readLiteral("false") { available = false } else { return nil }
+            event = .itemAvailabilityChanged(item: ItemID(item), available: available)
+        case .itemDeleted:
+            guard let item = s.id("item", first: true) else { return nil }
+            event = .itemDeleted(item: ItemID(item))
+        case .itemRenamed:
+            guard let item = s.id("item", first: true), let name = s.string("name") else { return nil }
+            event = .itemRenamed(item: ItemID(item), name: name)
+        case .itemDetailsChanged, .itemCreated:
+            guard let item = s.id("item", first: true) else { return nil }
+            var name = "", location: UUID?
+            if type == .itemCreated {
+                guard let text = s.string("name"), let place = s.id("location") else { return nil }
+                name = text
+                location = place
+            }
+            guard let details = s.details() else { return nil }
+            if let location {
+                event = .itemCreated(item: ItemID(item), name: name, location: LocationID(location), details: details)
+            } else {
+                event = .itemDetailsChanged(item: ItemID(item), details: details)
+            }
+        case .purchaseReverted:
+            guard let purchase = s.id("purchase", first: true) else { return nil }
+            event = .purchaseReverted(purchase: PurchaseID(purchase))
+        case .tripStarted:
+            var list: UUID?
+            guard let trip = s.id("trip", first: true), s.optional("list", &list, { $0.uuid() }) else { return nil }
+            event = .tripStarted(trip: TripID(trip), list: list.map(ListID.init))
+        case .tripPaused, .tripResumed, .tripEnded:
+            guard let trip = s.id("trip", first: true) else { return nil }
+            switch type {
+            case .tripPaused: event = .tripPaused(trip: TripID(trip))
+            case .tripResumed: event = .tripResumed(trip: TripID(trip))
+            default: event = .tripEnded(trip: TripID(trip))
+            }
+        case .locationDeleted:
+            guard let location = s.id("location", first: true) else { return nil }
+            event = .locationDeleted(location: LocationID(location))
+        case .locationRenamed:
+            guard let location = s.id("location", first: true), let name = s.string("name") else { return nil }
+            event = .locationRenamed(location: LocationID(location), name: name)
+        default:
+            // The rare types (and their colours, orders and priorities) the general way.
+            s.position = start
+            guard let data = try? EventData(&s) else { return nil }
+            return try? data.event(type)
+        }
+        guard s.position < s.count, s.base[s.position] == UInt8(ascii: "}") else { return nil }
+        s.position += 1
+        return event
+    }
+}
+
+private extension JSONScanner {
+    /// A non-negative integer as the writer puts it (digits, no sign, no
+    /// leading zero, at most 18 of them); `nil` for anything else.
+    @inline(__always) mutating func plainInt() -> Int? {
+        var p = position
+        guard p < count else { return nil }
+        let first = base[p] &- UInt8(ascii: "0")
+        guard first <= 9 else { return nil }
+        var value = Int(first)
+        p += 1
+        if first == 0 {
+            guard p < count, base[p] &- UInt8(ascii: "0") > 9 else { return nil }
+            position = p
+            return 0
+        }
+        while p < count {
+            let d = base[p] &- UInt8(ascii: "0")
+            if d > 9 { break }
+            guard p - position < 18 else { return nil }
+            value = value &* 10 &+ Int(d)
+            p += 1
+        }
+        position = p
+        return value
+    }
+
+    /// A string with no escapes, its UTF-8 checked, whose byte count is in `utf8`.
+    @inline(__always) mutating func plainString(utf8 bytes: ClosedRange<Int> = 0...Int.max) -> String? {
+        guard position < count, base[position] == UInt8(ascii: "\""), let key = try? readStringBytes(), !key.escaped,
+              bytes.contains(key.end - key.start) else { return nil }
+        return plainString(key)
+    }
+
+    /// The event type named by a plain string.
+    @inline(__always) mutating func eventTypeName() -> EventType? {
+        guard position < count, base[position] == UInt8(ascii: "\""),
+              let end = memchr(base + position + 1, 0x22, count - position - 1) else { return nil }
+        let start = position + 1, length = UnsafePointer<UInt8>(end.assumingMemoryBound(to: UInt8.self)) - (base + start)
+        guard let type = EventType.named(UnsafeBufferPointer(start: base + start, count: length)) else { return nil }
+        position = start + length + 1
+        return type
+    }
+
+    @inline(__always) mutating func uuid() -> UUID? { readPlain(36, UUIDText.parse) }
+
+    @inline(__always) mutating func id(_ name: StaticString, first: Bool = false) -> UUID? {
+        guard takeKey(name, first: first) != nil else { return nil }
+        return uuid()
+    }
+
+    @inline(__always) mutating func string(_ name: StaticString) -> String? {
+        guard takeKey(name, first: false) != nil else { return nil }
+        return plainString()
+    }
+
+    /// A field the writer leaves out when it has no value: `true` if it is
+    /// not there, or is there and `read` reads it (into `value`); `false` if
+    /// it is there and cannot be read so.
+    @inline(__always) mutating func optional<T>(_ name: StaticString, _ value: inout T?, _ read: (inout JSONScanner) -> T?) -> Bool {
+        guard takeKey(name, first: false) != nil else { return true }
+        value = read(&self)
+        return value != nil
+    }
+
+    @inline(__always) mutating func int(_ name: StaticString) -> Int? {
+        guard takeKey(name, first: false) != nil else { return nil }
+        return plainInt()
+    }
+
+    /// An item's details as the writer puts them: each optional, in its order.
+    mutating func details() -> ItemDetails? {
+        var details = ItemDetails()
+        guard optional("category", &details.category, { $0.plainString() }), optional("notes", &details.notes, { $0.plainString() }),
+              optional("unitPrice", &details.unitPrice, { $0.plainInt() }), optional("photo", &details.photo, { $0.plainString() })
+        else { return nil }
+        return details
+    }
+}
