@@ -103,6 +103,48 @@ import ShopTestSupport
             #expect(digest.hex == words.map { String(format: "%08x", $0) }.joined())
         }
     }
+
+    /// The vector parsers of ids and digests (where this CPU has them) agree
+    /// with the portable ones and with Foundation's spelling: on random text in
+    /// either case, and on the same text with every byte value put in each position.
+    @Test func readingHexWithVectorsAgreesWithThePortableWay() {
+        var rng = SplitMix64(seed: 5)
+        func uuid(_ text: [UInt8]) -> (UUID?, UUID?) {
+            text.withUnsafeBufferPointer { (UUIDText.parse($0), UUIDText.parsePortably($0.baseAddress!)) }
+        }
+        func digest(_ text: [UInt8]) -> (SHA256Digest?, SHA256Digest?) {
+            text.withUnsafeBufferPointer { (SHA256Digest.parse($0), SHA256Digest.parsePortably($0.baseAddress!)) }
+        }
+        for round in 0..<400 {
+            let id = UUIDText.uuid((0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) })
+            let idText = Array((round % 2 == 0 ? id.uuidString : id.uuidString.lowercased()).utf8)
+            #expect(uuid(idText) == (id, id))
+            let hash = SHA256.hash(Array("line \(round)".utf8))
+            let hashText = Array((round % 2 == 0 ? hash.hex : hash.hex.uppercased()).utf8)
+            #expect(digest(hashText) == (hash, hash))
+            guard round < 8 else { continue }
+            for position in idText.indices {
+                for byte in 0...255 {
+                    var changed = idText
+                    changed[position] = UInt8(byte)
+                    let (fast, portable) = uuid(changed)
+                    #expect(fast == portable, "\(position) \(byte)")
+                    let valid = [8, 13, 18, 23].contains(position) ? byte == 0x2D : UUIDText.hexValue(UInt8(byte)) != nil
+                    #expect(fast?.uuidString == (valid ? String(decoding: changed, as: UTF8.self).uppercased() : nil), "\(position) \(byte)")
+                }
+            }
+            for position in hashText.indices {
+                for byte in 0...255 {
+                    var changed = hashText
+                    changed[position] = UInt8(byte)
+                    let (fast, portable) = digest(changed)
+                    #expect(fast == portable, "\(position) \(byte)")
+                    #expect((fast != nil) == (UUIDText.hexValue(UInt8(byte)) != nil), "\(position) \(byte)")
+                }
+            }
+        }
+        print("hex parsed with vector instructions: \(UUIDText.usesVectors)")
+    }
 }
 
 @Suite struct ActorRuleTests {

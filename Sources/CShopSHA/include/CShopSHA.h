@@ -19,4 +19,17 @@ void shopevents_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blo
 void shopevents_sha256_two(uint32_t stateA[8], const uint8_t *a, size_t lengthA,
                            uint32_t stateB[8], const uint8_t *b, size_t lengthB);
 
+/// 1 when this CPU has the vector instructions the hex parsers use (x86-64
+/// SSSE3 and SSE4.1), else 0: then the caller uses its portable code.
+int shopevents_hex_has_vectors(void);
+
+/// Parses the 36 bytes at `text` as a UUID (`8-4-4-4-12` hex digits, any
+/// case) into `out`: 1 if they are one, else 0 (`out` then undefined). Reads
+/// exactly those 36 bytes. Call only when `shopevents_hex_has_vectors()`.
+int shopevents_parse_uuid(const uint8_t *text, uint8_t out[16]);
+
+/// Parses the 64 hex digits (any case) at `text` into 32 bytes: 1 if they
+/// are all hex digits, else 0. Call only when `shopevents_hex_has_vectors()`.
+int shopevents_parse_hex32(const uint8_t *text, uint8_t out[32]);
+
 #endif

@@ -1,3 +1,4 @@
+import CShopSHA
 import Foundation
 
 /// The kind of thing an ``EntityID`` names. Only used as a type tag.
@@ -257,9 +258,24 @@ enum UUIDText {
         text.withUnsafeBufferPointer { parse($0) }
     }
 
+    /// Whether this CPU parses hex with vector instructions (``parse(_:)-(UnsafeBufferPointer<UInt8>)``,
+    /// ``SHA256Digest/parse(_:)``); the portable way otherwise.
+    package static let usesVectors = shopevents_hex_has_vectors() != 0
+
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-        guard text.count == 36, let p = text.baseAddress,
-              p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
+        guard text.count == 36, let p = text.baseAddress else { return nil }
+        if usesVectors {
+            var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            guard withUnsafeMutableBytes(of: &raw, { shopevents_parse_uuid(p, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }) != 0
+            else { return nil }
+            return UUID(uuid: raw)
+        }
+        return parsePortably(p)
+    }
+
+    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)`` without the vector instructions: the 36 bytes at `p`.
+    static func parsePortably(_ p: UnsafePointer<UInt8>) -> UUID? {
+        guard p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
         // 8 digits, then 4-4 and 4-4 joined through a copy without their dashes, then 8 and 4.
         var middle: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &middle) { m in

@@ -52,8 +52,23 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     static func parse(_ text: [UInt8]) -> SHA256Digest? { text.withUnsafeBufferPointer { parse($0) } }
 
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> SHA256Digest? {
-        guard text.count == 64, let p = text.baseAddress,
-              let w0 = UUIDText.hex8(p), let w1 = UUIDText.hex8(p + 8), let w2 = UUIDText.hex8(p + 16), let w3 = UUIDText.hex8(p + 24),
+        guard text.count == 64, let p = text.baseAddress else { return nil }
+        if UUIDText.usesVectors {
+            var digest = SHA256Digest.zero
+            guard withUnsafeMutableBytes(of: &digest.words, { shopevents_parse_hex32(p, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }) != 0
+            else { return nil }
+            // The bytes in text order; each word is big-endian.
+            let w = digest.words
+            digest.words = (UInt32(bigEndian: w.0), UInt32(bigEndian: w.1), UInt32(bigEndian: w.2), UInt32(bigEndian: w.3),
+                            UInt32(bigEndian: w.4), UInt32(bigEndian: w.5), UInt32(bigEndian: w.6), UInt32(bigEndian: w.7))
+            return digest
+        }
+        return parsePortably(p)
+    }
+
+    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)`` without the vector instructions: the 64 bytes at `p`.
+    static func parsePortably(_ p: UnsafePointer<UInt8>) -> SHA256Digest? {
+        guard let w0 = UUIDText.hex8(p), let w1 = UUIDText.hex8(p + 8), let w2 = UUIDText.hex8(p + 16), let w3 = UUIDText.hex8(p + 24),
               let w4 = UUIDText.hex8(p + 32), let w5 = UUIDText.hex8(p + 40), let w6 = UUIDText.hex8(p + 48), let w7 = UUIDText.hex8(p + 56)
         else { return nil }
         return SHA256Digest(words: (w0, w1, w2, w3, w4, w5, w6, w7))
