@@ -21,6 +21,51 @@ import ShopTestSupport
         #expect(Timestamp(text) == nil)
     }
 
+    /// The journal's form read byte by byte, the plain way: what the parser
+    /// that reads eight bytes at a time must agree with.
+    static func reference(_ text: [UInt8]) -> Timestamp? {
+        guard text.count == 24 else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            var value: Int64 = 0
+            for c in text[from..<(from + count)] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) else { return nil }
+                value = value * 10 + Int64(c - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"), text[13] == UInt8(ascii: ":"),
+              text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "."), text[23] == UInt8(ascii: "Z"),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2), let milli = number(20, 3),
+              (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60
+        else { return nil }
+        let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
+        return Timestamp(millisecondsSince1970: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli)
+    }
+
+    /// Random times, and the same with every byte value put in each position.
+    @Test func readingEightBytesAtATimeAgreesWithReadingByteByByte() {
+        var rng = SplitMix64(seed: 8)
+        let edges = ["2024-02-29T23:59:59.999Z", "2023-02-28T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z",
+                     "1999-12-31T23:59:59.999Z", "2100-02-28T12:30:45.500Z"]
+        var texts = edges.map { Array($0.utf8) }
+        for _ in 0..<2_000 {
+            let ms = Int64.random(in: Timestamp.earliest.millisecondsSince1970...Timestamp.latest.millisecondsSince1970, using: &rng)
+            texts.append(Array(Timestamp(millisecondsSince1970: ms).description.utf8))
+        }
+        for (n, text) in texts.enumerated() {
+            #expect(text.withUnsafeBufferPointer(Timestamp.parse) == Self.reference(text))
+            guard n < 12 else { continue }
+            for position in text.indices {
+                for byte in 0...255 {
+                    var changed = text
+                    changed[position] = UInt8(byte)
+                    #expect(changed.withUnsafeBufferPointer(Timestamp.parse) == Self.reference(changed), "\(String(decoding: changed, as: UTF8.self))")
+                }
+            }
+        }
+    }
+
     @Test func randomTimesRoundTrip() {
         var rng = SplitMix64(seed: 7)
         for _ in 0..<20_000 {
