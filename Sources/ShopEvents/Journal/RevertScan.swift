@@ -46,9 +46,13 @@ package enum RevertScan {
     /// `lateItems` every item a line buys late; nil if the file
     /// cannot be read (the fold that follows says why). It is read `chunk`
     /// bytes at a time; a longer line grows the buffer. The file is cut into
-    /// `parts` stretches of whole lines, each searched on a thread of its own
-    /// (the last reads on to the end of the file); by default one a core for
-    /// a journal of 8 MiB or more, one below.
+    /// `parts` stretches of whole lines, searched on as many threads as there
+    /// are cores, each taking the next stretch when it is done with one (the
+    /// last stretch reads on to the end of the file); by default four a core
+    /// for a journal of 8 MiB or more, so that a thread that starts late or
+    /// runs slow holds the others up by a short stretch at most (with one
+    /// stretch a core, the caller's thread waited a third of the search for
+    /// the other's), and one below.
     package static func forecast(journal path: String, chunk: Int = 1 << 20, parts: Int? = nil, lateItems: Bool = false) -> Forecast? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -59,7 +63,7 @@ package enum RevertScan {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
         let size = Int(info.st_size)
-        let parts = max(parts ?? (size >= 8 << 20 ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1), 1)
+        let parts = max(parts ?? (size >= 8 << 20 ? 4 * min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1), 1)
         // Where each stretch starts: just after the first newline at or after an equal share of the bytes.
         var starts = [0]
         for part in 1..<parts {
