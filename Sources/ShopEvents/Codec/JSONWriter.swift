@@ -9,20 +9,20 @@
 /// uniqueness a value). Appending to an array instead went through a
 /// temporary buffer and `append(contentsOf:)` for each value, which was a
 /// fifth of encoding a journal line.
-struct JSONWriter {
+package struct JSONWriter {
     private var storage: [UInt8]
     /// How many bytes are written.
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init(capacity: Int = 256) { storage = [UInt8](repeating: 0, count: capacity) }
+    package init(capacity: Int = 256) { storage = [UInt8](repeating: 0, count: capacity) }
 
     /// The bytes written (a copy, unless the room is full).
-    var bytes: [UInt8] { count == storage.count ? storage : Array(storage[..<count]) }
+    package var bytes: [UInt8] { count == storage.count ? storage : Array(storage[..<count]) }
 
     var isEmpty: Bool { count == 0 }
 
     /// The bytes written, without a copy; the writer is left empty.
-    mutating func takeBytes() -> [UInt8] {
+    package mutating func takeBytes() -> [UInt8] {
         storage.removeLast(storage.count - count)
         var taken: [UInt8] = []
         swap(&taken, &storage)
@@ -31,10 +31,10 @@ struct JSONWriter {
     }
 
     /// Forgets what is written, keeping the room.
-    mutating func removeAll() { count = 0 }
+    package mutating func removeAll() { count = 0 }
 
     /// The bytes written, from `offset` on.
-    func withUnsafeBytes<R>(from offset: Int = 0, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withUnsafeBytes<R>(from offset: Int = 0, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<count])) }
     }
 
@@ -52,17 +52,35 @@ struct JSONWriter {
         storage.append(contentsOf: repeatElement(0, count: Swift.max(needed, storage.count * 2, 64) - storage.count))
     }
 
-    mutating func append(_ byte: UInt8) { write(1) { $0[0] = byte } }
+    package mutating func append(_ byte: UInt8) { write(1) { $0[0] = byte } }
 
-    mutating func append(contentsOf raw: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(contentsOf raw: UnsafeBufferPointer<UInt8>) {
         guard let base = raw.baseAddress, raw.count > 0 else { return }
         write(raw.count) { $0.update(from: base, count: raw.count) }
     }
 
-    mutating func append(contentsOf bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append(contentsOf: $0) } }
+    package mutating func append(contentsOf bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append(contentsOf: $0) } }
 
     /// `count` spaces (an indent).
-    mutating func spaces(_ count: Int) { write(count) { $0.update(repeating: UInt8(ascii: " "), count: count) } }
+    package mutating func spaces(_ count: Int) { write(count) { $0.update(repeating: UInt8(ascii: " "), count: count) } }
+
+    /// A key of an object written as ``JSONValue/text(pretty:)`` writes it,
+    /// the object standing `level` deep: the comma unless it is the object's
+    /// `first` key, a newline, two spaces a level, `"name": `.
+    package mutating func prettyKey(_ name: StaticString, level: Int, first: Bool = false) {
+        let comma = first ? 0 : 1, n = name.utf8CodeUnitCount, indent = 2 * (level + 1)
+        write(comma + 1 + indent + n + 4) { p in
+            if comma == 1 { p[0] = UInt8(ascii: ",") }
+            p[comma] = 0x0A
+            (p + comma + 1).update(repeating: UInt8(ascii: " "), count: indent)
+            let at = comma + 1 + indent
+            p[at] = UInt8(ascii: "\"")
+            (p + at + 1).update(from: name.utf8Start, count: n)
+            p[at + n + 1] = UInt8(ascii: "\"")
+            p[at + n + 2] = UInt8(ascii: ":")
+            p[at + n + 3] = UInt8(ascii: " ")
+        }
+    }
 
     mutating func beginObject() { append(UInt8(ascii: "{")) }
     mutating func endObject() { append(UInt8(ascii: "}")) }
@@ -79,7 +97,7 @@ struct JSONWriter {
         }
     }
 
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
             // Most text needs no escape: then it goes in with its quotes in one write.
@@ -117,7 +135,7 @@ struct JSONWriter {
         }
     }
 
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         if value == 0 { append(UInt8(ascii: "0")); return }
         var magnitude = value.magnitude
         if value < 0 { append(UInt8(ascii: "-")) }
@@ -141,20 +159,20 @@ struct JSONWriter {
     }
 
     /// Shortest text that reads back as the same Double; callers pass finite values.
-    mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         precondition(value.isFinite, "JSON has no infinity or NaN")
         var text = value.description
         text.withUTF8 { append(contentsOf: $0) }
     }
 
     mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
-    mutating func null() { literal("null") }
+    package mutating func null() { literal("null") }
 
     private mutating func literal(_ text: StaticString) {
         write(text.utf8CodeUnitCount) { $0.update(from: text.utf8Start, count: text.utf8CodeUnitCount) }
     }
 
-    mutating func id<Kind>(_ value: EntityID<Kind>) {
+    package mutating func id<Kind>(_ value: EntityID<Kind>) {
         write(38) { p in
             p[0] = UInt8(ascii: "\"")
             UUIDText.write(value.uuid, to: p + 1)
@@ -171,7 +189,7 @@ struct JSONWriter {
         append(UInt8(ascii: "]"))
     }
 
-    mutating func timestamp(_ value: Timestamp) {
+    package mutating func timestamp(_ value: Timestamp) {
         write(26) { p in
             p[0] = UInt8(ascii: "\"")
             value.write(to: p + 1)

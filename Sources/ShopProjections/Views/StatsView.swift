@@ -178,7 +178,7 @@ public struct StatsView: Hashable, Sendable {
         var rest = self
         rest.items = []
         rest.locations = []
-        rest.writeJSON(items: items.lazy.map(Self.json), locations: locations.lazy.map(Self.json), adding: extra, to: sink)
+        rest.writeJSON(items: items, locations: locations, adding: extra, to: sink)
     }
 
     /// The statistics of `views` as ``writeJSON(adding:to:)`` writes
@@ -187,8 +187,8 @@ public struct StatsView: Hashable, Sendable {
     /// name and an id a row) is held, never every row at once.
     package static func writeJSON(of views: HouseholdViews, adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) {
         let order = rowOrder(views)
-        StatsView(views, rows: false).writeJSON(items: order.items.lazy.compactMap { itemRow($0, views) }.map(json),
-                                               locations: order.places.lazy.compactMap { locationRow($0, views) }.map(json),
+        StatsView(views, rows: false).writeJSON(items: order.items.lazy.compactMap { itemRow($0, views) },
+                                               locations: order.places.lazy.compactMap { locationRow($0, views) },
                                                adding: extra, to: sink)
     }
 
@@ -205,36 +205,66 @@ public struct StatsView: Hashable, Sendable {
     }
 
     /// Writes this view, whose ``items`` and ``locations`` are empty, with
-    /// `items` and `locations` as the JSON of their rows: its text, the rows
-    /// put in where the two empty arrays stand, in pieces of about 64 KiB.
-    private func writeJSON(items: some Sequence<JSONValue>, locations: some Sequence<JSONValue>,
+    /// `items` and `locations` as their rows: its text, the rows put in where
+    /// the two empty arrays stand, in pieces of about 64 KiB. Each row is
+    /// written straight into the text as ``json(_:)-(ItemRow)`` of it would be
+    /// (a test compares the two), with no ``JSONValue`` made for it.
+    private func writeJSON(items: some Sequence<ItemRow>, locations: some Sequence<LocationRow>,
                            adding extra: [(String, JSONValue)], to sink: ([UInt8]) -> Void) {
         guard case let .object(pairs) = json else { return }
         let frame = JSONValue.object(pairs + extra).utf8(pretty: true, terminator: 0x0A)
-        var buffer: [UInt8] = []
+        var w = JSONWriter(capacity: 1 << 17)
         var from = frame.startIndex
         // Each key's first empty array after the one before is its own: any earlier text is the
         // frame's own keys and values (a string's quotes inside a value are escaped).
-        func putIn(_ key: String, _ rows: some Sequence<JSONValue>) {
+        func putIn<Row>(_ key: String, _ rows: some Sequence<Row>, _ write: (Row, inout JSONWriter) -> Void) {
             let empty = Array("\"\(key)\": []".utf8)
             guard let at = frame[from...].firstRange(of: empty) else { return }
-            buffer += frame[from..<at.lowerBound]
-            buffer += Array("\"\(key)\": [".utf8)
+            w.append(contentsOf: Array(frame[from..<at.lowerBound]))
+            w.append(contentsOf: Array("\"\(key)\": [".utf8))
             var any = false
             for row in rows {
-                buffer += Array((any ? ",\n    " : "\n    ").utf8)
+                if any { w.append(UInt8(ascii: ",")) }
+                w.append(0x0A)
+                w.spaces(4)
                 any = true
-                row.write(to: &buffer, indentedAt: 2)
-                if buffer.count >= 1 << 16 {
-                    sink(buffer)
-                    buffer.removeAll(keepingCapacity: true)
+                write(row, &w)
+                if w.count >= 1 << 16 {
+                    sink(w.bytes)
+                    w.removeAll()
                 }
             }
-            buffer += Array((any ? "\n  ]" : "]").utf8)
+            w.append(contentsOf: Array((any ? "\n  ]" : "]").utf8))
             from = at.upperBound
         }
-        putIn("items", items)
-        putIn("locations", locations)
-        sink(buffer + frame[from...])
+        putIn("items", items, Self.write)
+        putIn("locations", locations, Self.write)
+        w.append(contentsOf: Array(frame[from...]))
+        sink(w.takeBytes())
+    }
+
+    /// ``json(_:)-(ItemRow)`` of the row, as an element of an array two deep, written into `w`.
+    static func write(_ row: ItemRow, to w: inout JSONWriter) {
+        w.append(UInt8(ascii: "{"))
+        w.prettyKey("item", level: 2, first: true); w.id(row.item)
+        w.prettyKey("name", level: 2); w.string(row.name)
+        w.prettyKey("purchases", level: 2); w.int(row.tally.purchases)
+        w.prettyKey("quantity", level: 2); w.int(row.tally.quantity)
+        w.prettyKey("spend", level: 2); w.int(row.tally.spend)
+        w.prettyKey("first", level: 2); w.timestamp(row.first)
+        w.prettyKey("last", level: 2); w.timestamp(row.last)
+        w.prettyKey("meanIntervalDays", level: 2)
+        if let days = row.meanIntervalDays, days.isFinite { w.double(days) } else { w.null() }
+        w.append(0x0A); w.spaces(4); w.append(UInt8(ascii: "}"))
+    }
+
+    /// ``json(_:)-(LocationRow)`` of the row, as an element of an array two deep, written into `w`.
+    static func write(_ row: LocationRow, to w: inout JSONWriter) {
+        w.append(UInt8(ascii: "{"))
+        w.prettyKey("location", level: 2, first: true); w.id(row.location)
+        w.prettyKey("name", level: 2); w.string(row.name)
+        w.prettyKey("purchases", level: 2); w.int(row.tally.purchases)
+        w.prettyKey("spend", level: 2); w.int(row.tally.spend)
+        w.append(0x0A); w.spaces(4); w.append(UInt8(ascii: "}"))
     }
 }
