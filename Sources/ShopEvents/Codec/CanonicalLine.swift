@@ -16,8 +16,17 @@ import Foundation
 /// lines changed byte by byte.
 enum CanonicalLine {
     static func decode(_ line: UnsafeRawBufferPointer) -> RecordedEvent? {
+        withUnsafeTemporaryAllocation(of: RecordedEvent.self, capacity: 1) { slot in
+            decode(line, into: slot.baseAddress!) ? slot.baseAddress!.move() : nil
+        }
+    }
+
+    /// Reads the line's event into `slot` (uninitialised memory), and says
+    /// whether it did: made where it is to stay (a chunk's array), the event is
+    /// not copied on its way there.
+    static func decode(_ line: UnsafeRawBufferPointer, into slot: UnsafeMutablePointer<RecordedEvent>) -> Bool {
         var s = JSONScanner(line)
-        guard s.count > 0, s.base[0] == UInt8(ascii: "{") else { return nil }
+        guard s.count > 0, s.base[0] == UInt8(ascii: "{") else { return false }
         s.position = 1
         guard s.takeKey("seq", first: true) != nil, let seq = s.plainInt(), seq >= 1,
               let id = s.id("id"),
@@ -25,7 +34,7 @@ enum CanonicalLine {
               s.takeKey("v", first: false) != nil, s.plainInt() == RecordedEvent.schemaVersion,
               s.takeKey("at", first: false) != nil, let at = s.readPlain(24, Timestamp.parse),
               s.takeKey("actor", first: false) != nil, let actor = s.plainString(utf8: Limits.actorLength)
-        else { return nil }
+        else { return false }
         var device: String?, commandEvents: Int?, correlation: UUID?
         guard s.optional("device", &device, { $0.plainString() }),
               let command = s.id("command"),
@@ -34,9 +43,10 @@ enum CanonicalLine {
               s.takeKey("data", first: false) != nil, let event = data(type, &s),
               s.takeKey("prev", first: false) != nil, let prev = s.readPlain(64, SHA256Digest.parse),
               s.position == s.count - 1, s.base[s.position] == UInt8(ascii: "}")
-        else { return nil }
-        return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
-                             commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init), event: event, prev: prev)
+        else { return false }
+        slot.initialize(to: RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
+                                          commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init), event: event, prev: prev))
+        return true
     }
 
     /// The `data` object of a line of `type`: the frequent types read here

@@ -181,39 +181,50 @@ package final class ParallelLines: @unchecked Sendable {
         }
     }
 
+    /// The fewest bytes a line that holds an event can have, with its newline:
+    /// its `id` and `command` (36 each), `at` (24) and `prev` (64) alone take 160.
+    private static var shortestEventLine: Int { 161 }
+
     private func prepare(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Chunk {
-        var chunk = Chunk()
+        var spans: [Span] = [], hashes: [SHA256Digest] = [], cutShort = false
         let estimate = bytes.count / 256
-        chunk.events.reserveCapacity(estimate)
-        chunk.spans.reserveCapacity(estimate)
-        if hashing { chunk.hashes.reserveCapacity(estimate) }
-        var start = 0
-        var newer: NewerEventLine?
-        // Lines are hashed two at a time (``SHA256/hash(_:_:extensions:)``): one waits here for the next.
-        var unhashed: UnsafeRawBufferPointer?
-        while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
-            let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
-            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            do {
-                chunk.events.append(try EventLineCodec.decodeRecorded(line, newer: &newer))
-            } catch {
-                chunk.cutShort = true
-                break
-            }
-            chunk.spans.append(Span(offset: offset + start, length: end - start))
-            if hashing {
-                if let first = unhashed {
-                    let (a, b) = SHA256.hash(first, line)
-                    chunk.hashes.append(a)
-                    chunk.hashes.append(b)
-                    unhashed = nil
-                } else {
-                    unhashed = line
+        spans.reserveCapacity(estimate)
+        if hashing { hashes.reserveCapacity(estimate) }
+        // Each event is decoded into its place in the array (room for as many as the bytes
+        // could hold), not into a value copied there.
+        let events = [RecordedEvent](unsafeUninitializedCapacity: bytes.count / Self.shortestEventLine + 1) { events, made in
+            var start = 0
+            var newer: NewerEventLine?
+            // Lines are hashed two at a time (``SHA256/hash(_:_:extensions:)``): one waits here for the next.
+            var unhashed: UnsafeRawBufferPointer?
+            while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+                let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                let slot = events.baseAddress! + made
+                if !CanonicalLine.decode(line, into: slot) {
+                    do {
+                        slot.initialize(to: try EventLineCodec.decodeGeneral(line, newer: &newer))
+                    } catch {
+                        cutShort = true
+                        break
+                    }
                 }
+                made += 1
+                spans.append(Span(offset: offset + start, length: end - start))
+                if hashing {
+                    if let first = unhashed {
+                        let (a, b) = SHA256.hash(first, line)
+                        hashes.append(a)
+                        hashes.append(b)
+                        unhashed = nil
+                    } else {
+                        unhashed = line
+                    }
+                }
+                start = end + 1
             }
-            start = end + 1
+            if let last = unhashed { hashes.append(SHA256.hash(last)) }
         }
-        if let last = unhashed { chunk.hashes.append(SHA256.hash(last)) }
-        return chunk
+        return Chunk(events: events, spans: spans, hashes: hashes, cutShort: cutShort)
     }
 }
