@@ -11,8 +11,9 @@ let package = Package(
         .executable(name: "shop-replay", targets: ["ShopReplay"]),
     ],
     targets: [
-        // SHA-256 with the CPU's SHA instructions where it has them (x86-64 SHA-NI): the compiler's
-        // intrinsics, no library. ShopEvents keeps its portable Swift SHA-256 for every other CPU.
+        // SHA-256 with the CPU's SHA instructions where it has them (x86-64 SHA-NI), and ids and digests
+        // read from hex with its vector instructions (SSSE3/SSE4.1): the compiler's intrinsics, no
+        // library. ShopEvents keeps its portable Swift code for every other CPU.
         .target(name: "CShopSHA", path: "Sources/CShopSHA"),
         .target(name: "ShopEvents", dependencies: ["CShopSHA"]),
         .target(name: "ShopProjections", dependencies: ["ShopEvents"]),
