@@ -221,7 +221,7 @@ extension EventType {
         return nil
     }
 
-    /// The types' names by their length in bytes (one to four a length).
+    /// The types' names by their length in bytes (at most nine share one), so that a name is compared with those of its length only.
     static let byLength: [[(EventType, [UInt8])]] = {
         let names = EventType.allCases.map { ($0, Array($0.rawValue.utf8)) }
         var table = Array(repeating: [(EventType, [UInt8])](), count: (names.map(\.1.count).max() ?? 0) + 1)

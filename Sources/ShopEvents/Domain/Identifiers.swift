@@ -265,19 +265,13 @@ enum UUIDText {
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard text.count == 36, let p = text.baseAddress else { return nil }
         if usesVectors {
-            // Parsed straight into the id's 16 bytes where a UUID is just those (it is, in
-            // Foundation: its one stored property is `uuid`): Foundation's init(uuid:) takes the
-            // 16 bytes one argument each, and was a tenth of the time of reading an id.
-            guard MemoryLayout<UUID>.size == 16, MemoryLayout<UUID>.alignment == 1 else {
-                var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                guard withUnsafeMutableBytes(of: &raw, { shopevents_parse_uuid(p, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }) != 0
-                else { return nil }
-                return UUID(uuid: raw)
-            }
-            return withUnsafeTemporaryAllocation(byteCount: 16, alignment: 1) { bytes in
-                shopevents_parse_uuid(p, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)) != 0
-                    ? UnsafeRawPointer(bytes.baseAddress!).load(as: UUID.self) : nil
-            }
+            var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            guard withUnsafeMutableBytes(of: &raw, { shopevents_parse_uuid(p, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }) != 0
+            else { return nil }
+            // The bytes taken as the id where a UUID is just those (it is, in Foundation: its one
+            // stored property is `uuid`): Foundation's init(uuid:) takes the 16 bytes one argument
+            // each, and was a tenth of the time of reading an id.
+            return MemoryLayout<UUID>.size == MemoryLayout<uuid_t>.size ? unsafeBitCast(raw, to: UUID.self) : UUID(uuid: raw)
         }
         return parsePortably(p)
     }

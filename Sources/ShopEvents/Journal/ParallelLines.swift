@@ -18,8 +18,8 @@ package final class ParallelLines: @unchecked Sendable {
     /// A chunk's lines, decoded, from its first line up to the first that is not
     /// an event of this version (which, and all after it, the reader goes on to
     /// read one line at a time: it reports the error or finds the newer line).
-    /// Kept as arrays side by side, not a structure per line, so that a decoded
-    /// event is copied once, into `events`.
+    /// Kept as arrays side by side, not a structure per line, so that each
+    /// event is decoded into its place in `events` and not copied there.
     struct Chunk {
         var events: [RecordedEvent] = []
         /// Where each event's line starts in the file, and its length without the newline.
