@@ -6,6 +6,16 @@
 // every byte value in every position.
 #include "CShopSHA.h"
 
+int shopevents_features_found = 0;
+
+int shopevents_find_features(void) {
+    int found = SHOPEVENTS_FEATURES_FOUND
+        | (shopevents_hex_has_vectors() ? SHOPEVENTS_HEX_VECTORS : 0)
+        | (shopevents_sha256_has_extensions() ? SHOPEVENTS_SHA_EXTENSIONS : 0);
+    __atomic_store_n(&shopevents_features_found, found, __ATOMIC_RELAXED);
+    return found;
+}
+
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <cpuid.h>
 #include <immintrin.h>

@@ -32,4 +32,24 @@ int shopevents_parse_uuid(const uint8_t *text, uint8_t out[16]);
 /// are all hex digits, else 0. Call only when `shopevents_hex_has_vectors()`.
 int shopevents_parse_hex32(const uint8_t *text, uint8_t out[32]);
 
+/// Bits of ``shopevents_features()``: the CPU's features found (always set
+/// once they are), its hex vector instructions, its SHA extensions.
+#define SHOPEVENTS_FEATURES_FOUND 1
+#define SHOPEVENTS_HEX_VECTORS 2
+#define SHOPEVENTS_SHA_EXTENSIONS 4
+
+/// What `shopevents_features()` found; 0 until the first call. Not for callers.
+extern int shopevents_features_found;
+
+/// Finds the CPU's features, keeps and returns them. Not for callers.
+int shopevents_find_features(void);
+
+/// The CPU's features (the bits above), found on the first call. A load and a
+/// test after that, where a Swift `static let` read on the hot path is a call
+/// into the runtime (`swift_once`) on every read on Linux.
+static inline int shopevents_features(void) {
+    int found = __atomic_load_n(&shopevents_features_found, __ATOMIC_RELAXED);
+    return found ? found : shopevents_find_features();
+}
+
 #endif

@@ -260,7 +260,9 @@ enum UUIDText {
 
     /// Whether this CPU parses hex with vector instructions (``parse(_:)-(UnsafeBufferPointer<UInt8>)``,
     /// ``SHA256Digest/parse(_:)``); the portable way otherwise.
-    package static let usesVectors = shopevents_hex_has_vectors() != 0
+    /// Read from the C target's feature word, not kept in a `static let`: on
+    /// Linux each read of one is a call into the runtime, and ids are read six a line.
+    package static var usesVectors: Bool { shopevents_features() & SHOPEVENTS_HEX_VECTORS != 0 }
 
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard text.count == 36, let p = text.baseAddress else { return nil }

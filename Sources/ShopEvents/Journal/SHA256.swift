@@ -118,7 +118,8 @@ public struct SHA256: Sendable {
     }
 
     /// Whether this CPU's SHA instructions do the work (x86-64 SHA-NI); else the portable Swift rounds.
-    package static let usesCPUExtensions = shopevents_sha256_has_extensions() != 0
+    /// Read from the C target's feature word (as ``UUIDText/usesVectors``), not kept in a `static let`.
+    package static var usesCPUExtensions: Bool { shopevents_features() & SHOPEVENTS_SHA_EXTENSIONS != 0 }
 
     /// With the CPU's instructions or without (tests check both against the NIST vectors).
     package static func hash(_ buffer: UnsafeRawBufferPointer, extensions: Bool) -> SHA256Digest {
