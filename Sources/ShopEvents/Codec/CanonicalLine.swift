@@ -44,8 +44,8 @@ enum CanonicalLine {
               s.takeKey("prev", first: false) != nil, let prev = s.readPlain(64, SHA256Digest.parse),
               s.position == s.count - 1, s.base[s.position] == UInt8(ascii: "}")
         else { return false }
-        slot.initialize(to: RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
-                                          commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init), event: event, prev: prev))
+        slot.initialize(to: RecordedEvent(seq: seq, id: EventID(id), at: at, actor: consume actor, device: consume device, command: CommandID(command),
+                                          commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init), event: consume event, prev: prev))
         return true
     }
 

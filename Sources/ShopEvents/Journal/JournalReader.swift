@@ -270,23 +270,25 @@ public final class JournalReader {
             var declared = 0
             reading: while let chunk = source.take() {
                 for i in chunk.spans.indices {
-                    // The event read where it lies in the chunk (its fields, and `apply` borrowing it), not copied out.
-                    guard chunk.events[i].seq == read.seq + 1, !verifyChain || chunk.events[i].prev == read.hash,
-                          chunk.events[i].at >= read.lastAt else { break reading }
-                    if let first = group.first, chunk.events[i].command != first.0.command { break reading }
+                    // The event looked at where it lies in the chunk, and moved out to be applied: never copied.
+                    let event = chunk.events[i]
+                    guard event.pointee.seq == read.seq + 1, !verifyChain || event.pointee.prev == read.hash,
+                          event.pointee.at >= read.lastAt else { break reading }
+                    if let first = group.first, event.pointee.command != first.0.command { break reading }
                     let span = chunk.spans[i]
-                    let mark = Mark(seq: chunk.events[i].seq, hash: verifyChain ? chunk.hashes[i] : nil, lastAt: chunk.events[i].at,
+                    let mark = Mark(seq: event.pointee.seq, hash: verifyChain ? chunk.hashes[i] : nil, lastAt: event.pointee.at,
                                     lastLine: (span.offset, span.length), offset: span.offset + span.length + 1)
-                    if group.isEmpty, let events = chunk.events[i].commandEvents {
+                    if group.isEmpty, let events = event.pointee.commandEvents {
                         declared = events
                     } else if group.isEmpty {
                         read = mark
                         returned = mark
-                        if chunk.events[i].seq >= firstSeq { apply(chunk.events[i]); count += 1 }
+                        let applying = chunk.events.take(i)
+                        if applying.seq >= firstSeq { apply(applying); count += 1 }
                         continue
                     }
                     read = mark
-                    group.append((chunk.events[i], mark))
+                    group.append((chunk.events.take(i), mark))
                     if group.count == declared {
                         for (event, after) in group {
                             returned = after

@@ -18,16 +18,54 @@ package final class ParallelLines: @unchecked Sendable {
     /// A chunk's lines, decoded, from its first line up to the first that is not
     /// an event of this version (which, and all after it, the reader goes on to
     /// read one line at a time: it reports the error or finds the newer line).
-    /// Kept as arrays side by side, not a structure per line, so that each
-    /// event is decoded into its place in `events` and not copied there.
+    /// Kept side by side, not a structure per line, so that each event is
+    /// decoded into its place in `events` and not copied there.
     struct Chunk {
-        var events: [RecordedEvent] = []
+        var events: Events
         /// Where each event's line starts in the file, and its length without the newline.
         var spans: [Span] = []
         /// Each event's line's SHA-256, if the chain is verified; empty otherwise.
         var hashes: [SHA256Digest] = []
         /// Whether a line of the chunk was not an event of this version: reading in parallel ends after `events`.
         var cutShort = false
+    }
+
+    /// A chunk's decoded events, each decoded into its place and moved out
+    /// once, in order, by the one that folds them (``take(_:)``): neither
+    /// copied into the chunk nor out of it. The ones not taken go with it.
+    final class Events {
+        private let base: UnsafeMutablePointer<RecordedEvent>
+        private let capacity: Int
+        /// How many are there, from the first.
+        private(set) var count = 0
+        /// How many were moved out, from the first.
+        private var taken = 0
+
+        /// Room for `capacity` events, filled by `fill` from the first on: it returns how many it made.
+        init(capacity: Int, _ fill: (UnsafeMutablePointer<RecordedEvent>) -> Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+            count = fill(base)
+            precondition(count <= capacity)
+        }
+
+        deinit {
+            (base + taken).deinitialize(count: count - taken)
+            base.deallocate()
+        }
+
+        /// The event at `index`, to look at without a copy; not one taken.
+        subscript(index: Int) -> UnsafePointer<RecordedEvent> {
+            precondition(index >= taken && index < count)
+            return UnsafePointer(base + index)
+        }
+
+        /// Moves the event at `index` out: the next not taken, each in turn.
+        func take(_ index: Int) -> RecordedEvent {
+            precondition(index == taken && index < count)
+            taken += 1
+            return (base + index).move()
+        }
     }
 
     struct Span {
@@ -192,7 +230,8 @@ package final class ParallelLines: @unchecked Sendable {
         if hashing { hashes.reserveCapacity(estimate) }
         // Each event is decoded into its place in the array (room for as many as the bytes
         // could hold), not into a value copied there.
-        let events = [RecordedEvent](unsafeUninitializedCapacity: bytes.count / Self.shortestEventLine + 1) { events, made in
+        let events = Events(capacity: bytes.count / Self.shortestEventLine + 1) { events in
+            var made = 0
             var start = 0
             var newer: NewerEventLine?
             // Lines are hashed two at a time (``SHA256/hash(_:_:extensions:)``): one waits here for the next.
@@ -200,7 +239,7 @@ package final class ParallelLines: @unchecked Sendable {
             while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
                 let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
                 let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                let slot = events.baseAddress! + made
+                let slot = events + made
                 if !CanonicalLine.decode(line, into: slot) {
                     do {
                         slot.initialize(to: try EventLineCodec.decodeGeneral(line, newer: &newer))
@@ -224,6 +263,7 @@ package final class ParallelLines: @unchecked Sendable {
                 start = end + 1
             }
             if let last = unhashed { hashes.append(SHA256.hash(last)) }
+            return made
         }
         return Chunk(events: events, spans: spans, hashes: hashes, cutShort: cutShort)
     }
