@@ -290,9 +290,10 @@ public final class JournalReader {
                     read = mark
                     group.append((chunk.events.take(i), mark))
                     if group.count == declared {
-                        for (event, after) in group {
-                            returned = after
-                            if event.seq >= firstSeq { apply(event); count += 1 }
+                        // Read where they lie (a loop over the pairs copied each event out).
+                        for index in group.indices {
+                            returned = group[index].1
+                            if group[index].0.seq >= firstSeq { apply(group[index].0); count += 1 }
                         }
                         group.removeAll(keepingCapacity: true)
                     }
