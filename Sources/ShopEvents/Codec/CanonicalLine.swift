@@ -123,6 +123,23 @@ enum CanonicalLine {
             case .tripResumed: event = .tripResumed(trip: TripID(trip))
             default: event = .tripEnded(trip: TripID(trip))
             }
+        case .listReordered:
+            // A list's whole order, tens of ids a line: a fiftieth of the lines and, read the general way, a tenth of the reading.
+            guard let list = s.id("list", first: true), s.takeKey("order", first: false) != nil, let order: [ItemID] = s.ids() else { return nil }
+            event = .listReordered(list: ListID(list), order: order)
+        case .locationsReordered:
+            guard s.takeKey("order", first: true) != nil, let order: [LocationID] = s.ids() else { return nil }
+            event = .locationsReordered(order: order)
+        case .locationCreated:
+            guard let location = s.id("location", first: true), let name = s.string("name"), let position = s.int("position"),
+                  s.takeKey("color", first: false) != nil, let color = s.color() else { return nil }
+            event = .locationCreated(location: LocationID(location), name: name, position: position, color: color)
+        case .locationRecolored:
+            guard let location = s.id("location", first: true), s.takeKey("color", first: false) != nil, let color = s.color() else { return nil }
+            event = .locationRecolored(location: LocationID(location), color: color)
+        case .listPriorityChanged:
+            guard let list = s.id("list", first: true), let text = s.string("priority"), let priority = Priority(rawValue: text) else { return nil }
+            event = .listPriorityChanged(list: ListID(list), priority: priority)
         case .locationDeleted:
             guard let location = s.id("location", first: true) else { return nil }
             event = .locationDeleted(location: LocationID(location))
@@ -185,6 +202,41 @@ private extension JSONScanner {
     }
 
     @inline(__always) mutating func uuid() -> UUID? { readPlain(36, UUIDText.parse) }
+
+    /// A colour as the writer puts it: its four parts in order, each a JSON
+    /// number read as the general reader reads it.
+    mutating func color() -> Color? {
+        guard position < count, base[position] == UInt8(ascii: "{") else { return nil }
+        position += 1
+        guard takeKey("red", first: true) != nil, let red = try? readDouble(), takeKey("green", first: false) != nil, let green = try? readDouble(),
+              takeKey("blue", first: false) != nil, let blue = try? readDouble(),
+              takeKey("opacity", first: false) != nil, let opacity = try? readDouble(),
+              position < count, base[position] == UInt8(ascii: "}")
+        else { return nil }
+        position += 1
+        return Color(red: red, green: green, blue: blue, opacity: opacity)
+    }
+
+    /// An array of ids as the writer puts it: `[`, ids apart by `,` alone, `]`.
+    mutating func ids<Kind>() -> [EntityID<Kind>]? {
+        guard position < count, base[position] == UInt8(ascii: "[") else { return nil }
+        position += 1
+        var ids: [EntityID<Kind>] = []
+        // At least 39 bytes an id with its quotes and comma: room for all there can be, made once.
+        ids.reserveCapacity((count - position) / 39)
+        if position < count, base[position] == UInt8(ascii: "]") {
+            position += 1
+            return ids
+        }
+        while true {
+            guard let id = uuid(), position < count else { return nil }
+            ids.append(EntityID(id))
+            let next = base[position]
+            position += 1
+            if next == UInt8(ascii: "]") { return ids }
+            guard next == UInt8(ascii: ",") else { return nil }
+        }
+    }
 
     @inline(__always) mutating func id(_ name: StaticString, first: Bool = false) -> UUID? {
         guard takeKey(name, first: first) != nil else { return nil }
