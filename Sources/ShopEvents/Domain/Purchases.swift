@@ -85,11 +85,15 @@ extension ShopState {
     /// `verify` refuses) could have a second entry bought by it, and that
     /// one is un-bought too.
     private mutating func unbuyEntries(boughtBy id: PurchaseID) {
-        for (listID, list) in lists {
-            for (index, entry) in list.entries.enumerated() where entry.purchase == id {
-                guard list.entries.firstIndex(where: { $0.item == entry.item }) == index else { continue }
-                lists[listID]?.entries[index].purchase = nil
-                lists[listID]?.entries[index].boughtSeq = nil
+        for position in lists.indices {
+            // Looked for where the entries lie: all but one list, most often all, hold none bought by it
+            // (the loop copied each list out, its name and entries retained, for every revert).
+            guard lists.values[position].entries.contains(where: { $0.purchase == id }) else { continue }
+            let entries = lists.values[position].entries
+            for (index, entry) in entries.enumerated() where entry.purchase == id {
+                guard entries.firstIndex(where: { $0.item == entry.item }) == index else { continue }
+                lists.values[position].entries[index].purchase = nil
+                lists.values[position].entries[index].boughtSeq = nil
             }
         }
     }
