@@ -150,6 +150,26 @@ import ShopTestSupport
         #expect(fastTaken > 200 && fastTaken < mutated / 2, "\(fastTaken) of \(mutated)")
     }
 
+    /// Every type is found by its name (``EventType/named(_:)``, by way of
+    /// the names of its length), and no name one byte off (a letter's case
+    /// changed, cut short or made longer) finds one.
+    @Test func everyTypeIsFoundByItsNameAndNoOther() {
+        func named(_ bytes: [UInt8]) -> EventType? { bytes.withUnsafeBufferPointer { EventType.named($0) } }
+        let names = Set(EventType.allCases.map(\.rawValue))
+        for type in EventType.allCases {
+            let name = Array(type.rawValue.utf8)
+            #expect(named(name) == type)
+            for at in name.indices {
+                var changed = name
+                changed[at] ^= 0x20
+                #expect(names.contains(String(decoding: changed, as: UTF8.self)) || named(changed) == nil, "\(changed)")
+            }
+            #expect(named(Array(name.dropLast())) == nil || names.contains(String(type.rawValue.dropLast())))
+            #expect(named(name + [UInt8(ascii: "s")]) == nil)
+        }
+        #expect(named([]) == nil)
+    }
+
     @Test func randomHistoriesReadTheSameBothWays() throws {
         var generator = RandomEvents(seed: 45)
         for _ in 0..<5_000 {
