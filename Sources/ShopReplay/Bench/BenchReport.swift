@@ -63,7 +63,7 @@ struct BenchReport {
     func command(_ name: String) -> CommandFigures? { commands.first { $0.name == name } }
     func commandRate(_ name: String) -> Double { command(name).map { rate(n, $0.full) } ?? 0 }
 
-    /// The product's promises, and whether this run met them.
+    /// The product's promises (issue 13's targets), and whether this run met them.
     var targets: [(String, Bool?)] {
         var targets: [(String, Bool?)] = []
         for name in ["view lists", "view stats"] {
@@ -77,15 +77,25 @@ struct BenchReport {
                             Double(figures.rssFull) <= 1.1 * Double(figures.rssQuarter)))
         }
         return targets + [
-            ("replay ≥ 1,000,000 events/s", replayRate >= 1_000_000),
+            ("cold open with snapshot ≤ 50 ms", coldOpen.median <= 0.050),
+            ("append, group commit pipelined (execute(batches:)) ≥ 500,000 events/s", appendPipelinedRate >= 500_000),
+        ]
+    }
+
+    /// The aims of the plan written at issue 5 (docs/BENCHMARKS.md, "Targets
+    /// at issue 5"), kept beside the targets so that the way from there
+    /// stays in view: in-process replay of every view (the audit's records
+    /// included, so its memory grows with the history by design), append
+    /// batch after batch, the ratios that plan set against the peers.
+    var earlierAims: [(String, Bool?)] {
+        [
+            ("replay, every view, ≥ 1,000,000 events/s", replayRate >= 1_000_000),
             ("replay ≥ 25× Foundation JSONDecoder", foundationRate.map { replayRate / $0 >= 25 }),
             ("replay ≥ 4× orjson parse-only", orjsonRate.map { replayRate / $0 >= 4 }),
-            ("append, group commit pipelined (execute(batches:)) ≥ 500,000 events/s", appendPipelinedRate >= 500_000),
+            ("replay peak RSS ≤ 64 MiB (every view, the audit's records too)", rssFull <= 64 << 20),
+            ("verify, in process, ≥ 300,000 events/s", verifyRate >= 300_000),
             ("append, group commit batch after batch (execute(batch:)) ≥ 500,000 events/s", appendRate >= 500_000),
             ("append ≥ 20× eventsourcing", esWriteRate.map { appendRate / $0 >= 20 }),
-            ("verify ≥ 300,000 events/s", verifyRate >= 300_000),
-            ("cold open with snapshot ≤ 50 ms", coldOpen.median <= 0.050),
-            ("replay peak RSS ≤ 64 MiB", rssFull <= 64 << 20),
         ]
     }
 
@@ -135,7 +145,10 @@ struct BenchReport {
         var table = Table(["measure", "median", ""])
         for r in rows { table.add(r) }
         var out = ["ShopEvents bench: \(Self.count(n)) events (\(journalBytes >> 20) MiB), median of \(runs) runs", machine, "", table.render(), "", "Targets"]
-        for (target, met) in targets { out.append("  \(met.map { $0 ? "met    " : "NOT met" } ?? "n/a    ")  \(target)") }
+        func verdict(_ met: Bool?) -> String { met.map { $0 ? "met    " : "NOT met" } ?? "n/a    " }
+        for (target, met) in targets { out.append("  \(verdict(met))  \(target)") }
+        out += ["", "Aims of the plan at issue 5 (history, not targets)"]
+        for (aim, met) in earlierAims { out.append("  \(verdict(met))  \(aim)") }
         if !skipped.isEmpty { out += ["", "Skipped:"] + skipped.map { "  \($0)" } }
         return out.joined(separator: "\n")
     }
@@ -171,6 +184,7 @@ struct BenchReport {
                                        ("write", samples(eventsourcingWrite)), ("read", samples(eventsourcingRead)),
                                        ("writePerSecond", rate(esWriteRate)), ("readPerSecond", rate(esReadRate))])),
             ("targets", .array(targets.map { .object([("target", .string($0.0)), ("met", $0.1.map(JSONValue.bool) ?? .null)]) })),
+            ("earlierAims", .array(earlierAims.map { .object([("aim", .string($0.0)), ("met", $0.1.map(JSONValue.bool) ?? .null)]) })),
             ("skipped", .array(skipped.map(JSONValue.string))),
         ])
     }
