@@ -154,7 +154,7 @@ enum CanonicalLine {
             guard let location = s.id("location", first: true), let name = s.string("name") else { return nil }
             event = .locationRenamed(location: LocationID(location), name: name)
         default:
-            // The rare types (and their colours, orders and priorities) the general way.
+            // The rare types (the household, new and renamed lists, members) the general way.
             s.position = start
             guard let data = try? EventData(&s) else { return nil }
             return try? data.event(type)

@@ -35,7 +35,6 @@ package final class ParallelLines: @unchecked Sendable {
     /// copied into the chunk nor out of it. The ones not taken go with it.
     final class Events {
         private let base: UnsafeMutablePointer<RecordedEvent>
-        private let capacity: Int
         /// How many are there, from the first.
         private(set) var count = 0
         /// How many were moved out, from the first.
@@ -43,7 +42,6 @@ package final class ParallelLines: @unchecked Sendable {
 
         /// Room for `capacity` events, filled by `fill` from the first on: it returns how many it made.
         init(capacity: Int, _ fill: (UnsafeMutablePointer<RecordedEvent>) -> Int) {
-            self.capacity = capacity
             base = .allocate(capacity: capacity)
             count = fill(base)
             precondition(count <= capacity)
@@ -228,8 +226,8 @@ package final class ParallelLines: @unchecked Sendable {
         let estimate = bytes.count / 256
         spans.reserveCapacity(estimate)
         if hashing { hashes.reserveCapacity(estimate) }
-        // Each event is decoded into its place in the array (room for as many as the bytes
-        // could hold), not into a value copied there.
+        // Each event is decoded into its place in the chunk's buffer (room for as many as the
+        // bytes could hold), not into a value copied there.
         let events = Events(capacity: bytes.count / Self.shortestEventLine + 1) { events in
             var made = 0
             var start = 0
