@@ -29,7 +29,7 @@ public final class Replayer<P: Projection> {
     package static var prefetchAbove: Int { 4 << 20 }
 
     public init(path: String, value: P = P(), position: JournalPosition = .start, verifyChain: Bool = true) {
-        self.path = path
+        self.path = JournalPath.absolute(path)
         self.value = value
         self.position = position
         self.verifyChain = verifyChain

@@ -36,6 +36,7 @@ public final class ViewEngine {
     /// or a greater one is used (lowered to this depth); one saved at a lesser
     /// depth is not, with a warning.
     public init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true, history: PurchaseHistory.Depth = .records) {
+        let journalPath = JournalPath.absolute(journalPath)
         self.journalPath = journalPath
         self.useSnapshot = useSnapshot
         replayer = Replayer(path: journalPath, value: HouseholdViews(history: history), verifyChain: verifyChain)

@@ -8,7 +8,15 @@ struct Output {
 
     /// Every answer is flushed at once: a program that reads it through a
     /// pipe waits for it (standard output to a pipe is otherwise block-buffered).
-    func line(_ text: String = "") { Output.write(text + "\n") }
+    /// A control character other than the newlines that end its lines is
+    /// written as an escape: journals written before names were held to the
+    /// rule may have a tab, NUL or escape sequence in one.
+    func line(_ text: String = "") {
+        let visible = text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A) || $0 == 0x7F })
+            ? text.split(separator: "\n", omittingEmptySubsequences: false).map { Limits.visible(String($0)) }.joined(separator: "\n")
+            : text
+        Output.write(visible + "\n")
+    }
 
     /// A large answer goes out in pieces as it is written (never its whole text in memory), one answer all the same.
     func emit(_ value: JSONValue) { value.write(pretty: true, terminator: 0x0A) { Output.write(bytes: $0) } }
@@ -53,7 +61,8 @@ struct Table {
         self.rightAligned = rightAligned
     }
 
-    mutating func add(_ cells: [String]) { rows.append(cells) }
+    /// A cell is one line: a control character in it (a name from an old journal) is shown escaped.
+    mutating func add(_ cells: [String]) { rows.append(cells.map(Limits.visible)) }
 
     func render(indent: String = "") -> String {
         let all = [headers] + rows

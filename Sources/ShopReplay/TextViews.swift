@@ -3,7 +3,7 @@ import ShopProjections
 
 /// The views as aligned text for people.
 enum TextViews {
-    static func header(_ title: String, asOf: Int) -> String { "\(title)  (as of seq \(asOf))" }
+    static func header(_ title: String, asOf: Int) -> String { "\(Limits.visible(title))  (as of seq \(asOf))" }
 
     static func shoppingList(_ view: ShoppingListView, currency: String?) -> String {
         var out = [header("\(view.list.name) — shopping list \(view.grouping == .byLocation ? "by location" : "by name")", asOf: view.asOf)]
@@ -18,7 +18,7 @@ enum TextViews {
         var rows = table.render().split(separator: "\n", omittingEmptySubsequences: false).dropFirst().makeIterator()
         for section in view.sections {
             out.append("")
-            out.append(section.title)
+            out.append(Limits.visible(section.title))
             for _ in section.entries { out.append(String(rows.next() ?? "")) }
         }
         if view.sections.isEmpty { out.append("\nNothing to buy.") }
@@ -74,7 +74,7 @@ enum TextViews {
         for section in view.sections {
             out.append("")
             out.append(section.day ?? "never purchased")
-            out += section.items.map { "  \($0.name)" }
+            out += section.items.map { "  \(Limits.visible($0.name))" }
         }
         return out.joined(separator: "\n")
     }

@@ -233,3 +233,36 @@ func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () as
         #expect(model.views.state.lists[weekly]?.entries.map(\.quantity) == [2])
     }
 }
+
+/// A path is resolved once, when a store or journal opens: an app that later
+/// changes its working directory still writes its own household's journal,
+/// never the file of the same name where it went (issue 34, item 1).
+@Suite struct RelativePathTests {
+    @Test(arguments: ["store", "journal", "shared"])
+    func aChangeOfDirectoryAfterOpeningWritesTheJournalItOpened(kind: String) throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let home = folder.appendingPathComponent("home"), elsewhere = folder.appendingPathComponent("elsewhere")
+        for directory in [home, elsewhere] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        let mine = home.appendingPathComponent("shop.ndjson").path, theirs = elsewhere.appendingPathComponent("shop.ndjson").path
+        for (path, name) in [(mine, "Mine"), (theirs, "Theirs")] {
+            let journal = try Journal.open(path: path, options: .init(actor: "setup"))
+            try journal.execute(.createHousehold(household: HouseholdID(), name: name, currency: "EUR", timeZone: "UTC"))
+            journal.close()
+        }
+        let theirBytes = Scratch.bytes(theirs)
+        let theirFiles = try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted()
+
+        let child = try ChildProcess(storeWriter, ["--chdir", kind, home.path, elsewhere.path], stdout: .pipe)
+        let answer = child.readLine(timeout: 30)
+        #expect(child.waitForExit() == 0)
+        #expect(answer == "seqs [2] \(mine)")
+
+        // Their journal is byte for byte as it was; ours has the item, and every sibling file is ours.
+        #expect(Scratch.bytes(theirs) == theirBytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted() == theirFiles)
+        let events = try JournalReader.readAll(path: mine)
+        #expect(events.map(\.event.typeName) == ["HouseholdCreated", "ItemCreated"])
+        #expect(FileManager.default.fileExists(atPath: mine + ".chain"))
+    }
+}

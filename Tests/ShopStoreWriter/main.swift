@@ -12,6 +12,41 @@ import Foundation
 import ShopEvents
 
 let arguments = CommandLine.arguments
+// --chdir: opens `shop.ndjson` (a relative path) through KIND (store, journal,
+// shared, replayer) in HOME, changes the working directory to ELSEWHERE, then
+// writes (or reads) through what it opened, printing what it got.
+//
+//   ShopStoreWriter --chdir KIND HOME ELSEWHERE
+if arguments.count == 5, arguments[1] == "--chdir" {
+    let kind = arguments[2], home = arguments[3], elsewhere = arguments[4]
+    func move(to folder: String) {
+        guard FileManager.default.changeCurrentDirectoryPath(folder) else { print("cannot chdir to \(folder)"); exit(3) }
+    }
+    do {
+        move(to: home)
+        let item = CommandEnvelope(.createItem(item: ItemID(), name: "Butter", location: nil, details: .none))
+        switch kind {
+        case "store":
+            let store = try await ShopStore(path: "shop.ndjson", options: .init(actor: "ana"))
+            move(to: elsewhere)
+            print("seqs", try await store.execute(item).seqs, store.path)
+            try await store.saveSnapshot()
+        case "journal", "shared":
+            let journal = kind == "journal" ? try Journal.open(path: "shop.ndjson", options: .init(actor: "ana"))
+                                            : try Journal.openShared(path: "shop.ndjson", options: .init(actor: "ana"))
+            move(to: elsewhere)
+            print("seqs", try journal.execute(item).seqs, journal.path)
+            try journal.saveSnapshot()
+            journal.close()
+        default:
+            print("unknown kind \(kind)"); exit(2)
+        }
+        exit(0)
+    } catch {
+        print("error \(error)")
+        exit(1)
+    }
+}
 if arguments.count == 5, arguments[1] == "--pipelined", let count = Int(arguments[3]), let size = Int(arguments[4]) {
     signal(SIGXFSZ, SIG_IGN)
     do {

@@ -50,7 +50,7 @@ public enum CommandCatalog {
         case "household", "purchase", "trip": "an id (UUID)"
         case "item", "list", "location": "an id, or the name of a live one (ignoring case)"
         case "order": "ids or names, all of them, first to visit first"
-        case "name": "1 to 200 characters"
+        case "name": "1 to 200 characters after trimming, no control characters"
         case "currency": "ISO 4217 code, e.g. EUR"
         case "timeZone": "IANA zone, e.g. Europe/Berlin"
         case "color": #"{"red":0…1,"green":0…1,"blue":0…1,"opacity":0…1}"#
@@ -59,7 +59,9 @@ public enum CommandCatalog {
         case "priority": #""low", "normal" or "high""#
         case "available": "true or false"
         case "purchasedAt": "a time, 2026-03-01T18:00:00.000Z"
-        case "category", "notes", "photo": "text (photo: a file name or URL)"
+        case "category": "text, at most \(Limits.categoryLength) characters (empty: none)"
+        case "notes": "text, at most \(Limits.notesLength) characters"
+        case "photo": "a file name or URL (never the picture's bytes), at most \(Limits.photoLength) characters"
         case "member": "an actor name, compared exactly"
         case "role": #""owner", "member" or "viewer""#
         default: "see the specification"

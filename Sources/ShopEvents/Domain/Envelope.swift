@@ -62,6 +62,7 @@ extension ShopDecider {
         }
         let actor = request.actor ?? defaultActor
         try Limits.checkActor(actor)
+        if let device = request.device { try Limits.checkNoControlCharacters(device, field: "device") }
         return DecidedCommand(events: try decide(request.command, state, actor: actor), at: request.at ?? max(now, last), actor: actor)
     }
 }

@@ -94,6 +94,7 @@ extension ShopState {
     public func member(named name: String) -> Member? { members.first { $0.name == name } }
 
     static func validMember(_ name: String, field: String = "member") throws(RuleViolation) {
+        try Limits.checkNoControlCharacters(name, field: field)
         do { try Limits.checkActor(name) } catch {
             throw RuleViolation(.invalidActor, "\(field) \(quoted(name)) must be an actor name: 1 to 100 characters, not white space only", field: field)
         }

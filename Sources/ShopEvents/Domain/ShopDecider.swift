@@ -95,6 +95,7 @@ extension ShopState {
         guard !name.isEmpty, name.utf8.count <= Limits.nameLength.upperBound || Limits.nameLength.contains(name.count) else {
             throw RuleViolation(.invalidName, "\(field) \(quoted(raw)) must be 1 to 200 characters after trimming white space (it has \(name.count))", field: field)
         }
+        try Limits.checkNoControlCharacters(name, field: field)
         return name
     }
 
@@ -166,6 +167,6 @@ extension ShopState {
     }
 
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + Limits.visible(text).replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

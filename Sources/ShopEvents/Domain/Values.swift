@@ -268,6 +268,7 @@ public enum Limits {
             actorLength.contains(bytes.count) && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } && bytes.contains { $0 != 0x20 }
         }
         if plain == true { return }
+        try checkNoControlCharacters(actor, field: "actor")
         guard actorLength.contains(actor.count) else {
             throw RuleViolation(.invalidActor, "actor \(ShopState.quoted(actor)) must be 1 to 100 characters", field: "actor")
         }
@@ -275,6 +276,33 @@ public enum Limits {
             throw RuleViolation(.invalidActor, "actor \(ShopState.quoted(actor)) is only white space; name who issues the command", field: "actor")
         }
     }
+
+    /// Names, actors and devices hold no control characters (U+0000–U+001F,
+    /// U+007F): a name is shown on one line, in a table or a message, and a
+    /// tab, newline or NUL in it would break what shows it (`invalid_name`).
+    public static func checkNoControlCharacters(_ text: String, field: String) throws(RuleViolation) {
+        guard let found = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return }
+        throw RuleViolation(.invalidName, "\(field) \(ShopState.quoted(text)) holds the control character U+\(String(format: "%04X", found.value)); names, actors and devices may not", field: field)
+    }
+
+    /// `text` with each control character written as an escape (`\\n`, `\\t`,
+    /// `\\r`, else `\\u{1B}`), for showing text that journals written before
+    /// the rule above may hold: a name never prints a raw newline or NUL.
+    package static func visible(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x09: out += "\\t"
+            case 0x0D: out += "\\r"
+            case 0..<0x20, 0x7F: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     public static let quantity = 1...9999
     public static let price = 0...100_000_000
     /// Longest category text (characters) after trimming; an empty category is absent.

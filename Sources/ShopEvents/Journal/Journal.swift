@@ -146,6 +146,7 @@ public final class Journal {
 
     private static func open(path: String, options: Options, existing: ExistingJournal?, lockFD held: Int32? = nil,
                              forSync: Bool = false) throws(JournalError) -> Journal {
+        let path = JournalPath.absolute(path)
         let lockFD: Int32
         if let held { lockFD = held } else { lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout) }
         if !forSync, Replica.isReplica(path) {
@@ -234,6 +235,7 @@ public final class Journal {
     /// try journal.execute(.createList(list: ListID(), name: "Weekend", priority: nil))   // others may write meanwhile
     /// ```
     public static func openShared(path: String, options: Options = Options()) throws(JournalError) -> Journal {
+        let path = JournalPath.absolute(path)
         let lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout)
         return try openShared(path: path, options: options, lockFD: lockFD)
     }

@@ -24,6 +24,7 @@ public final class JournalReader {
     /// Without `verifyChain`, `prev` is not checked and lines are not hashed
     /// (`seq` and `at` still are): the fast path for views.
     public init(path: String, from seq: Int = 1, verifyChain: Bool = true) throws(JournalError) {
+        let path = JournalPath.absolute(path)
         self.path = path
         fd = try Self.openForReading(path)
         let mark = Mark(seq: 0, hash: .zero, lastAt: .earliest, lastLine: nil, offset: 0)
@@ -33,6 +34,7 @@ public final class JournalReader {
 
     /// Goes on reading where an earlier reader stopped.
     public init(path: String, resumingAt position: JournalPosition, verifyChain: Bool = true) throws(JournalError) {
+        let path = JournalPath.absolute(path)
         self.path = path
         let fd = try Self.openForReading(path)
         guard lseek(fd, off_t(position.offset), SEEK_SET) == off_t(position.offset) else {

@@ -24,6 +24,7 @@ public actor ReplicaStore {
 
     /// Reads the replica and its outbox; nothing is locked or written.
     public init(path: String, options: Journal.Options = .init()) async throws {
+        let path = JournalPath.absolute(path)
         self.path = path
         self.options = options
         replica = try Replica(path: path, options: options)

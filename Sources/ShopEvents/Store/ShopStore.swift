@@ -26,7 +26,8 @@ import Darwin
 /// }
 /// ```
 public actor ShopStore {
-    /// The journal's path.
+    /// The journal's path, made absolute when the store opened: a later change of
+    /// the working directory changes nothing about which file it writes.
     public nonisolated let path: String
     public nonisolated let options: Journal.Options
     private let journal: Journal
@@ -37,6 +38,7 @@ public actor ShopStore {
     /// recovered then) suspends while another process writes; after
     /// `options.lockTimeout` seconds it fails with `journal_locked`.
     public init(path: String, options: Journal.Options = .init()) async throws {
+        let path = JournalPath.absolute(path)
         self.path = path
         self.options = options
         let lockFD = try WriterLock.openFile(journalPath: path)

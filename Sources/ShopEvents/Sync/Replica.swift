@@ -77,6 +77,7 @@ public final class Replica {
 
     /// Reads the replica and its outbox. Nothing is locked or written.
     public init(path: String, options: Journal.Options = .init()) throws {
+        let path = JournalPath.absolute(path)
         self.path = path
         self.options = options
         settings = try SyncSettings.load(journal: path)

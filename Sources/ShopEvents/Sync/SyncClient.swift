@@ -74,21 +74,27 @@ public struct SyncClient: Sendable {
     public let options: Journal.Options
 
     public init(journal path: String, options: Journal.Options = .init()) {
-        self.path = path
+        self.path = JournalPath.absolute(path)
         self.options = options
     }
 
     /// Makes a new replica at `path` (refused if `path` or its `.sync` exists) and syncs it once.
     public static func clone(journal path: String, settings: SyncSettings, options: Journal.Options = .init(),
                              over transport: some SyncTransport) async throws -> SyncReport {
+        let path = JournalPath.absolute(path)
         for file in [path, path + ".sync"] where access(file, F_OK) == 0 {
             throw JournalError(.exists, "\(file) already exists; nothing was changed — clone to another path")
+        }
+        // Asked first, before any file is made: a hub with no journal (a mistyped path) leaves nothing behind.
+        if case let .error(failure) = try await transport.send(.hello(protocol: SyncWire.protocolVersion, device: settings.device,
+                                                                       actor: options.actor)) {
+            throw failure
         }
         try Journal.writeAtomically(SyncWire.line(settings.json), to: path + ".sync")
         return try await SyncClient(journal: path, options: options).sync(over: transport)
     }
 
-    /// One sync. Throws ``SyncFailure`` (`hub_unreachable`, `diverged`,
+    /// One sync. Throws ``SyncFailure`` (`hub_unreachable`, `no_journal`, `diverged`,
     /// `wrong_household`, …) or a ``JournalError``; whatever was done before
     /// stays done, and running it again goes on from there.
     public func sync(over transport: some SyncTransport) async throws -> SyncReport {

@@ -30,16 +30,28 @@ public final class SyncHub {
     /// Where the last line served ends, and its hash: the next pull usually starts there.
     private var served: (seq: Int, end: Int, hash: SHA256Digest)?
 
-    public init(journal path: String, as actor: String? = nil, options: Journal.Options = .init()) {
-        self.path = path
+    /// Whether a push may create the journal when there is none at ``path``
+    /// (a new hub, asked for on purpose). Without it every request is
+    /// answered `no_journal`: a mistyped path is never taken for a new, empty hub.
+    public let createsJournal: Bool
+
+    public init(journal path: String, as actor: String? = nil, options: Journal.Options = .init(), createsJournal: Bool = false) {
+        self.path = JournalPath.absolute(path)
         self.actor = actor
         self.options = options
+        self.createsJournal = createsJournal
     }
+
+    /// Whether the hub's journal is there: a new hub (``createsJournal``) has none until its first push.
+    public var hasJournal: Bool { access(path, F_OK) == 0 }
 
     deinit { journal?.close() }
 
     /// One request's answer; never throws: every failure is an `error` answer.
     public func respond(to request: SyncRequest) -> SyncResponse {
+        guard createsJournal || hasJournal else {
+            return .error(SyncFailure(code: "no_journal", message: "the hub has no journal at \(path): the path is wrong, or the journal was moved or deleted (a new hub must be asked for on purpose)"))
+        }
         do {
             switch request {
             case let .hello(version, _, _):

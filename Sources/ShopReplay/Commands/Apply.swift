@@ -14,17 +14,21 @@ enum ToolJournal {
         return journal
     }
 
-    /// `--actor`, or $USER, checked by the actor rule.
+    /// `--actor`, or $USER, checked by the actor rule. With neither there is
+    /// no one to record as the writer: refused, never made up.
     static func actor(_ arguments: inout Arguments) throws(UsageError) -> String {
-        let actor = try arguments.option("--actor", "NAME") ?? defaultActor
+        guard let actor = try arguments.option("--actor", "NAME") ?? userName else {
+            throw UsageError(message: "who is this? there is no --actor and $USER is not set: give --actor NAME (the name recorded as who wrote each command); nothing was written")
+        }
         do { try Limits.checkActor(actor) } catch {
             throw UsageError(message: "--actor: \(error.code): \(error.message)")
         }
         return actor
     }
 
-    static var defaultActor: String {
-        ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "shop-replay"
+    /// $USER, where it is set.
+    static var userName: String? {
+        ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     static func recoveryJSON(_ recovery: Journal.TornTailRecovery) -> JSONValue {
@@ -41,7 +45,8 @@ struct Apply: ToolCommand {
         let types = CommandType.allCases.map { type in
             "  \(type.rawValue.padding(toLength: width, withPad: " ", startingAt: 0))  \(CommandCatalog.fields(of: type).joined(separator: ", "))"
         }.joined(separator: "\n")
-        let fields = ["item", "order", "name", "quantity", "unitPrice", "priority", "color", "purchasedAt", "currency", "timeZone"]
+        let fields = ["item", "order", "name", "quantity", "unitPrice", "priority", "color", "purchasedAt", "currency", "timeZone",
+                      "category", "notes", "photo"]
             .map { "  \($0.padding(toLength: 12, withPad: " ", startingAt: 0)) \(CommandCatalog.describe(field: $0))" }.joined(separator: "\n")
         return """
         Usage: shop-replay apply [FILE|-] [--actor NAME] [--batch N] [--wait SECONDS] [--journal PATH] [--json]
@@ -75,11 +80,12 @@ struct Apply: ToolCommand {
         A household always keeps an owner (last_owner).
 
         Options:
-          --actor NAME     who issues commands that name no actor (default: $USER)
+          --actor NAME     who issues commands that name no actor (default: $USER;
+                           with neither, nothing is written)
           --batch N        commands per write and fsync (default 1000 from a file,
                            1 from standard input so that each answer comes at once)
           --wait SECONDS   how long each write waits for another writer (default 5);
-                       apply holds the writer's lock only while it writes
+                           apply holds the writer's lock only while it writes
         \(JournalOptions.help)
 
         Examples:

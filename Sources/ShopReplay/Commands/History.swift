@@ -72,7 +72,7 @@ struct History: ToolCommand {
         var touching: [(RecordedEvent, String)] = []
         for recorded in events {
             if Self.touches(recorded, resolved, before: state) {
-                touching.append((recorded, EventSummary.describe(recorded.event, in: state, calendar: calendar)))
+                touching.append((recorded, Limits.visible(EventSummary.describe(recorded.event, in: state, calendar: calendar))))
             }
             state.apply(recorded)
         }
@@ -87,7 +87,7 @@ struct History: ToolCommand {
             for (recorded, summary) in touching {
                 table.add(["\(recorded.seq)", Format.time(recorded.at, calendar), recorded.actor, recorded.event.typeName, summary])
             }
-            out.line("History of \(kind) \(name) (\(id)): \(Format.count(touching.count, "event"))\n")
+            out.line("History of \(kind) \(Limits.visible(name)) (\(id)): \(Format.count(touching.count, "event"))\n")
             out.line(table.render())
         }
         return 0

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+import ShopEvents
+import ShopTestSupport
+
+/// What a new user tripped over from a fresh clone (issue 34), each run as
+/// that user would: the built tool as a separate process.
+@Suite struct MistypedHubTests {
+    private func files(_ tool: ToolRunner) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: tool.folder.path).filter { !$0.hasPrefix("std") }.sorted()
+    }
+
+    @Test func cloningAHubThatIsNotThereFailsNamingItAndMakesNothing() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let typo = tool.path("typo-hub.ndjson")
+        let clone = try tool.run(["clone", "--hub", typo, "--journal", "phone.ndjson"])
+        #expect(clone.status == 3)
+        #expect(clone.stdout.isEmpty)
+        #expect(clone.stderr.contains("shop-replay clone: no_journal: the hub has no journal at \(typo)"))
+        #expect(try files(tool) == [], "neither the replica nor the hub was made")
+    }
+
+    @Test func aNewHubIsAskedForOnPurposeAndItsCloneSaysItIsEmpty() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let hub = tool.path("hub.ndjson")
+        let clone = try tool.run(["clone", "--hub", hub, "--new-hub", "--journal", "phone.ndjson"])
+        #expect(clone.status == 0)
+        #expect(clone.stdout.contains("the hub's journal is empty: a new hub, with no household yet"))
+        #expect(FileManager.default.fileExists(atPath: hub))
+        // Its first command starts the household on the hub; the stored hub needs no --create from now on.
+        #expect(try tool.run(["apply", "--journal", "phone.ndjson"], stdin: #"{"type":"CreateHousehold","data":{"name":"Home","currency":"EUR","timeZone":"UTC"}}"# + "\n").status == 0)
+        #expect(try tool.run(["sync", "--journal", "phone.ndjson"]).status == 0)
+        #expect(Scratch.bytes(hub) == Scratch.bytes(tool.path("phone.ndjson")))
+        #expect(try JournalReader.readAll(path: hub).map(\.event.typeName) == ["HouseholdCreated"])
+
+        // --new-hub takes a plain path only.
+        let command = try tool.run(["clone", "--hub", "ssh host shop-replay hub", "--new-hub", "--journal", "other.ndjson"])
+        #expect(command.status == 2)
+        #expect(command.stderr.contains("--new-hub takes a plain path"))
+    }
+
+    @Test func aHubWhoseJournalWentMissingIsSaidSoNotDivergence() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let hub = tool.path("hub.ndjson")
+        #expect(try tool.run(["clone", "--hub", hub, "--new-hub", "--journal", "phone.ndjson"]).status == 0)
+        #expect(try tool.run(["apply", "--journal", "phone.ndjson"], stdin: #"{"type":"CreateHousehold","data":{"name":"Home","currency":"EUR","timeZone":"UTC"}}"# + "\n").status == 0)
+        #expect(try tool.run(["sync", "--journal", "phone.ndjson"]).status == 0)
+        try FileManager.default.moveItem(atPath: hub, toPath: tool.path("moved.ndjson"))
+        let sync = try tool.run(["sync", "--journal", "phone.ndjson"])
+        #expect(sync.status == 3)
+        #expect(sync.stderr.contains("no_journal: the hub has no journal at \(hub)"))
+        #expect(!sync.stderr.contains("diverged"))
+        #expect(!FileManager.default.fileExists(atPath: hub), "sync never makes a new hub")
+    }
+
+    @Test func aHubOnAPathWithNoJournalRefusesEveryRequest() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let requests = [#"{"hello":{"protocol":1,"device":"d","actor":"a"}}"#,
+                        #"{"pull":{"after":0,"hash":"\#(String(repeating: "0", count: 64))"}}"#,
+                        #"{"push":{"commands":[{"type":"CreateHousehold","id":"\#(UUID().uuidString)","actor":"a","data":{"name":"H","currency":"EUR","timeZone":"UTC"}}]}}"#]
+        let result = try tool.run(["hub", "--journal", "/nonexistent/x.ndjson"], stdin: requests.joined(separator: "\n") + "\n")
+        #expect(result.status == 3)
+        let answer = #"{"error":{"code":"no_journal","message":"the hub has no journal at /nonexistent/x.ndjson: the path is wrong, or the journal was moved or deleted (a new hub must be asked for on purpose)"}}"#
+        #expect(result.stdout == String(repeating: answer + "\n", count: 3))
+        #expect(result.stderr.contains("there is no journal at /nonexistent/x.ndjson"))
+
+        let create = try tool.run(["hub", "--journal", "/nonexistent/x.ndjson", "--create"], stdin: requests[0] + "\n")
+        #expect(create.status == 3, "a new hub where its folder does not exist cannot be made")
+    }
+
+    @Test func syncRejectedListsWhatTheHubRefusedAndWhy() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let hub = tool.path("hub.ndjson")
+        #expect(try tool.run(["apply", "--journal", hub], stdin: #"{"type":"CreateHousehold","data":{"name":"Home","currency":"EUR","timeZone":"UTC"}}"# + "\n").status == 0)
+        for phone in ["a", "b"] {
+            #expect(try tool.run(["clone", "--hub", hub, "--journal", "\(phone).ndjson", "--device", phone]).status == 0)
+        }
+        let none = try tool.run(["sync", "--rejected", "--journal", "a.ndjson"])
+        #expect(none.status == 0)
+        #expect(none.stdout == "nothing was rejected: the hub has taken every command this device sent\n")
+        // Both phones create "Milk" offline; the second to sync is refused (name_taken).
+        for phone in ["a", "b"] {
+            #expect(try tool.run(["apply", "--journal", "\(phone).ndjson"], stdin: #"{"type":"CreateItem","data":{"name":"Milk"}}"# + "\n").status == 0)
+        }
+        #expect(try tool.run(["sync", "--journal", "a.ndjson"]).status == 0)
+        #expect(try tool.run(["sync", "--journal", "b.ndjson"]).status == 1)
+        let text = try tool.run(["sync", "--rejected", "--journal", "b.ndjson"])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first == "the hub refused 1 command (kept in b.ndjson.rejected):")
+        #expect(lines.last?.hasPrefix("  CreateItem ") == true)
+        #expect(lines.last?.contains("name_taken:") == true)
+        let json = try tool.run(["sync", "--rejected", "--json", "--journal", "b.ndjson"]).object()
+        #expect(json["count"] as? Int == 1)
+        let rejected = try #require((json["rejected"] as? [[String: Any]])?.first)
+        #expect(rejected["type"] as? String == "CreateItem")
+        #expect((rejected["error"] as? [String: Any])?["code"] as? String == "name_taken")
+        #expect(((rejected["request"] as? [String: Any])?["data"] as? [String: Any])?["name"] as? String == "Milk")
+    }
+}
+
+@Suite struct NamesAndTextTests {
+    @Test(arguments: ["tab\tname", "new\nline", "nul\u{0}", "bell\u{7}", "del\u{7F}", "esc\u{1B}[31m"])
+    func aControlCharacterInANameIsRefused(name: String) throws {
+        var state = ShopState.initial
+        for event in try ShopDecider.decide(.createHousehold(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "UTC"), state, actor: "ana") {
+            state.apply(event, EventContext(seq: 1, at: Timestamp(millisecondsSince1970: 0), actor: "ana"))
+        }
+        for command in [Command.createItem(item: ItemID(), name: name, location: nil, details: .none),
+                        .createList(list: ListID(), name: name, priority: nil),
+                        .createLocation(location: LocationID(), name: name, color: nil),
+                        .addMember(member: name, role: .owner)] {
+            #expect(throws: RuleViolation.self) { try ShopDecider.decide(command, state, actor: "ana") }
+            do { _ = try ShopDecider.decide(command, state, actor: "ana") } catch {
+                #expect(error.code == "invalid_name", "\(command)")
+            }
+        }
+        for request in [CommandEnvelope(.createList(list: ListID(), name: "Fine", priority: nil), actor: name),
+                        CommandEnvelope(.createList(list: ListID(), name: "Fine", priority: nil), device: name)] {
+            do {
+                _ = try ShopDecider.decide(request, state, after: JournalEnd(seq: 2, lastAt: nil), now: Timestamp(millisecondsSince1970: 0), defaultActor: "ana")
+                Issue.record("accepted \(request)")
+            } catch { #expect(error.code == "invalid_name") }
+        }
+    }
+
+    @Test func aNameWrittenBeforeTheRuleIsShownEscapedNeverRaw() throws {
+        // A journal an older build wrote: a list and an item whose names hold a tab, a newline and a NUL.
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let journal = tool.path("old.ndjson")
+        var lines: [String] = []
+        var prev = String(repeating: "0", count: 64)
+        let household = UUID().uuidString, list = UUID().uuidString, item = UUID().uuidString
+        let events: [(String, String)] = [
+            ("HouseholdCreated", #"{"household":"\#(household)","name":"Home","currency":"EUR","timeZone":"UTC"}"#),
+            ("ListCreated", #"{"list":"\#(list)","name":"tab\tname\nnewline","priority":"normal"}"#),
+            ("ItemCreated", #"{"item":"\#(item)","name":"nul\u0000here","location":"00000000-0000-0000-0000-000000000000"}"#),
+            ("ItemAddedToList", #"{"list":"\#(list)","item":"\#(item)","quantity":1}"#),
+        ]
+        for (index, (type, data)) in events.enumerated() {
+            let line = #"{"seq":\#(index + 1),"id":"\#(UUID().uuidString)","type":"\#(type)","v":1,"at":"2026-11-01T10:00:00.000Z","actor":"ana","command":"\#(UUID().uuidString)","data":\#(data),"prev":"\#(prev)"}"#
+            lines.append(line)
+            prev = SHA256.hash(Array(line.utf8)).hex
+        }
+        Scratch.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: journal)
+        for arguments in [["view", "lists"], ["view", "list-detail", "--list", list], ["view", "shopping-list-by-location", "--list", list],
+                          ["view", "all-items-by-name"], ["view", "all-items-by-purchase-date"], ["history", "--item", item]] {
+            let result = try tool.run(arguments + ["--journal", journal])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let controls = result.stdout.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F }
+            #expect(controls.isEmpty, "\(arguments) printed a raw control character")
+            #expect(!result.stdout.contains("\nnewline"), "\(arguments) printed a name's newline raw")
+        }
+        let lists = try tool.run(["view", "lists", "--journal", journal])
+        #expect(lists.stdout.contains(#"tab\tname\nnewline"#))
+        let items = try tool.run(["view", "all-items-by-name", "--journal", journal])
+        #expect(items.stdout.contains(#"nul\u{0}here"#))
+        // JSON keeps the name as it is recorded, escaped the JSON way.
+        let json = try tool.run(["view", "lists", "--json", "--journal", journal])
+        #expect(json.stdout.contains(#""name" : "tab\tname\nnewline""#) || json.stdout.contains(#""name": "tab\tname\nnewline""#))
+    }
+
+    @Test func applyHelpListsTheLimitsOfNotesAndPhoto() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let help = try tool.run(["apply", "--help"]).stdout
+        #expect(help.contains("notes        text, at most 10000 characters"))
+        #expect(help.contains("photo        a file name or URL (never the picture's bytes), at most 2000 characters"))
+        #expect(help.contains("category     text, at most 200 characters (empty: none)"))
+        #expect(help.contains("name         1 to 200 characters after trimming, no control characters"))
+    }
+}
+
+@Suite struct ActorTests {
+    @Test func withoutAnActorNothingIsWrittenAndTheToolSaysHowToGiveOne() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let command = #"{"type":"CreateHousehold","data":{"name":"Home","currency":"EUR","timeZone":"UTC"}}"# + "\n"
+        for arguments in [["apply"], ["import-sl17", "archive.json"]] {
+            let result = try tool.run(arguments, stdin: command, environment: ["USER": ""])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("there is no --actor and $USER is not set: give --actor NAME"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: tool.path("shop.ndjson")))
+        #expect(!FileManager.default.fileExists(atPath: tool.path("shop.ndjson.lock")))
+        // With --actor, or with $USER, that name is recorded.
+        #expect(try tool.run(["apply", "--actor", "ana"], stdin: command, environment: ["USER": ""]).status == 0)
+        #expect(try tool.run(["apply"], stdin: #"{"type":"CreateList","data":{"name":"Weekly"}}"# + "\n", environment: ["USER": "ben"]).status == 0)
+        #expect(try JournalReader.readAll(path: tool.path("shop.ndjson")).map(\.actor) == ["ana", "ben"])
+    }
+}
