@@ -118,7 +118,8 @@ enum Tool {
     static func describe(_ error: JournalError) -> String {
         switch error.reason {
         case .notFound: return "\(error.message) (give --journal PATH or set SHOP_JOURNAL)"
-        case .corruptLine: return "the journal is damaged or is not a ShopEvents journal: \(error.message)"
+        case .corruptLine:
+            return "the journal is damaged or is not a ShopEvents journal: \(error.message). What next: `shop-replay verify` names the first bad line; restore the journal from a copy (or a device's replica)"
         default: return "\(error.code): \(error.message)"
         }
     }

@@ -194,7 +194,8 @@ import ShopTestSupport
 
 @Suite struct ActorRuleTests {
     /// `Limits.checkActor` reads printable ASCII as bytes; it must agree with
-    /// the rule as written (1 to 100 characters, not white space only) on any text.
+    /// the rule as written (1 to 100 characters, not white space only, no
+    /// control characters U+0000–U+001F and U+007F) on any text.
     @Test func agreesWithTheRuleOnRandomText() {
         let pieces = ["a", "Z", "0", " ", "~", "\t", "\n", "\r\n", "\u{00A0}", "é", "e\u{301}", "🧀", "\u{2003}", "\u{7F}", "-", "x"]
         var rng = SplitMix64(seed: 41)
@@ -203,6 +204,7 @@ import ShopTestSupport
             let length = [0, 1, 2, 5, 99, 100, 101, 102].randomElement(using: &rng)!
             let actor = (0..<length).map { _ in pieces.randomElement(using: &rng)! }.joined()
             let expected = (1...100).contains(actor.count) && actor.contains { !$0.isWhitespace }
+                && !actor.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
             let actual = (try? Limits.checkActor(actor)) != nil
             #expect(actual == expected, "\(actor.debugDescription)")
             if actual { accepted += 1 } else { rejected += 1 }

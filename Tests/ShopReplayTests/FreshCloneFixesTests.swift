@@ -196,3 +196,135 @@ import ShopTestSupport
         #expect(try JournalReader.readAll(path: tool.path("shop.ndjson")).map(\.actor) == ["ana", "ben"])
     }
 }
+
+@Suite struct DamageAndBadInputTests {
+    @Test func emptyLinesAtTheEndAreShownThenCutLikeATornLine() throws {
+        let tool = try ToolRunner.withHousehold()
+        defer { tool.remove() }
+        let journal = tool.path("shop.ndjson")
+        let before = Scratch.bytes(journal)
+        let events = try JournalReader.readAll(path: journal).count
+        Scratch.write(before + Array("\n  \n".utf8), to: journal)   // `echo >>`, then an editor's indented empty line
+
+        // Views leave them out, saying so; verify and repair show them, with one "What next" each.
+        let view = try tool.run(["view", "lists", "--json"])
+        #expect(view.status == 0)
+        #expect(view.stderr.contains("line \(events + 1) (byte offset \(before.count)) and after: 2 empty lines at the end"))
+        let verify = try tool.run(["verify"])
+        #expect(verify.status == 1)
+        #expect(verify.stdout == """
+            FAILED: line \(events + 1) (byte offset \(before.count)): 2 empty lines at the end (4 bytes) — no journal line is empty: an editor or `echo >>` added them
+            \(events) events before it verify; their head is \(try JournalReader.head(of: before))
+            What next: `shop-replay repair --fix` keeps a copy of the empty lines and cuts them, as the next write would; the \(events) events before them stay.
+
+            """)
+        let repair = try tool.run(["repair", "--json"])
+        #expect(repair.status == 1)
+        let torn = try #require(try repair.object()["torn"] as? [String: Any])
+        #expect(torn["emptyLines"] as? Int == 2 && torn["offset"] as? Int == before.count && torn["length"] as? Int == 4)
+
+        // The next write cuts them, keeps a copy, says so, and writes.
+        let apply = try tool.run(["apply", "--json"], stdin: #"{"type":"CreateList","data":{"name":"Party"}}"# + "\n")
+        #expect(apply.status == 0)
+        #expect(apply.stderr.contains("it ended with empty lines; cut 2 empty lines at the end"))
+        let recovered = try #require(try apply.object()["recoveredTornTail"] as? [String: Any])
+        #expect(recovered["emptyLines"] as? Int == 2)
+        #expect(Scratch.bytes(try #require(recovered["backup"] as? String)) == Array("\n  \n".utf8))
+        #expect(try tool.run(["verify"]).status == 0)
+        #expect(Array(Scratch.bytes(journal).prefix(before.count)) == before)
+
+        // An empty line anywhere but at the end is damage, refused as before.
+        Scratch.write(before + Array("\n".utf8) + Array(Scratch.bytes(journal).dropFirst(before.count)), to: journal)
+        let middle = try tool.run(["apply"], stdin: #"{"type":"CreateList","data":{"name":"More"}}"# + "\n")
+        #expect(middle.status == 3)
+        #expect(middle.stderr.contains("line \(events + 1) (byte offset \(before.count))"))
+    }
+
+    @Test func verifyGivesOneWhatNextRightForTheDamage() throws {
+        let tool = try ToolRunner.withHousehold()
+        defer { tool.remove() }
+        let journal = tool.path("shop.ndjson")
+        let good = Scratch.bytes(journal)
+        // An edited price: restore, never repair.
+        var edited = String(decoding: good, as: UTF8.self)
+        edited = edited.replacingOccurrences(of: #""unitPrice":119"#, with: #""unitPrice":19"#)
+        Scratch.write(Array(edited.utf8), to: journal)
+        let verify = try tool.run(["verify"])
+        #expect(verify.status == 1)
+        let advice = verify.stdout.split(separator: "\n").filter { $0.contains("What next") }
+        #expect(advice == ["What next: the journal was not changed. Restore it from a copy (or a device's replica), or keep the 3 events before the bad line by copying them to a new journal."])
+        #expect(!verify.stdout.contains("repair"))
+        // A torn line: repair.
+        Scratch.write(good + Array(#"{"seq":9"#.utf8), to: journal)
+        let torn = try tool.run(["verify"])
+        #expect(torn.stdout.split(separator: "\n").filter { $0.contains("What next") }.count == 1)
+        #expect(torn.stdout.contains("What next: `shop-replay repair --fix` keeps a copy of the torn bytes and cuts them"))
+    }
+
+    @Test func aJournalCutBackByWholeLinesIsNotWrittenOn() throws {
+        let tool = try ToolRunner.withHousehold()
+        defer { tool.remove() }
+        let journal = tool.path("shop.ndjson")
+        #expect(try tool.run(["snapshot"]).status == 0)
+        let whole = Scratch.bytes(journal)
+        let head = try JournalReader.head(of: whole)
+        let cut = Array(whole.prefix(through: whole.dropLast().lastIndex(of: 0x0A)!))   // the last line gone
+        Scratch.write(cut, to: journal)
+        let apply = try tool.run(["apply"], stdin: #"{"type":"CreateList","data":{"name":"Party"}}"# + "\n")
+        #expect(apply.status == 3)
+        #expect(apply.stderr == "shop-replay apply: journal_shorter_than_known_head: \(journal) is shorter than its last known head: \(journal).chain records seq \(head.seq) (\(head)) ending at byte \(whole.count), but the journal has \(cut.count) bytes — it was cut back or replaced by an older copy; nothing was written. Restore the lost lines from a copy or a device's replica; a journal started anew on purpose needs that file moved away first\n")
+        #expect(Scratch.bytes(journal) == cut)
+        // Put back, it is written on as before.
+        Scratch.write(whole, to: journal)
+        #expect(try tool.run(["apply"], stdin: #"{"type":"CreateList","data":{"name":"Party"}}"# + "\n").status == 0)
+    }
+
+    @Test func aLineOverOneMebibyteGetsItsOwnAnswerAndTheRunGoesOn() throws {
+        let tool = try ToolRunner.withHousehold()
+        defer { tool.remove() }
+        let long = #"{"type":"CreateList","data":{"name":""# + String(repeating: "x", count: 1 << 21) + #""}}"#
+        let input = [#"{"type":"CreateList","data":{"name":"Before"}}"#, long, #"{"type":"CreateList","data":{"name":"After"}}"#, long]
+            .joined(separator: "\n")   // the last without its newline
+        for source in ["file", "stdin"] {
+            let name = "input-\(source).ndjson"
+            Scratch.write(Array(input.utf8), to: tool.path(name))
+            let result = source == "file" ? try tool.run(["apply", name, "--json", "--journal", "\(source).ndjson"])
+                                          : try tool.run(["apply", "--json", "--journal", "\(source).ndjson"], stdin: input)
+            let answers = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(answers.count == 4, "\(source)")
+            #expect(answers.map { $0?["ok"] as? Bool } == [false, false, false, false], "no household: every command is answered")
+            #expect(((answers[1]?["error"] as? [String: Any])?["message"] as? String) == "line 2 is \(long.utf8.count) bytes; a command is at most 1048576 bytes, so it was skipped")
+            #expect(((answers[3]?["error"] as? [String: Any])?["code"] as? String) == "line_too_long")
+            #expect(result.status == 1)
+        }
+        let shared = try tool.run(["apply", "--json"], stdin: input)
+        #expect(shared.stdout.split(separator: "\n").count == 4)
+        #expect(try JournalReader.readAll(path: tool.path("shop.ndjson")).compactMap { if case let .listCreated(_, name, _) = $0.event { name } else { nil } }
+                .suffix(2) == ["Before", "After"])
+    }
+
+    @Test func aRunThatWritesNothingToAMissingJournalLeavesNoFile() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let files = { try FileManager.default.contentsOfDirectory(atPath: tool.folder.path).filter { $0.hasPrefix("missing") } }
+        let rejected = try tool.run(["apply", "--journal", "missing.ndjson"], stdin: #"{"type":"CreateList","data":{"name":"X"}}"# + "\n")
+        #expect(rejected.status == 1)
+        let garbage = try tool.run(["apply", "--journal", "missing.ndjson"], stdin: "garbage\n")
+        #expect(garbage.status == 1)
+        #expect(try files() == [])
+        // The folder missing: the error names the journal, not its lock file.
+        let folder = try tool.run(["apply", "--journal", "/nonexistent/x.ndjson"], stdin: #"{"type":"CreateHousehold","data":{"name":"H","currency":"EUR","timeZone":"UTC"}}"# + "\n")
+        #expect(folder.status == 3)
+        #expect(folder.stderr == "shop-replay apply: io_error: cannot open the journal /nonexistent/x.ndjson: the folder /nonexistent does not exist\n")
+    }
+}
+
+extension JournalReader {
+    /// The audit head of a journal's bytes: its last line's seq and SHA-256.
+    static func head(of bytes: [UInt8]) throws -> JournalHead {
+        let lines = bytes.split(separator: 0x0A)
+        let last = Array(lines.last!)
+        let seq = try #require((try JSONSerialization.jsonObject(with: Data(last)) as? [String: Any])?["seq"] as? Int)
+        return JournalHead(seq: seq, hash: SHA256.hash(last))
+    }
+}

@@ -80,7 +80,8 @@ extension ToolRunner {
         defer { tool.remove() }
         let missing = try tool.run(["view", "lists"])
         #expect(missing.status == 3)
-        #expect(missing.stderr == "shop-replay view: there is no journal at shop.ndjson (give --journal PATH or set SHOP_JOURNAL)\n")
+        // The path as the journal was opened: made absolute, so that it names the file wherever it is read.
+        #expect(missing.stderr == "shop-replay view: there is no journal at \(tool.path("shop.ndjson")) (give --journal PATH or set SHOP_JOURNAL)\n")
         #expect(!FileManager.default.fileExists(atPath: tool.path("shop.ndjson")), "reading creates nothing")
         Scratch.write(Array("[{\"seq\":1}]\n".utf8), to: tool.path("array.json"))
         Scratch.write([0x00, 0xFF, 0xFE, 0x0A, 0x89, 0x50, 0x4E, 0x47, 0x0A], to: tool.path("binary.bin"))
@@ -95,7 +96,7 @@ extension ToolRunner {
             #expect(Scratch.bytes(tool.path(file)) == before)
         }
         let env = try tool.run(["view", "lists"], environment: ["SHOP_JOURNAL": "elsewhere.ndjson"])
-        #expect(env.stderr.contains("there is no journal at elsewhere.ndjson"))
+        #expect(env.stderr.contains("there is no journal at \(tool.path("elsewhere.ndjson"))"))
     }
 }
 

@@ -33,9 +33,11 @@ public struct RandomCommands {
 
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
 
+    /// A word, or random text; now and then one with a control character, which the rules refuse.
     mutating func name() -> String {
-        chance(80) ? Self.words.randomElement(using: &rng)! + (chance(60) ? " \(Int.random(in: 1...40, using: &rng))" : "")
-            : RandomText.string(&rng)
+        guard !chance(80) else { return Self.words.randomElement(using: &rng)! + (chance(60) ? " \(Int.random(in: 1...40, using: &rng))" : "") }
+        let text = RandomText.string(&rng)
+        return chance(95) ? String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)) : text
     }
 
     mutating func pick<T>(_ values: [T]) -> T? { values.isEmpty ? nil : values.randomElement(using: &rng) }

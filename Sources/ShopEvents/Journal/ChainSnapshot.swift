@@ -27,18 +27,31 @@ enum ChainSnapshot {
         try SnapshotFile.write(w.bytes, to: path(forJournal: journal))
     }
 
+    /// What the snapshot says of the journal open at `fd`.
+    enum Found {
+        /// It is good: the chain, and the offset it covers.
+        case usable(JournalChain, size: Int)
+        /// It records a head the file no longer reaches: the journal was cut
+        /// back (by whole lines, or a copy put in its place) since it was saved.
+        case beyondTheEnd(JournalHead, size: Int)
+        /// None, or one that is foreign, damaged or of another journal at that offset: ignored.
+        case unusable
+    }
+
     /// The chain and the offset it covers, if the snapshot is good for the journal open at `fd`.
-    static func load(journal: String, fd: Int32) -> (chain: JournalChain, size: Int)? {
-        guard case var .success(r) = SnapshotFile.read(path(forJournal: journal), magic: magic) else { return nil }
+    static func load(journal: String, fd: Int32) -> Found {
+        guard case var .success(r) = SnapshotFile.read(path(forJournal: journal), magic: magic) else { return .unusable }
         guard let format = try? r.uint32(), format == version, let size = try? r.int(),
-              let chain = try? JournalChain(from: &r) else { return nil }
+              let chain = try? JournalChain(from: &r) else { return .unusable }
         // The journal must still have that very line, ending with its newline, at that offset.
-        guard chain.head.seq > 0 else { return nil }
+        guard chain.head.seq > 0 else { return .unusable }
         let length = size - chain.lastLineOffset
-        guard length > 1 else { return nil }
+        guard length > 1 else { return .unusable }
+        var info = stat()
+        if fstat(fd, &info) == 0, Int(info.st_size) < size { return .beyondTheEnd(chain.head, size: size) }
         var line = [UInt8](repeating: 0, count: length)
         let n = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, off_t(chain.lastLineOffset)) }
-        guard n == length, line.last == 0x0A, SHA256.hash(Array(line.dropLast())) == chain.head.hash else { return nil }
-        return (chain, size)
+        guard n == length, line.last == 0x0A, SHA256.hash(Array(line.dropLast())) == chain.head.hash else { return .unusable }
+        return .usable(chain, size: size)
     }
 }

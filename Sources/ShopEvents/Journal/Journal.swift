@@ -63,10 +63,13 @@ public final class Journal {
         public var command: CommandID?
         /// The file holding the cut bytes.
         public var backupPath: String
+        /// Empty lines that ended the file (an editor's, or `echo >>`'s): what was cut, where it is more than 0.
+        public var emptyLines = 0
 
         /// One sentence for people.
         public var summary: String {
-            let what = command.map { "\(commandLines) line\(commandLines == 1 ? "" : "s") of command \($0), which a crash left incomplete" } ?? "a torn last line"
+            let what = command.map { "\(commandLines) line\(commandLines == 1 ? "" : "s") of command \($0), which a crash left incomplete" }
+                ?? (emptyLines > 0 ? "\(emptyLines) empty line\(emptyLines == 1 ? "" : "s") at the end (no journal line is empty; an editor or `echo >>` adds them)" : "a torn last line")
             return "cut \(what): \(length) bytes from line \(line) (byte offset \(offset)), kept in \(backupPath)"
         }
     }
@@ -333,16 +336,22 @@ public final class Journal {
         try load(recoverTail: true)
     }
 
-    /// Renames the file at `path` to `<path>.old-<UTC time>` (never over another file).
+    /// Renames the file at `path` to `<path>.old-<UTC time>` (never over another file),
+    /// and its snapshots (`.chain`, `.snapshot`) with it: they describe the old
+    /// journal, and the new one must not be taken for a cut-back copy of it.
     private static func moveAside(_ path: String, stamp: Timestamp) throws(JournalError) -> String {
         let base = "\(path).old-\(fileStamp(stamp))"
         var candidate = base
         var attempt = 1
-        while access(candidate, F_OK) == 0 {
+        func taken(_ name: String) -> Bool { ["", ".chain", ".snapshot"].contains { access(name + $0, F_OK) == 0 } }
+        while taken(candidate) {
             attempt += 1
             candidate = "\(base)-\(attempt)"
         }
         guard rename(path, candidate) == 0 else { throw JournalError.io("rename to \(candidate)", path) }
+        for suffix in [".chain", ".snapshot"] where access(path + suffix, F_OK) == 0 {
+            guard rename(path + suffix, candidate + suffix) == 0 else { throw JournalError.io("rename to \(candidate + suffix)", path + suffix) }
+        }
         try syncDirectory(of: path)
         return candidate
     }
@@ -865,9 +874,19 @@ public final class Journal {
         if isReplicaForSync {
             // A replica keeps what a newer version wrote: its chain is checked, nothing of it folded.
             chain.newerLines = .checkChainOnly
-        } else if let snapshot = ChainSnapshot.load(journal: path, fd: fd) {
-            (chain, start) = snapshot
-            startedFromSnapshot = snapshot.chain.head.seq
+        } else {
+            switch ChainSnapshot.load(journal: path, fd: fd) {
+            case let .usable(saved, size):
+                (chain, start) = (saved, size)
+                startedFromSnapshot = saved.head.seq
+            case let .beyondTheEnd(head, size):
+                // Writing on would put new events where the lost ones were: a person must look first.
+                var info = stat()
+                let have = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+                throw JournalError(.shorterThanKnownHead, "\(path) is shorter than its last known head: \(ChainSnapshot.path(forJournal: path)) records seq \(head.seq) (\(head)) ending at byte \(size), but the journal has \(have) bytes — it was cut back or replaced by an older copy; nothing was written. Restore the lost lines from a copy or a device's replica; a journal started anew on purpose needs that file moved away first")
+            case .unusable:
+                break
+            }
         }
         guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw JournalError.io("seek", path) }
         var lines = JournalLines(fd: fd, path: path, startOffset: start, firstLineNumber: chain.head.seq + 1)
@@ -876,7 +895,7 @@ public final class Journal {
         if let tail = lines.trailing, let problem = JournalChain.notATornWrite(tail.bytes) {
             throw JournalError.corrupt(line: chain.head.seq + 1, offset: tail.offset, problem)
         }
-        // Where the journal must end: before an incomplete command, else before a torn line.
+        // Where the journal must end: before an incomplete command, else before a torn line or empty lines.
         let cut: (line: Int, offset: Int, open: OpenCommand?)?
         if let open = chain.openCommand {
             cut = (open.line, open.offset, open)
@@ -891,14 +910,16 @@ public final class Journal {
             return
         }
         guard recoverTail else {
-            throw JournalError.corrupt(line: cut.line, offset: cut.offset, cut.open == nil ? "the last line has no newline" : "the last command is incomplete")
+            throw JournalError.corrupt(line: cut.line, offset: cut.offset, cut.open != nil ? "the last command is incomplete"
+                                       : lines.trailing?.emptyLines ?? 0 > 0 ? "the journal ends with empty lines" : "the last line has no newline")
         }
         let bytes = try readBytes(from: cut.offset, to: end)
         let backup = try backUp(bytes)
         guard ftruncate(fd, off_t(cut.offset)) == 0 else { throw JournalError.io("truncate", path) }
         guard Journal.fullSync(fd) else { throw JournalError.io("fsync", path) }
         recoveredTornTail = TornTailRecovery(line: cut.line, offset: cut.offset, length: bytes.count,
-                                             commandLines: cut.open?.have ?? 0, command: cut.open?.command, backupPath: backup)
+                                             commandLines: cut.open?.have ?? 0, command: cut.open?.command, backupPath: backup,
+                                             emptyLines: cut.open == nil ? lines.trailing?.emptyLines ?? 0 : 0)
         // Fold again up to the cut: the state must not hold the events just removed.
         try load(recoverTail: false)
     }
@@ -980,9 +1001,8 @@ public struct CommandOutcome: Hashable, Sendable {
 /// holds the pid of the process that has it.
 enum WriterLock {
     static func acquire(journalPath: String, timeout: Double) throws(JournalError) -> Int32 {
+        let fd = try openFile(journalPath: journalPath)
         let lockPath = journalPath + ".lock"
-        let fd = Posix.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw JournalError.io("open lock file", lockPath) }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
@@ -1013,7 +1033,14 @@ enum WriterLock {
     static func openFile(journalPath: String) throws(JournalError) -> Int32 {
         let lockPath = journalPath + ".lock"
         let fd = Posix.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw JournalError.io("open lock file", lockPath) }
+        guard fd >= 0 else {
+            // Said of the journal, which is what the caller named; the lock file is how it is guarded.
+            let code = errno
+            let folder = (journalPath as NSString).deletingLastPathComponent
+            let why = code == ENOENT ? "the folder \(folder.isEmpty ? "." : folder) does not exist"
+                : "\(String(cString: strerror(code))) (errno \(code)) making its lock file \(lockPath)"
+            throw JournalError(.io, "cannot open the journal \(journalPath): \(why)")
+        }
         return fd
     }
 

@@ -16,6 +16,8 @@ public struct JournalError: ShopError, Hashable {
         case locked = "journal_locked"
         /// A line is not a valid event, breaks the `seq`, `prev`, `at` or command rules.
         case corruptLine = "corrupt_line"
+        /// The journal's own chain snapshot records a later head than the file holds: lines were cut off.
+        case shorterThanKnownHead = "journal_shorter_than_known_head"
         /// The file does not exist (readers do not create it).
         case notFound = "journal_not_found"
         /// A system call failed: open, read, write, fsync, truncate.
@@ -51,6 +53,6 @@ public struct JournalError: ShopError, Hashable {
     }
 
     static func corrupt(line: Int, offset: Int, _ why: String) -> JournalError {
-        JournalError(.corruptLine, "line \(line) (byte offset \(offset)): \(why); the journal was not changed. What next: a torn last line is cut by `shop-replay repair --fix` (it keeps a copy of the bytes); any other damage means restoring the journal from a copy", line: line, offset: offset)
+        JournalError(.corruptLine, "line \(line) (byte offset \(offset)): \(why); the journal was not changed", line: line, offset: offset)
     }
 }

@@ -27,11 +27,19 @@ struct JournalLines: ~Copyable {
     /// Bytes after the last `\n` once the end is reached: a torn tail, or a line being written.
     private(set) var trailing: Trailing?
 
-    /// Bytes after the last `\n`, and where they start.
+    /// Bytes after the last `\n`, and where they start; or, where
+    /// ``emptyLines`` is more than 0, empty lines (white space only) that run
+    /// to the end of the file, which an editor or `echo >>` adds: no line of
+    /// a journal is empty, and they are recovered like a torn line.
     struct Trailing: Sendable {
         var offset: Int
         var bytes: [UInt8]
+        var emptyLines = 0
     }
+
+    /// Where the empty lines at the end of the file begin: set once they are
+    /// found, and the reading ends there.
+    private var endsAtEmptyLines: Int?
 
     init(fd: Int32, path: String, startOffset: Int = 0, firstLineNumber: Int = 1, chunk: Int = 1 << 20) {
         self.fd = fd
@@ -47,6 +55,7 @@ struct JournalLines: ~Copyable {
     /// Reads on from `offset` (where the descriptor now stands), line
     /// `firstLineNumber` first, with the buffer it has: forgets what it had read.
     mutating func restart(at offset: Int, firstLineNumber: Int) {
+        endsAtEmptyLines = nil
         start = 0
         end = 0
         eof = false
@@ -56,12 +65,19 @@ struct JournalLines: ~Copyable {
     }
 
     /// Offset in the file just after the last line returned.
-    var consumedOffset: Int { fileOffset - (end - start) }
+    var consumedOffset: Int { endsAtEmptyLines ?? fileOffset - (end - start) }
 
     mutating func next() throws(JournalError) -> Line? {
+        if endsAtEmptyLines != nil { return nil }
         while true {
             if start < end, let newline = memchr(buffer + start, 0x0A, end - start) {
                 let length = buffer.distance(to: newline) - start
+                if Self.isBlank(UnsafeRawBufferPointer(start: buffer + start, count: length)),
+                   let tail = try emptyLinesToTheEnd(from: consumedOffset) {
+                    endsAtEmptyLines = tail.offset
+                    trailing = tail
+                    return nil
+                }
                 let line = Line(number: lineNumber + 1, offset: consumedOffset,
                                 bytes: UnsafeRawBufferPointer(start: buffer + start, count: length))
                 lineNumber += 1
@@ -76,6 +92,31 @@ struct JournalLines: ~Copyable {
             }
             try fill()
         }
+    }
+
+    /// Only spaces, tabs and carriage returns (an empty line's, in any editor).
+    private static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// The bytes from `offset` to the end of the file, if they are all empty
+    /// lines (white space, each line ending with its newline or not).
+    /// Read with `pread`: the buffer and the descriptor's offset stay as they are.
+    private func emptyLinesToTheEnd(from offset: Int) throws(JournalError) -> Trailing? {
+        var rest: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset + rest.count)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw JournalError.io("read", path)
+            }
+            if n == 0 { break }
+            guard chunk[..<n].allSatisfy({ $0 == 0x0A || $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return nil }
+            rest += chunk[..<n]
+        }
+        let newlines = rest.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        return Trailing(offset: offset, bytes: rest, emptyLines: newlines + (rest.last == 0x0A ? 0 : 1))
     }
 
     private mutating func fill() throws(JournalError) {

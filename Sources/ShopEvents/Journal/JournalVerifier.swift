@@ -14,8 +14,9 @@ public struct VerificationReport: Hashable, Sendable {
     /// was checked over it and every line after it.
     public var newerLine: NewerLineFound?
 
-    /// A last line without its newline, or the lines of a command at the end
-    /// that has fewer lines than its `commandEvents` (and any torn bytes after them).
+    /// A last line without its newline, empty lines at the end, or the lines
+    /// of a command at the end that has fewer lines than its `commandEvents`
+    /// (and any torn bytes after them).
     public struct TornTail: Hashable, Sendable {
         /// The number of the first line to cut.
         public var line: Int
@@ -24,6 +25,8 @@ public struct VerificationReport: Hashable, Sendable {
         public var length: Int
         /// Complete lines of an incomplete command among them (0 for a torn line alone).
         public var commandLines: Int
+        /// Empty lines that end the file (white space only); 0 for a torn line or command.
+        public var emptyLines = 0
     }
 
     public var ok: Bool { failure == nil }
@@ -254,11 +257,15 @@ public enum JournalVerifier {
             failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(problem)", line: chain.head.seq + 1, offset: tail.offset)
         } else if let open = chain.openCommand {
             torn = VerificationReport.TornTail(line: open.line, offset: open.offset, length: end - open.offset, commandLines: open.have)
-            failure = JournalError(.corruptLine, "line \(open.line) (byte offset \(open.offset)): command \(open.command) declares \(open.expected) events (commandEvents) but the journal ends after \(open.have) of them\(trailing == nil ? "" : " and a torn line") — a crash cut it short, and it was never acknowledged; `shop-replay repair --fix` keeps a copy of its lines and cuts them", line: open.line, offset: open.offset)
+            failure = JournalError(.corruptLine, "line \(open.line) (byte offset \(open.offset)): command \(open.command) declares \(open.expected) events (commandEvents) but the journal ends after \(open.have) of them\(trailing == nil ? "" : " and a torn line") — a crash cut it short, and it was never acknowledged", line: open.line, offset: open.offset)
             good = open.headBefore
         } else if let tail = trailing {
-            torn = VerificationReport.TornTail(line: chain.head.seq + 1, offset: tail.offset, length: tail.bytes.count, commandLines: 0)
-            failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(tail.bytes.count) bytes without a newline at the end — a torn write; `shop-replay repair --fix` keeps a copy of them and cuts them", line: chain.head.seq + 1, offset: tail.offset)
+            torn = VerificationReport.TornTail(line: chain.head.seq + 1, offset: tail.offset, length: tail.bytes.count, commandLines: 0,
+                                               emptyLines: tail.emptyLines)
+            let what = tail.emptyLines > 0
+                ? "\(tail.emptyLines) empty line\(tail.emptyLines == 1 ? "" : "s") at the end (\(tail.bytes.count) bytes) — no journal line is empty: an editor or `echo >>` added them"
+                : "\(tail.bytes.count) bytes without a newline at the end — a torn write"
+            failure = JournalError(.corruptLine, "line \(chain.head.seq + 1) (byte offset \(tail.offset)): \(what)", line: chain.head.seq + 1, offset: tail.offset)
         }
         if failure == nil, let expected, !expectedFound {
             failure = JournalError(.corruptLine, "the recorded head \(expected) is not in this history: it ends at seq \(chain.head.seq), so it was truncated", line: chain.head.seq + 1, offset: consumedOffset)

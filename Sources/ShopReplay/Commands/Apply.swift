@@ -9,7 +9,7 @@ enum ToolJournal {
         let options = Journal.Options(actor: actor, device: "shop-replay", lockTimeout: wait)
         let journal = shared ? try Journal.openShared(path: path, options: options) : try Journal.open(path: path, options: options)
         if let recovery = journal.recoveredTornTail {
-            Tool.fail("warning: \(path): a crash had left its end unfinished; \(recovery.summary)")
+            Tool.fail("warning: \(path): \(recovery.emptyLines > 0 ? "it ended with empty lines" : "a crash had left its end unfinished"); \(recovery.summary)")
         }
         return journal
     }
@@ -33,7 +33,7 @@ enum ToolJournal {
 
     static func recoveryJSON(_ recovery: Journal.TornTailRecovery) -> JSONValue {
         .object([("line", .int(recovery.line)), ("offset", .int(recovery.offset)), ("length", .int(recovery.length)),
-                 ("commandLines", .int(recovery.commandLines)), ("backup", .string(recovery.backupPath))])
+                 ("commandLines", .int(recovery.commandLines)), ("emptyLines", .int(recovery.emptyLines)), ("backup", .string(recovery.backupPath))])
     }
 }
 
@@ -123,7 +123,7 @@ struct Apply: ToolCommand {
         let target = try Target(path: options.journal, actor: actor, wait: Double(wait))
         defer { target.close() }
         let out = Output(json: options.json)
-        var recovered = target.journal?.recoveredTornTail.map(ToolJournal.recoveryJSON)
+        var recovered = target.journal?.recoveredTornTail.map(ToolJournal.recoveryJSON)   // a journal made later has none
         var rejected = 0
         var pending: [CommandEnvelope] = []
         var lineNumber = 0
@@ -169,8 +169,16 @@ struct Apply: ToolCommand {
         }
 
         var reader = LineReader(handle)
-        while var bytes = try reader.next() {
+        while let next = reader.next() {
             lineNumber += 1
+            guard case var .line(bytes) = next else {
+                if case let .tooLong(length) = next {
+                    // Answered in its turn, after the commands before it; the run goes on.
+                    try flush()
+                    rejectedLine(nil, "line_too_long", "line \(lineNumber) is \(length) bytes; a command is at most \(LineReader.maxLine) bytes, so it was skipped")
+                }
+                continue
+            }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             if CommandCatalog.usesNames(bytes) {
                 // Names mean what they mean after the commands before this one, and after other writers'.
@@ -200,35 +208,59 @@ extension Apply {
     /// Where commands go: the journal (shared: the lock only while writing, so
     /// an app's ShopStore or another apply can write while this one waits for
     /// its next line), or on a sync replica its outbox.
+    ///
+    /// A journal that is not there yet is made only for a command that a new
+    /// journal accepts: a run whose commands are all rejected (or bad) leaves
+    /// no file behind, not even the lock.
     final class Target {
-        let journal: Journal?
+        private(set) var journal: Journal?
         let replica: Replica?
+        private let path: String, actor: String, wait: Double
 
         init(path: String, actor: String, wait: Double) throws {
+            self.path = path; self.actor = actor; self.wait = wait
             if Replica.isReplica(path) {
                 replica = try Replica(path: path, options: Journal.Options(actor: actor, lockTimeout: wait))
                 journal = nil
             } else {
-                journal = try ToolJournal.open(path, actor: actor, wait: wait, shared: true)
+                journal = FileManager.default.fileExists(atPath: path) ? try ToolJournal.open(path, actor: actor, wait: wait, shared: true) : nil
                 replica = nil
             }
         }
 
         func execute(_ requests: [CommandEnvelope]) throws -> [Result<CommandOutcome, RuleViolation>] {
-            if let journal { return try journal.execute(batch: requests) }
-            return try requests.map { request in
-                do { return .success(try replica!.execute(request)) } catch let violation as RuleViolation { return .failure(violation) }
+            if let replica {
+                return try requests.map { request in
+                    do { return .success(try replica.execute(request)) } catch let violation as RuleViolation { return .failure(violation) }
+                }
             }
+            if journal == nil {
+                // Each is decided against a new, empty journal; none accepted: nothing is made.
+                var rejections: [Result<CommandOutcome, RuleViolation>] = []
+                for request in requests {
+                    do {
+                        _ = try ShopDecider.decide(request, .initial, after: JournalEnd(seq: 0, lastAt: nil), now: Clock.system.now(), defaultActor: actor)
+                        break
+                    } catch { rejections.append(.failure(error)) }
+                }
+                if rejections.count == requests.count { return rejections }
+                journal = try ToolJournal.open(path, actor: actor, wait: wait, shared: true)
+            }
+            return try journal!.execute(batch: requests)
         }
 
         /// The state names are resolved against: after other writers', or the replica's optimistic one.
         func refreshedState() throws -> ShopState {
-            if let journal {
-                try journal.refresh()
-                return journal.state
+            if let replica {
+                try replica.refresh()
+                return replica.state
             }
-            try replica!.refresh()
-            return replica!.state
+            if journal == nil, FileManager.default.fileExists(atPath: path) {
+                journal = try ToolJournal.open(path, actor: actor, wait: wait, shared: true)
+            }
+            guard let journal else { return .initial }
+            try journal.refresh()
+            return journal.state
         }
 
         func close() { journal?.close(discardingIfEmpty: true) }
@@ -242,25 +274,44 @@ struct LineReader {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
     private var done = false
-    private var number = 0
+    /// Bytes of an over-long line dropped so far, while it is skipped to its newline.
+    private var skipped: Int?
+
+    enum Next {
+        case line([UInt8])
+        /// A line longer than ``LineReader/maxLine``: skipped to its newline (or the end), never held whole.
+        case tooLong(length: Int)
+    }
 
     init(_ handle: FileHandle) { self.handle = handle }
 
-    mutating func next() throws(ToolFailure) -> [UInt8]? {
-        number += 1
+    mutating func next() -> Next? {
         while true {
-            if buffer.count > Self.maxLine, buffer.prefix(Self.maxLine + 1).firstIndex(of: 0x0A) == nil {
-                throw ToolFailure(message: "input line \(number) is longer than 1 MiB without a newline; a command is never that long, so this is not a command file", exitCode: 3)
-            }
-            if let newline = buffer.firstIndex(of: 0x0A) {
+            if let dropped = skipped {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    buffer.removeSubrange(...newline)
+                    skipped = nil
+                    return .tooLong(length: dropped + newline)
+                }
+                let total = dropped + buffer.count
+                buffer.removeAll(keepingCapacity: true)
+                skipped = done ? nil : total
+                if done { return .tooLong(length: total) }
+            } else if let newline = buffer.firstIndex(of: 0x0A) {
+                guard newline <= Self.maxLine else {
+                    buffer.removeSubrange(...newline)
+                    return .tooLong(length: newline)
+                }
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                return line
-            }
-            if done {
+                return .line(line)
+            } else if buffer.count > Self.maxLine {
+                skipped = 0
+                continue
+            } else if done {
                 if buffer.isEmpty { return nil }
                 defer { buffer.removeAll() }
-                return buffer
+                return .line(buffer)
             }
             // read(2), not FileHandle.readData(ofLength:): on a pipe that waits for the whole length,
             // and a command must be answered as soon as its line has arrived.

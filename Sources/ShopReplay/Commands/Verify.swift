@@ -48,14 +48,30 @@ struct Verify: ToolCommand {
         } else if let failure = report.failure {
             out.line("FAILED: \(failure.message)")
             out.line("\(Format.count(report.events, "event")) before it verify; their head is \(report.head)")
-            if report.tornTail == nil, report.newerLine == nil {
-                out.line("What next: the journal was not changed. Restore it from a copy (or a device's replica), or keep the \(Format.count(report.events, "event")) before the bad line by copying them to a new journal.")
-            }
+            out.line(Self.whatNext(report, failure: failure))
         } else {
             out.line("ok: \(Format.count(report.events, "event")) verify; audit head \(report.head)")
             if let expected { out.line("the recorded head \(expected) is part of this history") }
         }
         return report.ok ? 0 : 1
+    }
+}
+
+extension Verify {
+    /// One "What next", for the damage found.
+    static func whatNext(_ report: VerificationReport, failure: JournalError) -> String {
+        let before = Format.count(report.events, "event")
+        if let torn = report.tornTail {
+            let what = torn.emptyLines > 0 ? "the empty lines" : torn.commandLines > 0 ? "the incomplete command's lines" : "the torn bytes"
+            return "What next: `shop-replay repair --fix` keeps a copy of \(what) and cuts them, as the next write would; the \(before) before them stay."
+        }
+        if report.newerLine != nil {
+            return "What next: nothing is wrong with the journal; update ShopEvents, which checks those lines too. Until then this build reads and writes nothing past them."
+        }
+        if failure.line == nil {
+            return "What next: the journal was not changed. It is not the history that head was recorded from (cut back or edited): compare it with a copy or a device's replica."
+        }
+        return "What next: the journal was not changed. Restore it from a copy (or a device's replica), or keep the \(before) before the bad line by copying them to a new journal."
     }
 }
 
@@ -65,10 +81,12 @@ struct Repair: ToolCommand {
     static let help = """
     Usage: shop-replay repair [--fix] [--journal PATH] [--json]
 
-    A crash while writing can leave a last line without its newline. repair
-    shows it; with --fix it copies those bytes to <journal>.torn-<time> and
-    cuts them off, as opening the journal for writing would. It refuses to
-    touch any other damage: that needs a person, not a tool.
+    A crash while writing can leave a last line without its newline, or a
+    command whose last lines were never written; an editor, or `echo >>`, can
+    leave empty lines at the end. repair shows them; with --fix it copies
+    those bytes to <journal>.torn-<time> and cuts them off, as opening the
+    journal for writing would. It refuses to touch any other damage: that
+    needs a person, not a tool.
 
     Exit code 0 when there is nothing to repair or the torn line was cut,
     1 when a torn line is shown but not cut, or there is damage it will not touch.
@@ -105,12 +123,14 @@ struct Repair: ToolCommand {
             return 1
         }
         let tornJSON: [(String, JSONValue)] = [("torn", .object([("line", .int(torn.line)), ("offset", .int(torn.offset)), ("length", .int(torn.length)),
-                                                                 ("commandLines", .int(torn.commandLines))]))]
+                                                                 ("commandLines", .int(torn.commandLines)), ("emptyLines", .int(torn.emptyLines))]))]
         guard fix else {
             let what = torn.commandLines > 0
-                ? "\(Format.count(torn.commandLines, "line")) of a command a crash cut short (\(Format.count(torn.length, "byte")) to the end)"
-                : "\(Format.count(torn.length, "byte")) without a newline"
-            answer("torn", "line \(torn.line) at byte offset \(torn.offset) was never completed: \(what).\nRun again with --fix to back them up and cut them; the \(Format.count(report.events, "event")) before it stay.", tornJSON)
+                ? "line \(torn.line) at byte offset \(torn.offset) was never completed: \(Format.count(torn.commandLines, "line")) of a command a crash cut short (\(Format.count(torn.length, "byte")) to the end)"
+                : torn.emptyLines > 0
+                ? "the journal ends with \(Format.count(torn.emptyLines, "empty line")) from line \(torn.line) at byte offset \(torn.offset) (\(Format.count(torn.length, "byte"))): no journal line is empty"
+                : "line \(torn.line) at byte offset \(torn.offset) was never completed: \(Format.count(torn.length, "byte")) without a newline"
+            answer("torn", "\(what).\nRun again with --fix to back them up and cut them; the \(Format.count(report.events, "event")) before it stay.", tornJSON)
             return 1
         }
         let journal = try Journal.open(path: options.journal)
