@@ -231,6 +231,15 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// The record of a purchase id (`.records` only).
     public func record(_ purchase: PurchaseID) -> PurchaseRecord? { index[purchase].map { records[$0] } }
 
+    /// How many a purchase bought, where this depth keeps it (`.records`, `.totals`); nil otherwise.
+    public func quantity(of purchase: PurchaseID, in state: ShopState) -> Int? {
+        switch depth {
+        case .records: return record(purchase)?.quantity
+        case .totals: return state.purchases.position(of: purchase).map { amounts[$0].quantity }
+        case .entries, .none: return nil
+        }
+    }
+
     /// Folds `recorded` in; `state` is the household just before it (for names).
     mutating func apply(_ recorded: RecordedEvent, before state: ShopState) {
         // Moved out and back (no copy: reading the optional copied all it holds, for each event).

@@ -29,11 +29,11 @@ enum EventSummary {
         case let .listEntryQuantityChanged(l, i, quantity): return "\(item(i)) ×\(quantity) on \(list(l))"
         case let .itemRemovedFromList(l, i): return "\(item(i)) off \(list(l))"
         case let .listReordered(l, order): return "\(list(l)): \(order.map(item).joined(separator: ", "))"
-        case let .itemPurchased(_, i, l, quantity, price, at, purchasedAt):
-            return "\(item(i)) ×\(quantity)" + (price.map { " at \(Format.money($0))" } ?? "") + " in \(location(at))"
+        case let .itemPurchased(purchase, i, l, quantity, price, at, purchasedAt):
+            return "purchase \(Format.short(purchase)): \(item(i)) ×\(quantity)" + (price.map { " at \(Format.money($0))" } ?? "") + " in \(location(at))"
                 + (l.map { " from \(list($0))" } ?? "") + (purchasedAt.map { " on \(Format.time($0, calendar))" } ?? "")
         case let .purchaseReverted(id):
-            return state.purchases[id].map { "purchase of \(item($0.item)) (seq \($0.seq))" } ?? id.description
+            return state.purchases[id].map { "purchase \(Format.short(id)) of \(item($0.item)) (seq \($0.seq))" } ?? id.description
         case let .tripStarted(_, l): return l.map { "for \(list($0))" } ?? ""
         case .tripPaused, .tripResumed, .tripEnded: return ""
         case let .memberAdded(member, role), let .memberRoleChanged(member, role): return "\(member) as \(role.rawValue)"

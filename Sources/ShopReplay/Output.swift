@@ -77,6 +77,10 @@ struct Table {
 }
 
 enum Format {
+    /// A purchase id's first 8 hex digits: what text views show, and what
+    /// `RevertPurchase` takes (`{"purchase": "1A2B3C4D"}`) while it names one purchase only.
+    static func short(_ purchase: PurchaseID) -> String { String(purchase.description.prefix(8)) }
+
     /// Minor units as a decimal amount: 249 → "2.49".
     static func money(_ minor: Int?) -> String {
         guard let minor else { return "—" }

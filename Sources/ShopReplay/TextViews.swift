@@ -28,9 +28,25 @@ enum TextViews {
         return out.joined(separator: "\n")
     }
 
-    static func listDetail(_ view: ListDetailView) -> String {
+    /// A soft-deleted list's view says so under its title: it is restorable, and takes no other command.
+    static func deletedMark(_ text: String, list: ListID, views: HouseholdViews) -> String {
+        guard let deleted = views.state.lists[list], deleted.isDeleted else { return text }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.insert("(deleted: restorable with RestoreList; it takes no other command)", at: 1)
+        return lines.joined(separator: "\n")
+    }
+
+    /// A bought entry shows what was bought: the purchase's quantity, and the entry's where they differ.
+    static func listDetail(_ view: ListDetailView, views: HouseholdViews? = nil) -> String {
+        var bought: [ItemID: Int] = [:]
+        for entry in views?.state.lists[view.list.id]?.entries ?? [] {
+            if let purchase = entry.purchase, let views, let quantity = views.history.quantity(of: purchase, in: views.state) { bought[entry.item] = quantity }
+        }
         var table = Table(["", "item", "qty"], rightAligned: [2])
-        for entry in view.entries { table.add([entry.bought ? "✓" : "·", entry.name, "×\(entry.quantity)"]) }
+        for entry in view.entries {
+            let quantity = entry.bought ? bought[entry.item].map { $0 == entry.quantity ? "×\($0)" : "×\($0) (of \(entry.quantity))" } : nil
+            table.add([entry.bought ? "✓" : "·", entry.name, quantity ?? "×\(entry.quantity)"])
+        }
         return [header(view.list.name, asOf: view.asOf), "", table.render(), "", "bought \(view.bought) of \(view.total)"]
             .joined(separator: "\n")
     }
@@ -90,9 +106,9 @@ enum TextViews {
     }
 
     static func audit(_ view: AuditView, calendar: HouseholdCalendar) -> String {
-        var table = Table(["seq", "when", "who", "item", "qty", "price", "list", "where", ""], rightAligned: [0, 4, 5])
+        var table = Table(["seq", "purchase", "when", "who", "item", "qty", "price", "list", "where", ""], rightAligned: [0, 5, 6])
         for r in view.purchases {
-            table.add(["\(r.seq)", Format.time(r.purchasedAt, calendar), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice),
+            table.add(["\(r.seq)", Format.short(r.purchase), Format.time(r.purchasedAt, calendar), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice),
                        r.listName ?? "—", r.locationName, r.isReverted ? "reverted" : ""])
         }
         return [header("Audit: \(Format.count(view.purchases.count, "purchase")), times in \(calendar.timeZone.identifier)", asOf: view.asOf), "",

@@ -65,11 +65,21 @@ import ShopTestSupport
         journal = try fixture.open()
         #expect(journal.startedFromSnapshot == nil)
         journal.close()
-        // The journal changed under it: its last line is not the one the snapshot names.
-        // (Line 12 ends a two-event command: without it, opening cuts line 11 too.)
+        // The journal cut back under it by a whole line: shorter than the head the snapshot
+        // records, it is not written on (the lost line was acknowledged once).
         Scratch.write(good, to: snapshot)
         let lines = fixture.lines()
-        Scratch.write(lines.dropLast().flatMap { $0 + [UInt8(0x0A)] }, to: fixture.path)
+        let cut = lines.dropLast().flatMap { $0 + [UInt8(0x0A)] }
+        Scratch.write(cut, to: fixture.path)
+        #expect(throws: JournalError.self) { try fixture.open() }
+        do { _ = try fixture.open() } catch let error as JournalError {
+            #expect(error.code == "journal_shorter_than_known_head")
+            #expect(error.message.hasPrefix("\(fixture.path) is shorter than its last known head: \(snapshot) records seq 12"))
+        }
+        #expect(Scratch.bytes(fixture.path) == cut)
+        // A journal started anew on purpose: the snapshot moved away, it opens as any journal.
+        // (Line 12 ends a two-event command: without it, opening cuts line 11 too.)
+        try FileManager.default.moveItem(atPath: snapshot, toPath: snapshot + ".moved")
         journal = try fixture.open()
         #expect(journal.startedFromSnapshot == nil)
         #expect(journal.head.seq == 10)

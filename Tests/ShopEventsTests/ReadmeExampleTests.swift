@@ -15,10 +15,11 @@ import ShopTestSupport
 
         let home = HouseholdID(), dairy = LocationID(), milk = ItemID(), weekly = ListID()
         try journal.execute(.createHousehold(household: home, name: "Home", currency: "EUR", timeZone: "Europe/Berlin"))
-        try journal.execute(.createLocation(location: dairy, name: "Dairy", color: nil))
+        try journal.execute(.createLocation(location: dairy, name: "Dairy"))
         try journal.execute(.createItem(item: milk, name: "Milk", location: dairy, details: ItemDetails(unitPrice: 119)))
         try journal.execute(.createList(list: weekly, name: "Weekly", priority: .high))
         try journal.execute(.addItemToList(list: weekly, item: milk, quantity: 2))
+        try journal.execute(.createItem(name: "Bread"))
 
         var code: String?
         do {
@@ -28,19 +29,21 @@ import ShopTestSupport
         }
         #expect(code == "already_on_list")
 
-        try journal.execute(CommandEnvelope(
-            .purchaseItem(purchase: PurchaseID(), item: milk, list: weekly,
-                          quantity: nil, unitPrice: nil, location: nil, purchasedAt: nil),
-            actor: "ben"))
+        try journal.execute(CommandEnvelope(.purchaseItem(item: milk, list: weekly), actor: "ben"))
 
         #expect(journal.state.lists[weekly]!.entries.map(\.isBought) == [true])
-        #expect(journal.head.seq == 6)
+        #expect(journal.head.seq == 7)
+        // The defaults are the rules': the entry's quantity, the item's price and place.
+        guard case let .itemPurchased(_, item, list, quantity, unitPrice, location, purchasedAt)? = try JournalReader.readAll(path: path).last?.event else {
+            Issue.record("the last event is not the purchase"); return
+        }
+        #expect(item == milk && list == weekly && quantity == 2 && unitPrice == 119 && location == dairy && purchasedAt == nil)
 
         let reader = try JournalReader(path: path)
         var seen: [String] = []
         while let recorded = try reader.next() {
             seen.append("\(recorded.seq) \(recorded.actor) \(recorded.event.typeName)")
         }
-        #expect(seen.last == "6 ben ItemPurchased")
+        #expect(seen.last == "7 ben ItemPurchased")
     }
 }

@@ -328,3 +328,103 @@ extension JournalReader {
         return JournalHead(seq: seq, hash: SHA256.hash(last))
     }
 }
+
+@Suite struct SmallThingsTests {
+    @Test func aPurchaseIsRevertedByItsItemOrTheFirstDigitsOfItsIdAndTheAnswerSaysWhich() throws {
+        let tool = try ToolRunner.withHousehold()
+        defer { tool.remove() }
+        // Milk bought twice: the revert by item takes the latest.
+        let buy = #"{"type":"PurchaseItem","data":{"purchase":"AAAA1111-0000-0000-0000-000000000001","item":"Milk","list":"Weekly"}}"# + "\n"
+            + #"{"type":"PurchaseItem","data":{"purchase":"AAAA2222-0000-0000-0000-000000000002","item":"Milk","quantity":5}}"# + "\n"
+        #expect(try tool.run(["apply"], stdin: buy).status == 0)
+        let byItem = try tool.run(["apply", "--json"], stdin: #"{"type":"RevertPurchase","data":{"item":"milk"}}"# + "\n")
+        #expect(byItem.status == 0)
+        #expect(try byItem.object()["reverted"] as? String == "AAAA2222-0000-0000-0000-000000000002")
+        let byDigits = try tool.run(["apply"], stdin: #"{"type":"RevertPurchase","data":{"purchase":"aaaa1111"}}"# + "\n")
+        #expect(byDigits.status == 0)
+        #expect(byDigits.stdout.contains("reverted purchase AAAA1111-0000-0000-0000-000000000001 (Milk)"))
+        // Every rejection, with nothing written.
+        let before = Scratch.bytes(tool.path("shop.ndjson"))
+        for (data, code, message) in [
+            (#"{"item":"Milk"}"#, "unknown_purchase", #"item "Milk" has no purchase that is not reverted"#),
+            (#"{"item":"Cheese"}"#, "unknown_item", #"there is no live item named "Cheese""#),
+            (#"{"purchase":"CCCC"}"#, "unknown_purchase", "no purchase id starts with CCCC"),
+            (#"{"purchase":"AAAA"}"#, "unknown_purchase", "2 purchase ids start with AAAA; give more of the id"),
+            (#"{"purchase":"xyz"}"#, "unknown_purchase", #"purchase "xyz" is neither an id nor its first 4 or more hex digits"#),
+        ] {
+            let result = try tool.run(["apply", "--json"], stdin: #"{"type":"RevertPurchase","data":\#(data)}"# + "\n")
+            #expect(result.status == 1)
+            let error = try result.object()["error"] as? [String: Any]
+            #expect(error?["code"] as? String == code, "\(data)")
+            #expect((error?["message"] as? String)?.hasSuffix(message) == true, "\(data): \(String(describing: error?["message"]))")
+        }
+        #expect(Scratch.bytes(tool.path("shop.ndjson")) == before)
+    }
+
+    @Test func textAuditAndHistoryShowPurchaseIdsThatResolve() throws {
+        let tool = try ToolRunner.withHousehold()
+        defer { tool.remove() }
+        let audit = try tool.run(["audit"]).stdout
+        #expect(audit.split(separator: "\n")[1].hasPrefix("seq  purchase  when"))
+        #expect(audit.contains(" 00000000  "))
+        let history = try tool.run(["history", "--item", "Bread"]).stdout
+        #expect(history.contains("purchase 00000000: Bread ×1 at 2.50"))
+        // The short form is taken back by RevertPurchase.
+        let revert = try tool.run(["apply"], stdin: #"{"type":"RevertPurchase","data":{"purchase":"00000000"}}"# + "\n")
+        #expect(revert.status == 0)
+        #expect(revert.stdout.contains("reverted purchase 00000000-0000-0000-0000-000000000020 (Bread)"))
+        #expect(try tool.run(["history", "--item", "Bread"]).stdout.contains("purchase 00000000 of Bread (seq 9)"))
+    }
+
+    @Test func asOfPastTheEndIsSaidAndAnEmptyRangeIsAUsageError() throws {
+        let tool = try ToolRunner.withHousehold()
+        defer { tool.remove() }
+        let past = try tool.run(["view", "lists", "--as-of", "999", "--json"])
+        #expect(past.status == 0)
+        #expect(past.stderr == "shop-replay warning: --as-of 999 is past the journal's end: it holds 9 events, so this is as of seq 9, the last\n")
+        #expect(try tool.run(["view", "lists", "--as-of", "9"]).stderr.isEmpty)
+        let range = try tool.run(["audit", "--from", "2026-11-26", "--to", "2026-11-01"])
+        #expect(range.status == 2)
+        #expect(range.stderr.hasPrefix("shop-replay audit: --from 2026-11-26 00:00 is not before --to's end 2026-11-02 00:00: no purchase could be in that range"))
+        #expect(try tool.run(["audit", "--from", "2026-11-01", "--to", "2026-11-01"]).status == 0, "one whole day is a range")
+    }
+
+    @Test func aDeletedListSaysSoAndABoughtEntryShowsWhatWasBought() throws {
+        let tool = try ToolRunner.withHousehold()
+        defer { tool.remove() }
+        // Milk: 2 on the list, 5 bought.
+        #expect(try tool.run(["apply"], stdin: #"{"type":"PurchaseItem","data":{"item":"Milk","list":"Weekly","quantity":5}}"# + "\n").status == 0)
+        let detail = try tool.run(["view", "list-detail", "--list", "Weekly"]).stdout
+        #expect(detail.contains("✓  Milk   ×5 (of 2)"))
+        #expect(detail.contains("✓  Bread         ×1"))
+        let json = try tool.run(["view", "list-detail", "--list", "Weekly", "--json"]).object()
+        #expect((json["entries"] as? [[String: Any]])?.map { $0["quantity"] as? Int } == [1, 2], "the JSON keeps the entries' quantities")
+        #expect(!detail.contains("deleted"))
+        #expect(try tool.run(["apply"], stdin: #"{"type":"DeleteList","data":{"list":"Weekly"}}"# + "\n").status == 0)
+        for view in ["list-detail", "shopping-list-by-location", "shopping-list-by-name"] {
+            let text = try tool.run(["view", view, "--list", "00000000-0000-0000-0000-000000000010"]).stdout.split(separator: "\n")
+            #expect(text[1] == "(deleted: restorable with RestoreList; it takes no other command)", "\(view)")
+        }
+    }
+}
+
+/// What an app writes: the command constructors take the defaults the rules have.
+@Suite struct CommandDefaultsTests {
+    @Test func constructorsLeaveOutWhatTheRulesFillIn() {
+        let milk = ItemID(), weekly = ListID()
+        if case let .purchaseItem(_, item, list, quantity, unitPrice, location, purchasedAt) = Command.purchaseItem(item: milk, list: weekly) {
+            #expect(item == milk && list == weekly && quantity == nil && unitPrice == nil && location == nil && purchasedAt == nil)
+        } else { Issue.record("not a purchaseItem") }
+        if case let .createItem(_, name, location, details) = Command.createItem(name: "Milk") {
+            #expect(name == "Milk" && location == nil && details == .none)
+        } else { Issue.record("not a createItem") }
+        if case let .addItemToList(list, item, quantity) = Command.addItemToList(list: weekly, item: milk) {
+            #expect(list == weekly && item == milk && quantity == nil)
+        } else { Issue.record("not an addItemToList") }
+        // Each constructor left without an id makes a new one.
+        if case let .purchaseItem(first, _, _, _, _, _, _) = Command.purchaseItem(item: milk),
+           case let .purchaseItem(second, _, _, _, _, _, _) = Command.purchaseItem(item: milk) {
+            #expect(first != second)
+        } else { Issue.record("not purchases") }
+    }
+}

@@ -72,6 +72,10 @@ public enum CommandCatalog {
     /// `location`, `order`) by name rather than by id.
     public static func usesNames(_ line: [UInt8]) -> Bool {
         guard let (type, data) = typeAndData(line) else { return false }
+        if type == .revertPurchase {
+            // By item (its latest purchase not reverted), or by the first digits of the purchase id.
+            return data.contains { key, value in key == "item" || (key == "purchase" && value.stringValue.map { UUID(uuidString: $0) == nil } ?? false) }
+        }
         return data.contains { key, value in
             guard isReference(key, in: type) else { return false }
             switch value {
@@ -87,11 +91,19 @@ public enum CommandCatalog {
     /// is rejected like an unknown id (`unknown_item`, `unknown_list`,
     /// `unknown_location`). A line that is not a JSON object with a known
     /// `type` comes back unchanged, for the codec to refuse with its own error.
+    ///
+    /// A `RevertPurchase` may name its purchase by the first digits of its id
+    /// (as text views show it), or by `item` (an id or a live item's name):
+    /// that item's latest purchase not yet reverted (by when it was bought).
     public static func resolvingNames(in line: [UInt8], state: ShopState) throws(RuleViolation) -> [UInt8] {
         guard usesNames(line), case let .object(pairs)? = try? JSONValue.parse(line), let (type, _) = typeAndData(line) else { return line }
         var out: [(String, JSONValue)] = []
         for (key, value) in pairs {
             guard key == "data", case let .object(fields) = value else { out.append((key, value)); continue }
+            if type == .revertPurchase {
+                out.append((key, .object(try revertedPurchase(fields, state: state))))
+                continue
+            }
             var resolved: [(String, JSONValue)] = []
             for (field, fieldValue) in fields {
                 guard isReference(field, in: type) else { resolved.append((field, fieldValue)); continue }
@@ -111,6 +123,33 @@ public enum CommandCatalog {
             out.append((key, .object(resolved)))
         }
         return Array(JSONValue.object(out).text().utf8)
+    }
+
+    /// A `RevertPurchase`'s data with `purchase` a whole id: from `item`, or from the first digits of the id.
+    private static func revertedPurchase(_ fields: [(String, JSONValue)], state: ShopState) throws(RuleViolation) -> [(String, JSONValue)] {
+        if let item = fields.first(where: { $0.0 == "item" })?.1.stringValue {
+            let id: ItemID
+            if let given = ItemID(item) { id = given } else if let named = state.liveItem(named: item) { id = named } else {
+                throw RuleViolation(.unknownItem, "there is no live item named \(ShopState.quoted(item))", field: "item")
+            }
+            let latest = state.purchases.values.filter { $0.item == id && !$0.isReverted }
+                .max { ($0.effectiveTime, $0.seq) < ($1.effectiveTime, $1.seq) }
+            guard let latest else {
+                throw RuleViolation(.unknownPurchase, "item \(ShopState.quoted(state.items[id]?.name ?? item)) has no purchase that is not reverted", field: "item")
+            }
+            return fields.filter { $0.0 != "item" && $0.0 != "purchase" } + [("purchase", .string(latest.id.description))]
+        }
+        guard let text = fields.first(where: { $0.0 == "purchase" })?.1.stringValue, UUID(uuidString: text) == nil else { return fields }
+        let digits = text.uppercased().filter { $0 != "-" }
+        guard digits.count >= 4, digits.allSatisfy(\.isHexDigit) else {
+            throw RuleViolation(.unknownPurchase, "purchase \(ShopState.quoted(text)) is neither an id nor its first 4 or more hex digits", field: "purchase")
+        }
+        let matches = state.purchases.values.filter { $0.id.description.filter { $0 != "-" }.hasPrefix(digits) }
+        guard matches.count == 1, let match = matches.first else {
+            throw RuleViolation(.unknownPurchase, matches.isEmpty ? "no purchase id starts with \(text)"
+                                : "\(matches.count) purchase ids start with \(text); give more of the id", field: "purchase")
+        }
+        return fields.map { $0.0 == "purchase" ? ("purchase", .string(match.id.description)) : $0 }
     }
 
     private static func resolve(_ text: String, kind: String, state: ShopState) throws(RuleViolation) -> String {

@@ -1,48 +1,51 @@
 /// What a person or device asks the household to do.
 ///
-/// Ids of things a command creates are always present here; the JSON
-/// command decoder fills omitted ones from an injected ``IDGenerator``.
-/// Optional fields have the defaults the specification gives: an item
-/// without a location goes to Unknown, a list entry without a quantity has 1,
-/// a purchase takes quantity, price and location from the item and its entry.
+/// Ids of things a command creates are always present here: a constructor
+/// left without one makes a new id (give it to know the id beforehand); the
+/// JSON command decoder fills omitted ones from an injected ``IDGenerator``.
+/// Optional fields have the defaults the specification gives, and may be
+/// left out: an item without a location goes to Unknown, a list entry
+/// without a quantity has 1, a purchase takes quantity, price and location
+/// from the item and its entry, and its time from when it is recorded.
 ///
 /// ```swift
 /// let add = Command.addItemToList(list: weekly, item: milk, quantity: 2)
 /// let events = try ShopDecider.decide(add, state, actor: "ana")
+/// let bought = Command.purchaseItem(item: milk, list: weekly)     // the entry's quantity, the item's price and place
 /// ```
 public enum Command: Hashable, Sendable {
-    case createHousehold(household: HouseholdID, name: String, currency: String, timeZone: String)
+    case createHousehold(household: HouseholdID = HouseholdID(), name: String, currency: String, timeZone: String)
 
-    case createLocation(location: LocationID, name: String, color: Color?)
+    case createLocation(location: LocationID = LocationID(), name: String, color: Color? = nil)
     case renameLocation(location: LocationID, name: String)
     case recolorLocation(location: LocationID, color: Color)
     case reorderLocations(order: [LocationID])
     case deleteLocation(location: LocationID)
 
-    case createItem(item: ItemID, name: String, location: LocationID?, details: ItemDetails)
+    case createItem(item: ItemID = ItemID(), name: String, location: LocationID? = nil, details: ItemDetails = .none)
     case renameItem(item: ItemID, name: String)
     case changeItemDetails(item: ItemID, details: ItemDetails)
     case relocateItem(item: ItemID, location: LocationID)
     case setItemAvailability(item: ItemID, available: Bool)
     case deleteItem(item: ItemID)
 
-    case createList(list: ListID, name: String, priority: Priority?)
+    case createList(list: ListID = ListID(), name: String, priority: Priority? = nil)
     case renameList(list: ListID, name: String)
     case setListPriority(list: ListID, priority: Priority)
     case deleteList(list: ListID)
     case restoreList(list: ListID)
     case purgeList(list: ListID)
-    case addItemToList(list: ListID, item: ItemID, quantity: Int?)
+    case addItemToList(list: ListID, item: ItemID, quantity: Int? = nil)
     case changeQuantity(list: ListID, item: ItemID, quantity: Int)
     case removeItemFromList(list: ListID, item: ItemID)
     case reorderList(list: ListID, order: [ItemID])
 
-    case purchaseItem(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int?, unitPrice: Int?,
-                      location: LocationID?, purchasedAt: Timestamp?)
+    case purchaseItem(purchase: PurchaseID = PurchaseID(), item: ItemID, list: ListID? = nil, quantity: Int? = nil,
+                      unitPrice: Int? = nil, location: LocationID? = nil, purchasedAt: Timestamp? = nil)
     case revertPurchase(purchase: PurchaseID)
     case clearBought(list: ListID)
 
-    case startTrip(trip: TripID, list: ListID?)
+    case startTrip(trip: TripID = TripID(), list: ListID? = nil)
     case pauseTrip(trip: TripID)
     case resumeTrip(trip: TripID)
     case endTrip(trip: TripID)

@@ -150,10 +150,16 @@ struct Apply: ToolCommand {
                                + "  (in the outbox: `shop-replay sync` sends it)")
                 case let .success(outcome):
                     let created = outcome.created
+                    // Which purchase a revert took back: it may have been named by its item or the first digits of its id.
+                    var reverted: (id: PurchaseID, item: String)?
+                    if case let .revertPurchase(purchase) = request.command { reverted = (purchase, target.itemName(of: purchase)) }
                     answer([("ok", true), ("command", .string(outcome.command.description)), ("seqs", .array(outcome.seqs.map(JSONValue.int))),
-                            ("created", .object(created.map { ($0.kind, .string($0.id.uuidString)) }))] + (outcome.isRetry ? [("retry", true)] : []),
+                            ("created", .object(created.map { ($0.kind, .string($0.id.uuidString)) }))]
+                           + (reverted.map { [("reverted", .string($0.id.description))] } ?? [])
+                           + (outcome.isRetry ? [("retry", true)] : []),
                            text: "ok        \(outcome.command)  seq \(outcome.seqs.map(String.init).joined(separator: ","))"
                                + created.map { "  \($0.kind) \($0.id.uuidString)" }.joined()
+                               + (reverted.map { "  reverted purchase \($0.id) (\(Limits.visible($0.item)))" } ?? "")
                                + (outcome.isRetry ? "  (already applied)" : ""))
                 case let .failure(violation):
                     rejectedLine(request.id, violation.code, violation.message)
@@ -247,6 +253,12 @@ extension Apply {
                 journal = try ToolJournal.open(path, actor: actor, wait: wait, shared: true)
             }
             return try journal!.execute(batch: requests)
+        }
+
+        /// The name of the item a purchase bought, for saying which purchase a revert took back.
+        func itemName(of purchase: PurchaseID) -> String {
+            let state = replica?.state ?? journal?.state ?? .initial
+            return state.purchases[purchase].flatMap { state.items[$0.item]?.name } ?? "?"
         }
 
         /// The state names are resolved against: after other writers', or the replica's optimistic one.

@@ -81,6 +81,9 @@ func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool
     throws -> (views: HouseholdViews, through: Int, pendingEvents: [RecordedEvent], pending: Int?) {
     let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
     var (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot, history: history)
+    if case let .seq(wanted) = stop, views.asOf < wanted, !warnings.contains(where: { $0.contains("newer ShopEvents") }) {
+        warnings.append("--as-of \(wanted) is past the journal's end: it holds \(Format.count(views.asOf, "event")), so this is as of seq \(views.asOf), the last")
+    }
     for warning in warnings { Tool.fail("warning: \(warning)") }
     let through = views.asOf
     guard Replica.isReplica(options.journal) else { return (views, through, [], nil) }
@@ -152,7 +155,9 @@ struct ViewCommand: ToolCommand {
             try showStats(options, asOf: asOf, useSnapshot: useSnapshot)
             return 0
         }
-        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: view.history)
+        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, 
+                                                      // list-detail's text shows how many each bought entry's purchase bought
+                                                      history: view == .listDetail && !options.json ? .totals : view.history)
         let currency = views.state.household?.currency
         func show(_ json: JSONValue, _ text: () -> String) { out.view(json, pending: pending, text) }
         func chosenList() throws -> ListID {
@@ -164,11 +169,13 @@ struct ViewCommand: ToolCommand {
         }
         switch view {
         case .shoppingListByLocation, .shoppingListByName:
-            let shopping = ShoppingListView(views, list: try chosenList(), grouping: view == .shoppingListByName ? .byName : .byLocation)!
-            show(shopping.json) { TextViews.shoppingList(shopping, currency: currency) }
+            let list = try chosenList()
+            let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation)!
+            show(shopping.json) { TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views) }
         case .listDetail:
-            let detail = ListDetailView(views, list: try chosenList())!
-            show(detail.json) { TextViews.listDetail(detail) }
+            let list = try chosenList()
+            let detail = ListDetailView(views, list: list)!
+            show(detail.json) { TextViews.deletedMark(TextViews.listDetail(detail, views: views), list: list, views: views) }
         case .shareText:
             let list = try chosenList()
             let text = ShoppingListView.shareText(views, list: list)!
