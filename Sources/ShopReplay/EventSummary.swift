@@ -12,7 +12,8 @@ enum EventSummary {
         case let .locationCreated(_, name, position, _): return "\(name) at position \(position)"
         case let .locationRenamed(id, name): return "\(location(id)) → \(name)"
         case let .locationRecolored(id, _): return location(id)
-        case let .locationsReordered(order): return order.map(location).joined(separator: ", ")
+        case let .locationsReordered(order, positions, _):
+            return positions.map { numbers in zip(order, numbers).map { "\($1) \(location($0))" } }?.joined(separator: ", ") ?? order.map(location).joined(separator: ", ")
         case let .locationDeleted(id): return location(id)
         case let .itemCreated(_, name, at, details):
             return "\(name) at \(location(at))" + (details.unitPrice.map { " for \(Format.money($0))" } ?? "")

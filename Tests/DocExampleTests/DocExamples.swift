@@ -79,6 +79,7 @@ import ShopProjections
 @MainActor func example_Command_1(milk: ItemID, state: ShopState, weekly: ListID) throws {
     let add = Command.addItemToList(list: weekly, item: milk, quantity: 2)
     let events = try ShopDecider.decide(add, state, actor: "ana")
+    let bought = Command.purchaseItem(item: milk, list: weekly)     // the entry's quantity, the item's price and place
 }
 
 // Sources/ShopEvents/Domain/Command.swift #2

@@ -16,6 +16,7 @@ import ShopTestSupport
         "currency": #""EUR""#, "timeZone": #""UTC""#, "color": #"{"red":0,"green":0,"blue":0,"opacity":1}"#,
         "quantity": "1", "unitPrice": "1", "priority": #""high""#, "available": "true",
         "purchasedAt": #""2026-01-01T00:00:00.000Z""#, "member": #""ben""#, "role": #""viewer""#,
+        "positions": "[3]", "unknownAlias": #""00000000-0000-0000-0000-0000000000AB""#,
     ]
 
     static func sample(_ field: String) -> String {

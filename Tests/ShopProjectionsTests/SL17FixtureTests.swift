@@ -51,3 +51,20 @@ struct SL17FixtureTests {
         #expect(view.remaining == 12)
     }
 }
+
+/// The real archive, imported and exported: every item's quantity, every
+/// location's id and `visitationOrder` come back (issue 34).
+@Suite(.enabled(if: Fixtures.sl17 != nil, Comment(rawValue: Fixtures.sl17Missing)))
+struct SL17FixtureRoundTripTests {
+    @Test func theRealArchiveComesBackAsItWas() throws {
+        let archive = try SL17Archive.parse(Fixtures.sl17!)
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (exported, plan) = try SL17RoundTrip.importThenExport(archive, path: folder.appendingPathComponent("shop.ndjson").path)
+        #expect(plan.changes == [])
+        #expect(exported == SL17RoundTrip.normalised(archive))
+        let quantities = Dictionary(uniqueKeysWithValues: exported.locations.flatMap(\.items).map { ($0.name, $0.quantity) })
+        #expect(quantities["Corn Ears"] == 6 && quantities["Lemons"] == 3)
+        #expect(exported.locations.last?.id == LocationID("532B8FBC-D3E1-49DA-9CD2-650CAAE08797"))
+    }
+}

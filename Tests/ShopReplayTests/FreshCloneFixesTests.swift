@@ -428,3 +428,31 @@ extension JournalReader {
         } else { Issue.record("not purchases") }
     }
 }
+
+@Suite struct SL17ImportReportTests {
+    @Test func anArchiveWithTwoMilksImportsBothAndSaysWhatItRenamed() throws {
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let archive = #"""
+        [{"id":"8D83AF5B-4281-4AD9-8061-09E597156CC4","name":"Dairy","visitationOrder":18,"red":0,"green":0.1,"blue":0.9,"opacity":0.65,
+          "items":[{"id":"B8D6BF87-A422-4DDB-B407-C2E9D0EC7DF7","name":"Milk","onList":true,"isAvailable":true,"quantity":2},
+                   {"id":"C8D6BF87-A422-4DDB-B407-C2E9D0EC7DF7","name":"milk ","onList":false,"isAvailable":true,"quantity":3}]}]
+        """#
+        Scratch.write(Array(archive.utf8), to: tool.path("a.json"))
+        let text = try tool.run(["import-sl17", "a.json", "--time-zone", "UTC"])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.last == #"renamed item C8D6BF87-A422-4DDB-B407-C2E9D0EC7DF7: "milk " → "milk (2)" ("Milk" (B8D6BF87-A422-4DDB-B407-C2E9D0EC7DF7) has that name, ignoring case)"#)
+        let json = try tool.run(["import-sl17", "a.json", "--json", "--journal", "again.ndjson", "--time-zone", "UTC"]).object()
+        let changes = try #require(json["changes"] as? [[String: String]])
+        #expect(changes == [["kind": "renamed", "what": "item", "id": "C8D6BF87-A422-4DDB-B407-C2E9D0EC7DF7", "from": "\"milk \"",
+                             "to": "\"milk (2)\"", "reason": "\"Milk\" (B8D6BF87-A422-4DDB-B407-C2E9D0EC7DF7) has that name, ignoring case"]])
+        // Exported, each keeps its own id and quantity; imported again, nothing is appended.
+        #expect(try tool.run(["export-sl17", "back.json"]).status == 0)
+        let back = try SL17Archive.parse(Scratch.bytes(tool.path("back.json")))
+        #expect(back.locations.first?.items.map(\.quantity) == [2, 3])
+        #expect(back.locations.first?.visitationOrder == 18)
+        #expect(try tool.run(["import-sl17", "back.json"]).stdout.hasPrefix("nothing to import"))
+    }
+}

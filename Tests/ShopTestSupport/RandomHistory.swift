@@ -193,3 +193,70 @@ public enum Fixtures {
 
     public static let sl17Missing = "skipped: the ShoppingList17 fixture is not at ../shared/fixtures/sl17-sample-archive.json (CI has it; a clone of the project alone does not)"
 }
+
+/// The ShoppingList17 round trip: what an import keeps of an archive, and
+/// random archives to hold it to.
+public enum SL17RoundTrip {
+    /// The archive as an export of its import gives it back, by the
+    /// normalisations docs/TOOL.md lists: names trimmed; locations in visiting
+    /// order (Unknown last); each location's items by name, ignoring case, then id.
+    public static func normalised(_ archive: SL17Archive) -> SL17Archive {
+        var locations = archive.locations.map { location in
+            var location = location
+            location.name = location.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            location.items = location.items.map { item in
+                var item = item
+                item.name = item.name.trimmingCharacters(in: .whitespacesAndNewlines)
+                return item
+            }.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+            return location
+        }
+        locations.sort { $0.visitationOrder < $1.visitationOrder }
+        return SL17Archive(locations: locations)
+    }
+
+    /// Imports `archive` into a new journal at `path` (all of it, or fails) and exports it again.
+    public static func importThenExport(_ archive: SL17Archive, path: String) throws -> (exported: SL17Archive, plan: SL17Transfer.Plan) {
+        let journal = try Journal.open(path: path, options: .init(actor: "import"))
+        defer { journal.close() }
+        let plan = SL17Transfer.plan(archive, into: journal.state, household: .init(timeZone: "UTC"), ids: .random)
+        _ = try journal.execute(allOrNothing: plan.commands.map { CommandEnvelope($0) })
+        return (SL17Transfer.export(journal.state), plan)
+    }
+
+    /// A random archive that the rules take as it is, but for white space
+    /// around names: distinct names, numbers in range, distinct visiting order.
+    package static func randomArchive(_ rng: inout SplitMix64) -> SL17Archive {
+        var names = Set<String>()
+        func name(_ stem: String) -> String {
+            while true {
+                let core = "\(stem) \(Int.random(in: 0...9999, using: &rng))" + (Bool.random(using: &rng) ? " é" : "")
+                guard names.insert(core.lowercased()).inserted else { continue }
+                let pad = ["", " ", "  ", "\t"]
+                return pad.randomElement(using: &rng)! + core + pad.randomElement(using: &rng)!
+            }
+        }
+        func color() -> Color {
+            Color(red: Double.random(in: 0...1, using: &rng), green: Double.random(in: 0...1, using: &rng),
+                  blue: Double.random(in: 0...1, using: &rng), opacity: Double.random(in: 0...1, using: &rng))
+        }
+        func item() -> SL17Archive.Item {
+            let date = Bool.random(using: &rng) ? nil : Timestamp(millisecondsSince1970: Int64.random(in: 1_500_000_000...1_800_000_000, using: &rng) * 1000
+                                                                   + (Bool.random(using: &rng) ? Int64.random(in: 0...999, using: &rng) : 0))
+            return SL17Archive.Item(id: ItemID(), name: name("Item"), onList: Bool.random(using: &rng), isAvailable: Int.random(in: 0..<5, using: &rng) > 0,
+                                    quantity: [1, 1, 2, 3, 6, 12, 9999].randomElement(using: &rng)!, dateLastPurchased: date)
+        }
+        var orders = Set<Int>()
+        var locations = (0..<Int.random(in: 0...8, using: &rng)).map { _ -> SL17Archive.Location in
+            var order = Int.random(in: 1...200, using: &rng)
+            while !orders.insert(order).inserted { order = Int.random(in: 1...200, using: &rng) }
+            return SL17Archive.Location(id: LocationID(), name: name("Aisle"), visitationOrder: order, color: color(),
+                                        items: (0..<Int.random(in: 0...6, using: &rng)).map { _ in item() })
+        }
+        let unknown = SL17Archive.Location(id: LocationID(), name: Bool.random(using: &rng) ? "Unknown Location" : name("Elsewhere"),
+                                           visitationOrder: SL17Archive.unknownVisitationOrder, color: color(),
+                                           items: (0..<Int.random(in: 0...4, using: &rng)).map { _ in item() })
+        locations.insert(unknown, at: Int.random(in: 0...locations.count, using: &rng))
+        return SL17Archive(locations: locations)
+    }
+}

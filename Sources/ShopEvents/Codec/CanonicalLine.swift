@@ -273,7 +273,8 @@ private extension JSONScanner {
     mutating func details() -> ItemDetails? {
         var details = ItemDetails()
         guard optional("category", &details.category, { $0.plainString() }), optional("notes", &details.notes, { $0.plainString() }),
-              optional("unitPrice", &details.unitPrice, { $0.plainInt() }), optional("photo", &details.photo, { $0.plainString() })
+              optional("unitPrice", &details.unitPrice, { $0.plainInt() }), optional("photo", &details.photo, { $0.plainString() }),
+              optional("quantity", &details.quantity, { $0.plainInt() })
         else { return nil }
         return details
     }

@@ -19,11 +19,11 @@ public enum CommandCatalog {
         case .createLocation: ["location?", "name", "color?"]
         case .renameLocation: ["location", "name"]
         case .recolorLocation: ["location", "color"]
-        case .reorderLocations: ["order"]
+        case .reorderLocations: ["order", "positions?", "unknownAlias?"]
         case .deleteLocation: ["location"]
-        case .createItem: ["item?", "name", "location?", "category?", "notes?", "unitPrice?", "photo?"]
+        case .createItem: ["item?", "name", "location?", "category?", "notes?", "unitPrice?", "photo?", "quantity?"]
         case .renameItem: ["item", "name"]
-        case .changeItemDetails: ["item", "category?", "notes?", "unitPrice?", "photo?"]
+        case .changeItemDetails: ["item", "category?", "notes?", "unitPrice?", "photo?", "quantity?"]
         case .relocateItem: ["item", "location"]
         case .setItemAvailability: ["item", "available"]
         case .deleteItem: ["item"]
@@ -50,11 +50,13 @@ public enum CommandCatalog {
         case "household", "purchase", "trip": "an id (UUID)"
         case "item", "list", "location": "an id, or the name of a live one (ignoring case)"
         case "order": "ids or names, all of them, first to visit first"
+        case "positions": "whole numbers, one per location in order, increasing (aisle numbers; default 1…n)"
+        case "unknownAlias": "an id another app gives the Unknown Location (kept for exports)"
         case "name": "1 to 200 characters after trimming, no control characters"
         case "currency": "ISO 4217 code, e.g. EUR"
         case "timeZone": "IANA zone, e.g. Europe/Berlin"
         case "color": #"{"red":0…1,"green":0…1,"blue":0…1,"opacity":0…1}"#
-        case "quantity": "1 to 9999"
+        case "quantity": "1 to 9999 (an item's: how many go on a list when AddItemToList gives none; else 1)"
         case "unitPrice": "minor units, 0 to 100000000 (249 = 2.49)"
         case "priority": #""low", "normal" or "high""#
         case "available": "true or false"

@@ -79,7 +79,8 @@ public enum CommandCodec {
                                    color: try d.optionalColor("color"))
         case .renameLocation: return .renameLocation(location: try d.id("location"), name: try d.string("name"))
         case .recolorLocation: return .recolorLocation(location: try d.id("location"), color: try d.color("color"))
-        case .reorderLocations: return .reorderLocations(order: try d.ids("order"))
+        case .reorderLocations: return .reorderLocations(order: try d.ids("order"), positions: try d.optionalInts("positions"),
+                                                         unknownAlias: try d.optionalID("unknownAlias"))
         case .deleteLocation: return .deleteLocation(location: try d.id("location"))
         case .createItem:
             return .createItem(item: try d.optionalID("item") ?? ids.make(), name: try d.string("name"),
@@ -148,7 +149,7 @@ public enum CommandCodec {
             w.field("location", location); w.field("name", name); w.field("color", color)
         case let .renameLocation(location, name): w.field("location", location); w.field("name", name)
         case let .recolorLocation(location, color): w.field("location", location); w.field("color", color)
-        case let .reorderLocations(order): w.field("order", order)
+        case let .reorderLocations(order, positions, alias): w.field("order", order); w.field("positions", positions); w.field("unknownAlias", alias)
         case let .deleteLocation(location): w.field("location", location)
         case let .createItem(item, name, location, details):
             w.field("item", item); w.field("name", name); w.field("location", location); w.details(details)

@@ -53,6 +53,15 @@ struct DataFields {
         return EntityID(try at.readUUID(name.description))
     }
 
+    mutating func optionalInts(_ name: StaticString) throws(CodecError) -> [Int]? {
+        guard var at = value(name) else { return nil }
+        try at.expect(UInt8(ascii: "["), "\(name) to be an array of whole numbers")
+        var result: [Int] = []
+        var first = true
+        while try at.nextElement(first: &first) { result.append(try at.readInt()) }
+        return result
+    }
+
     mutating func ids<Kind>(_ name: StaticString) throws(CodecError) -> [EntityID<Kind>] {
         guard var at = value(name) else { throw missing(name) }
         try at.expect(UInt8(ascii: "["), "\(name) to be an array of ids")
@@ -139,7 +148,7 @@ struct DataFields {
 
     mutating func details() throws(CodecError) -> ItemDetails {
         ItemDetails(category: try optionalString("category"), notes: try optionalString("notes"),
-                    unitPrice: try optionalInt("unitPrice"), photo: try optionalString("photo"))
+                    unitPrice: try optionalInt("unitPrice"), photo: try optionalString("photo"), quantity: try optionalInt("quantity"))
     }
 
     /// For strict readers (commands): every key must have been fetched.
@@ -162,11 +171,22 @@ extension JSONWriter {
     mutating func field(_ name: StaticString, _ value: Priority?) { if let value { key(name); string(value.rawValue) } }
     mutating func field(_ name: StaticString, _ value: Color?) { if let value { key(name); color(value) } }
     mutating func field<Kind>(_ name: StaticString, _ value: [EntityID<Kind>]) { key(name); ids(value) }
+    mutating func field(_ name: StaticString, _ value: [Int]?) {
+        guard let value else { return }
+        key(name)
+        append(UInt8(ascii: "["))
+        for (index, number) in value.enumerated() {
+            if index > 0 { append(UInt8(ascii: ",")) }
+            int(number)
+        }
+        append(UInt8(ascii: "]"))
+    }
 
     mutating func details(_ value: ItemDetails) {
         field("category", value.category)
         field("notes", value.notes)
         field("unitPrice", value.unitPrice)
         field("photo", value.photo)
+        field("quantity", value.quantity)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 struct EventData {
     enum Field: UInt32 {
         case household, name, currency, timeZone, location, position, color, order, item, category, notes, unitPrice
-        case photo, available, list, priority, quantity, purchase, purchasedAt, trip, member, role
+        case photo, available, list, priority, quantity, purchase, purchasedAt, trip, member, role, positions, unknownAlias
         var bit: UInt32 { 1 << rawValue }
     }
 
@@ -23,6 +23,8 @@ struct EventData {
     var role: Role?
     var color: Color?
     var order: [UUID]?
+    var positions: [Int]?
+    var unknownAlias: UUID?
     var purchasedAt: Timestamp?
 
     /// Which field a key names, from its bytes.
@@ -63,7 +65,10 @@ struct EventData {
         case 6:
             return is_("member") ? .member : nil
         case 9:
-            return is_("household") ? .household : is_("unitPrice") ? .unitPrice : is_("available") ? .available : nil
+            return is_("household") ? .household : is_("unitPrice") ? .unitPrice : is_("available") ? .available
+                : is_("positions") ? .positions : nil
+        case 12:
+            return is_("unknownAlias") ? .unknownAlias : nil
         case 11:
             return is_("purchasedAt") ? .purchasedAt : nil
         default:
@@ -122,6 +127,13 @@ struct EventData {
                 var firstElement = true
                 while try s.nextElement(first: &firstElement) { ids.append(try s.readUUID("order")) }
                 order = ids
+            case .positions:
+                try s.expect(UInt8(ascii: "["), "positions to be an array of whole numbers")
+                var numbers: [Int] = []
+                var firstElement = true
+                while try s.nextElement(first: &firstElement) { numbers.append(try s.readInt()) }
+                positions = numbers
+            case .unknownAlias: unknownAlias = try s.readUUID("unknownAlias")
             case .purchasedAt: purchasedAt = try s.readTimestamp("purchasedAt")
             case .member: member = try Self.string(&s, "member")
             case .role:
@@ -149,7 +161,7 @@ struct EventData {
 
     func id<Kind>(_ value: UUID?, _ name: StaticString) throws(CodecError) -> EntityID<Kind> { EntityID(try need(value, name)) }
 
-    var details: ItemDetails { ItemDetails(category: category, notes: notes, unitPrice: unitPrice, photo: photo) }
+    var details: ItemDetails { ItemDetails(category: category, notes: notes, unitPrice: unitPrice, photo: photo, quantity: quantity) }
 
     /// The event of `type` from these fields; a required field that is absent is an error.
     func event(_ type: EventType) throws(CodecError) -> Event {
@@ -162,7 +174,8 @@ struct EventData {
                                     position: try need(position, "position"), color: try need(color, "color"))
         case .locationRenamed: return .locationRenamed(location: try id(location, "location"), name: try need(name, "name"))
         case .locationRecolored: return .locationRecolored(location: try id(location, "location"), color: try need(color, "color"))
-        case .locationsReordered: return .locationsReordered(order: try need(order, "order").map(LocationID.init))
+        case .locationsReordered:
+            return .locationsReordered(order: try need(order, "order").map(LocationID.init), positions: positions, unknownAlias: unknownAlias.map(LocationID.init))
         case .locationDeleted: return .locationDeleted(location: try id(location, "location"))
         case .itemCreated:
             return .itemCreated(item: try id(item, "item"), name: try need(name, "name"), location: try id(location, "location"), details: details)
@@ -207,7 +220,7 @@ extension EventData.Field: CaseIterable {
         (.position, "position"), (.color, "color"), (.order, "order"), (.item, "item"), (.category, "category"), (.notes, "notes"),
         (.unitPrice, "unitPrice"), (.photo, "photo"), (.available, "available"), (.list, "list"), (.priority, "priority"),
         (.quantity, "quantity"), (.purchase, "purchase"), (.purchasedAt, "purchasedAt"), (.trip, "trip"),
-        (.member, "member"), (.role, "role"),
+        (.member, "member"), (.role, "role"), (.positions, "positions"), (.unknownAlias, "unknownAlias"),
     ]
 }
 

@@ -267,7 +267,7 @@ public enum EventLineCodec {
             w.field("position", position); w.field("color", color)
         case let .locationRenamed(location, name): w.field("location", location); w.field("name", name)
         case let .locationRecolored(location, color): w.field("location", location); w.field("color", color)
-        case let .locationsReordered(order): w.field("order", order)
+        case let .locationsReordered(order, positions, alias): w.field("order", order); w.field("positions", positions); w.field("unknownAlias", alias)
         case let .locationDeleted(location): w.field("location", location)
         case let .itemCreated(item, name, location, details):
             w.field("item", item); w.field("name", name); w.field("location", location); w.details(details)

@@ -19,7 +19,9 @@ public enum Command: Hashable, Sendable {
     case createLocation(location: LocationID = LocationID(), name: String, color: Color? = nil)
     case renameLocation(location: LocationID, name: String)
     case recolorLocation(location: LocationID, color: Color)
-    case reorderLocations(order: [LocationID])
+    /// The visiting order; with `positions`, the numbers the stops keep (else 1…n);
+    /// with `unknownAlias`, the id another app gives the Unknown Location.
+    case reorderLocations(order: [LocationID], positions: [Int]? = nil, unknownAlias: LocationID? = nil)
     case deleteLocation(location: LocationID)
 
     case createItem(item: ItemID = ItemID(), name: String, location: LocationID? = nil, details: ItemDetails = .none)

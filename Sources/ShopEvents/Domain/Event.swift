@@ -14,8 +14,11 @@ public enum Event: Hashable, Sendable {
     case locationCreated(location: LocationID, name: String, position: Int, color: Color)
     case locationRenamed(location: LocationID, name: String)
     case locationRecolored(location: LocationID, color: Color)
-    /// Every live location but Unknown, first to visit first.
-    case locationsReordered(order: [LocationID])
+    /// Every live location but Unknown, first to visit first, numbered 1…n;
+    /// or by `positions`, strictly increasing numbers (the aisle numbers another
+    /// app gave them). `unknownAlias`, where given, is the id another app (an
+    /// imported archive) gives the Unknown Location; absent, it stays as it was.
+    case locationsReordered(order: [LocationID], positions: [Int]? = nil, unknownAlias: LocationID? = nil)
     case locationDeleted(location: LocationID)
 
     case itemCreated(item: ItemID, name: String, location: LocationID, details: ItemDetails)

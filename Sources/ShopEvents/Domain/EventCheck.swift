@@ -22,7 +22,7 @@ extension ShopDecider {
             command = .createLocation(location: location, name: name, color: color)
         case let .locationRenamed(location, name): command = .renameLocation(location: location, name: name)
         case let .locationRecolored(location, color): command = .recolorLocation(location: location, color: color)
-        case let .locationsReordered(order): command = .reorderLocations(order: order)
+        case let .locationsReordered(order, positions, alias): command = .reorderLocations(order: order, positions: positions, unknownAlias: alias)
         case let .locationDeleted(location): command = .deleteLocation(location: location)
         case let .itemCreated(item, name, location, details):
             command = .createItem(item: item, name: name, location: location, details: details)

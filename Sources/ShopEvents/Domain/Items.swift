@@ -41,7 +41,7 @@ extension ShopDecider {
         return onLists.map { Event.itemRemovedFromList(list: $0, item: item) } + [.itemDeleted(item: item)]
     }
 
-    /// Trims category; drops empty optional texts; checks lengths and price.
+    /// Trims category; drops empty optional texts; checks lengths, price and default quantity.
     static func validDetails(_ details: ItemDetails) throws(RuleViolation) -> ItemDetails {
         var clean = details
         clean.category = details.category.map(ShopState.trimmed)
@@ -56,6 +56,7 @@ extension ShopDecider {
             }
         }
         try ShopState.validPrice(clean.unitPrice)
+        if let quantity = clean.quantity { _ = try ShopState.validQuantity(quantity) }
         return clean
     }
 }

@@ -42,7 +42,8 @@ extension ShopDecider {
                                     _ state: ShopState) throws(RuleViolation) -> [Event] {
         let shoppingList = try state.requireLiveList(list)
         let found = try state.requireLiveItem(item)
-        let quantity = try ShopState.validQuantity(quantity ?? 1)
+        // Without a quantity, the item's own (what it usually goes on a list with), else 1.
+        let quantity = try ShopState.validQuantity(quantity ?? found.details.quantity ?? 1)
         if let entry = shoppingList.entry(for: item), !entry.isBought {
             throw RuleViolation(.alreadyOnList, "item \(item) (\(ShopState.quoted(found.name))) is already on list \(list) (\(ShopState.quoted(shoppingList.name))) and not bought; change its quantity instead", field: "item")
         }

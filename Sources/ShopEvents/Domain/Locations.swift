@@ -26,12 +26,34 @@ extension ShopDecider {
         return [.locationRecolored(location: location, color: color)]
     }
 
-    static func decideReorderLocations(_ order: [LocationID], _ state: ShopState) throws(RuleViolation) -> [Event] {
+    /// `positions`, where given, number the stops: one each, strictly
+    /// increasing, from 1 and below the Unknown Location's. `unknownAlias` must
+    /// be an id the journal does not use for anything else.
+    static func decideReorderLocations(_ order: [LocationID], positions: [Int]?, unknownAlias: LocationID?,
+                                       _ state: ShopState) throws(RuleViolation) -> [Event] {
         if order.contains(.unknown) {
             throw RuleViolation(.unknownLocationFixed, "order names the Unknown Location, which always comes last and is never reordered", field: "order")
         }
         try ShopState.requireExactly(order, members: state.liveLocationIDs, what: "location")
-        return [.locationsReordered(order: order)]
+        if let positions {
+            guard positions.count == order.count else {
+                throw RuleViolation(.invalidPosition, "positions has \(positions.count) numbers for \(order.count) locations in order; give one each", field: "positions")
+            }
+            for (index, position) in positions.enumerated() {
+                guard position >= 1, position < Limits.unknownLocationPosition else {
+                    throw RuleViolation(.invalidPosition, "position \(position) is out of range 1…\(Limits.unknownLocationPosition - 1)", field: "positions")
+                }
+                if index > 0, position <= positions[index - 1] {
+                    throw RuleViolation(.invalidPosition, "positions must increase along the order: \(position) follows \(positions[index - 1])", field: "positions")
+                }
+            }
+        }
+        if let unknownAlias, unknownAlias != state.unknownLocationAlias {
+            if unknownAlias == .unknown || state.isUsed(unknownAlias.uuid) {
+                throw RuleViolation(.idInUse, "unknownAlias \(unknownAlias) is already an id of this journal; an alias is another app's id for the Unknown Location", field: "unknownAlias")
+            }
+        }
+        return [.locationsReordered(order: order, positions: positions, unknownAlias: unknownAlias)]
     }
 
     /// Relocates the location's items to Unknown first (in id order), then deletes it.
@@ -64,8 +86,9 @@ extension ShopState {
         locationNames.rename(id, from: old.name, to: name, isLive: !old.isDeleted)
     }
 
-    mutating func applyLocationsReordered(_ order: [LocationID]) {
-        for (index, id) in order.enumerated() { locations.change(id) { $0.position = index + 1 } }
+    mutating func applyLocationsReordered(_ order: [LocationID], positions: [Int]?, unknownAlias: LocationID?) {
+        for (index, id) in order.enumerated() { locations.change(id) { $0.position = positions?[index] ?? index + 1 } }
+        if let unknownAlias { self.unknownLocationAlias = unknownAlias }
     }
 
     mutating func applyLocationDeleted(_ id: LocationID) {

@@ -51,6 +51,7 @@ public struct RuleViolation: ShopError, Hashable {
         case alreadyBought = "already_bought"
         case nothingToClear = "nothing_to_clear"
         case orderMismatch = "order_mismatch"
+        case invalidPosition = "invalid_position"
         case unknownPurchase = "unknown_purchase"
         case alreadyReverted = "already_reverted"
         case unknownTrip = "unknown_trip"

@@ -29,7 +29,7 @@ public enum ShopDecider {
             return try decideCreateLocation(location, name: name, color: color, state)
         case let .renameLocation(location, name): return try decideRenameLocation(location, name: name, state)
         case let .recolorLocation(location, color): return try decideRecolorLocation(location, color: color, state)
-        case let .reorderLocations(order): return try decideReorderLocations(order, state)
+        case let .reorderLocations(order, positions, alias): return try decideReorderLocations(order, positions: positions, unknownAlias: alias, state)
         case let .deleteLocation(location): return try decideDeleteLocation(location, state)
         case let .createItem(item, name, location, details):
             return try decideCreateItem(item, name: name, location: location, details: details, state)

@@ -10,12 +10,14 @@ extension ShopState {
         w.array(locations.values.sorted { $0.id < $1.id }) { w, l in
             w.id(l.id); w.string(l.name); w.int(l.position); w.color(l.color); w.bool(l.isDeleted)
         }
+        w.optional(unknownLocationAlias) { $0.id($1) }
         w.array(items.values.sorted { $0.id < $1.id }) { w, i in
             w.id(i.id); w.string(i.name); w.id(i.location)
             w.optional(i.details.category) { $0.string($1) }
             w.optional(i.details.notes) { $0.string($1) }
             w.optional(i.details.unitPrice) { $0.int($1) }
             w.optional(i.details.photo) { $0.string($1) }
+            w.optional(i.details.quantity) { $0.int($1) }
             w.bool(i.isAvailable); w.bool(i.isDeleted)
         }
         w.array(lists.values.sorted { $0.id < $1.id }) { w, l in
@@ -63,12 +65,14 @@ extension ShopState {
             countLive(l.id)
             if !l.isDeleted { locationNames.claim(l.name, by: l.id) }
         }
+        unknownLocationAlias = try r.optional { r throws(BinaryDecodingError) in try r.id() }
         let savedItems = try r.array { r throws(BinaryDecodingError) in
             let (id, name, location): (ItemID, String, LocationID) = (try r.id(), try r.string(), try r.id())
             let details = ItemDetails(category: try r.optional { r throws(BinaryDecodingError) in try r.string() },
                                       notes: try r.optional { r throws(BinaryDecodingError) in try r.string() },
                                       unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
-                                      photo: try r.optional { r throws(BinaryDecodingError) in try r.string() })
+                                      photo: try r.optional { r throws(BinaryDecodingError) in try r.string() },
+                                      quantity: try r.optional { r throws(BinaryDecodingError) in try r.int() })
             return Item(id: id, name: name, location: location, details: details, isAvailable: try r.bool(), isDeleted: try r.bool())
         }
         // Without the history, deleted items are let go as they are read (see `dropHistory()`).

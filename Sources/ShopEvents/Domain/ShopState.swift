@@ -16,6 +16,9 @@ public struct ShopState: Hashable, Sendable {
     public internal(set) var household: Household?
     /// Live and deleted locations; in a state that keeps no history, only the live ones.
     public internal(set) var locations: [LocationID: Location] = [:]
+    /// The id another app gives the Unknown Location (an imported archive's),
+    /// so that an export gives it back; see ``Event/locationsReordered(order:positions:unknownAlias:)``.
+    public internal(set) var unknownLocationAlias: LocationID?
     /// Live and deleted items; in a state that keeps no history, only the live ones.
     public internal(set) var items: [ItemID: Item] = [:]
     /// Live and soft-deleted lists; a purged list is gone.
@@ -168,10 +171,11 @@ public struct ShopState: Hashable, Sendable {
     }
 
     /// Whether `uuid` was ever created by an event of this journal, as the id
-    /// of anything: ids are never reused, even after a delete or purge.
+    /// of anything (or is the Unknown Location's alias): ids are never reused,
+    /// even after a delete or purge.
     public func isUsed(_ uuid: UUID) -> Bool {
         // `index(forKey:)`: whether a key is there, without copying its value out.
-        household?.id.uuid == uuid || locations.index(forKey: LocationID(uuid)) != nil || items.index(forKey: ItemID(uuid)) != nil
+        household?.id.uuid == uuid || unknownLocationAlias?.uuid == uuid || locations.index(forKey: LocationID(uuid)) != nil || items.index(forKey: ItemID(uuid)) != nil
             || lists.index(forKey: ListID(uuid)) != nil || purgedLists.contains(ListID(uuid))
             || purchases.position(of: PurchaseID(uuid)) != nil || trips.index(forKey: TripID(uuid)) != nil
     }
@@ -190,7 +194,7 @@ public struct ShopState: Hashable, Sendable {
             applyLocationCreated(location, name: name, position: position, color: color)
         case let .locationRenamed(location, name): applyLocationRenamed(location, name: name)
         case let .locationRecolored(location, color): locations.change(location) { $0.color = color }
-        case let .locationsReordered(order): applyLocationsReordered(order)
+        case let .locationsReordered(order, positions, alias): applyLocationsReordered(order, positions: positions, unknownAlias: alias)
         case let .locationDeleted(location): applyLocationDeleted(location)
         case let .itemCreated(item, name, location, details):
             applyItemCreated(item, name: name, location: location, details: details)

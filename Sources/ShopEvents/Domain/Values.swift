@@ -247,9 +247,14 @@ public struct ItemDetails: Hashable, Sendable {
     public var unitPrice: Int?
     /// A reference to a photo: a file name or URL, never the bytes.
     public var photo: String?
+    /// How many go on a list when `AddItemToList` gives no quantity (1 when
+    /// absent): what ShoppingList17 keeps as the quantity of an item that is
+    /// not on the list. Key `quantity` in the data; journals written before it
+    /// have none, and readers that do not know it skip it.
+    public var quantity: Int?
 
-    public init(category: String? = nil, notes: String? = nil, unitPrice: Int? = nil, photo: String? = nil) {
-        self.category = category; self.notes = notes; self.unitPrice = unitPrice; self.photo = photo
+    public init(category: String? = nil, notes: String? = nil, unitPrice: Int? = nil, photo: String? = nil, quantity: Int? = nil) {
+        self.category = category; self.notes = notes; self.unitPrice = unitPrice; self.photo = photo; self.quantity = quantity
     }
 
     public static let none = ItemDetails()

@@ -46,7 +46,7 @@ struct Apply: ToolCommand {
             "  \(type.rawValue.padding(toLength: width, withPad: " ", startingAt: 0))  \(CommandCatalog.fields(of: type).joined(separator: ", "))"
         }.joined(separator: "\n")
         let fields = ["item", "order", "name", "quantity", "unitPrice", "priority", "color", "purchasedAt", "currency", "timeZone",
-                      "category", "notes", "photo"]
+                      "category", "notes", "photo", "positions", "unknownAlias"]
             .map { "  \($0.padding(toLength: 12, withPad: " ", startingAt: 0)) \(CommandCatalog.describe(field: $0))" }.joined(separator: "\n")
         return """
         Usage: shop-replay apply [FILE|-] [--actor NAME] [--batch N] [--wait SECONDS] [--journal PATH] [--json]

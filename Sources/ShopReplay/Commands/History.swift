@@ -153,7 +153,7 @@ struct History: ToolCommand {
             return id == location
         case .householdCreated:
             return location == .unknown
-        case let .locationsReordered(order): return order.contains(location)
+        case let .locationsReordered(order, _, _): return order.contains(location)
         case let .itemRelocated(item, to): return to == location || state.items[item]?.location == location
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.location == location
         case .itemRenamed, .itemDetailsChanged, .itemAvailabilityChanged, .itemDeleted, .listCreated, .listRenamed,

@@ -11,9 +11,16 @@ struct ImportSL17: ToolCommand {
 
     Imports a ShoppingList17 archive: its locations in visiting order (the one
     at visitationOrder 2147483647 is the Unknown Location), its items with
-    trimmed names and their availability, the items on its list, and purchase
-    dates. The archive's ids are kept, so importing the same file again
-    appends nothing. Either all of it is imported or nothing is.
+    trimmed names and their availability and quantities, the items on its
+    list, and purchase dates. The archive's ids and visitationOrder numbers
+    are kept (its Unknown Location's id too), so importing the same file
+    again appends nothing and export-sl17 gives them back.
+
+    What the household's rules do not take is mended and said, one line
+    each (and in --json, "changes"): a name taken ignoring case gets " (2)",
+    an empty or over-long name or one with control characters is mended, a
+    quantity or colour is brought into range, an id the archive has twice is
+    imported once. Every command is then written at once, or none is.
 
     Options:
       --list NAME        the list on-list items go on (default: Shopping List)
@@ -52,7 +59,8 @@ struct ImportSL17: ToolCommand {
         }
         let journal = try ToolJournal.open(options.journal, actor: actor)
         defer { journal.close(discardingIfEmpty: true) }
-        let commands = SL17Transfer.importCommands(archive, into: journal.state, listName: list, household: household, ids: .random)
+        let plan = SL17Transfer.plan(archive, into: journal.state, listName: list, household: household, ids: .random)
+        let commands = plan.commands
         // All or nothing: a rejected command leaves the journal as it was.
         let correlation = CorrelationID()
         let seqs: [Int]
@@ -67,12 +75,17 @@ struct ImportSL17: ToolCommand {
         if options.json {
             out.emit(.object([("ok", true), ("events", .int(seqs.count)), ("first", .optional(seqs.first)), ("last", .optional(seqs.last)),
                               ("locations", .int(archive.locations.count)), ("items", .int(items)), ("onList", .int(onList)),
+                              ("changes", .array(plan.changes.map { change in
+                                  .object([("kind", .string(change.kind.rawValue)), ("what", .string(change.what)), ("id", .string(change.id.uuidString)),
+                                           ("from", .string(change.from)), ("to", .string(change.to)), ("reason", .string(change.reason))])
+                              })),
                               ("head", .string(journal.head.description))]))
         } else if seqs.isEmpty {
             out.line("nothing to import: the journal already holds everything in \(file)")
         } else {
             out.line("imported \(Format.count(archive.locations.count, "location")), \(Format.count(items, "item")) and \(onList) on \(list) from \(file):")
             out.line("\(Format.count(seqs.count, "event")), seq \(seqs.first!)–\(seqs.last!); audit head \(journal.head)")
+            for change in plan.changes { out.line(change.summary) }
         }
         return 0
     }
@@ -84,10 +97,13 @@ struct ExportSL17: ToolCommand {
     static let help = """
     Usage: shop-replay export-sl17 FILE [--list NAME] [--force] [--as-of SEQ|TIME] [--journal PATH]
 
-    Writes the live locations (visiting order; Unknown at 2147483647), their
-    live items, which of them are on the list, and each item's last purchase
-    date, as a ShoppingList17 archive. Importing it into a new journal gives
-    the same views.
+    Writes the live locations (visiting order and numbers; Unknown at
+    2147483647, with the id an imported archive gave it), their live items,
+    which of them are on the list and with what quantity (an item not on it:
+    the quantity it goes on a list with), and each item's last purchase date,
+    as a ShoppingList17 archive. Importing it into a new journal gives the
+    same views; an archive imported and exported again is the same archive
+    (docs/TOOL.md lists what an import normalises).
 
     Options:
       --list NAME      the list whose unbought entries become onList (default: the
@@ -124,11 +140,8 @@ struct ExportSL17: ToolCommand {
         }
         let listName = listID.flatMap { views.state.lists[$0]?.name }
         let archive = SL17Transfer.export(views.state, list: listID)
-        let temporary = file + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(archive.encoded())),
-              rename(temporary, file) == 0 else {
-            unlink(temporary)
-            throw ToolFailure(message: "cannot write \(file): errno \(errno)", exitCode: 3)
+        do { try Journal.writeAtomically(archive.encoded(), to: file) } catch {
+            throw ToolFailure(message: "cannot write \(file): \(error.message)", exitCode: 3)
         }
         let items = archive.locations.reduce(0) { $0 + $1.items.count }
         let onList = archive.locations.reduce(0) { $0 + $1.items.filter(\.onList).count }
