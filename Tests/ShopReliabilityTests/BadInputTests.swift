@@ -91,10 +91,15 @@ import ShopTestSupport
             Scratch.write(bytes, to: tool.path(name))
             expectOneLine(try tool.run(["import-sl17", name]), status: 3, message)
         }
-        // an archive whose names collide: all or nothing
-        let clash = #"[{"id":"8D83AF5B-4281-4AD9-8061-09E597156CC4","name":"Dairy","visitationOrder":1,"red":0,"green":0,"blue":0,"opacity":1,"items":[{"id":"E976A9E1-0806-4504-99BF-116004C8DED9","name":"Milk","onList":false,"isAvailable":true,"quantity":1},{"id":"B8D6BF87-A422-4DDB-B407-C2E9D0EC7DF7","name":"milk ","onList":false,"isAvailable":true,"quantity":1}]}]"#
-        Scratch.write(Array(clash.utf8), to: tool.path("clash.json"))
-        expectOneLine(try tool.run(["import-sl17", "clash.json"]), status: 1, "nothing was written: CreateItem is rejected — name_taken")
-        #expect(!FileManager.default.fileExists(atPath: tool.path("shop.ndjson")))
+        // an archive whose names collide is imported, the second name changed and said (FreshCloneFixesTests);
+        // one the household's rules refuse is all or nothing: here the importer is only a viewer
+        let archive = #"[{"id":"8D83AF5B-4281-4AD9-8061-09E597156CC4","name":"Dairy","visitationOrder":1,"red":0,"green":0,"blue":0,"opacity":1,"items":[{"id":"E976A9E1-0806-4504-99BF-116004C8DED9","name":"Milk","onList":false,"isAvailable":true,"quantity":1}]}]"#
+        Scratch.write(Array(archive.utf8), to: tool.path("archive.json"))
+        let closed = #"{"type":"CreateHousehold","data":{"name":"Home","currency":"EUR","timeZone":"UTC"}}"# + "\n"
+            + #"{"type":"AddMember","data":{"member":"ana","role":"owner"}}"# + "\n" + #"{"type":"AddMember","data":{"member":"vic","role":"viewer"}}"# + "\n"
+        #expect(try tool.run(["apply", "--actor", "ana"], stdin: closed).status == 0)
+        let before = Scratch.bytes(tool.path("shop.ndjson"))
+        expectOneLine(try tool.run(["import-sl17", "archive.json", "--actor", "vic"]), status: 1, "nothing was written: CreateLocation is rejected — forbidden")
+        #expect(Scratch.bytes(tool.path("shop.ndjson")) == before)
     }
 }

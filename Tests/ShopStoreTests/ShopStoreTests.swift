@@ -265,4 +265,32 @@ func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () as
         #expect(events.map(\.event.typeName) == ["HouseholdCreated", "ItemCreated"])
         #expect(FileManager.default.fileExists(atPath: mine + ".chain"))
     }
+
+    @Test func aReplicaOpenedBeforeAChangeOfDirectoryPutsCommandsInItsOwnOutbox() throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let home = folder.appendingPathComponent("home"), elsewhere = folder.appendingPathComponent("elsewhere")
+        for directory in [home, elsewhere] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        let hub = home.appendingPathComponent("hub.ndjson").path
+        let setup = try Journal.open(path: hub, options: .init(actor: "setup"))
+        try setup.execute(.createHousehold(household: HouseholdID(), name: "Mine", currency: "EUR", timeZone: "UTC"))
+        setup.close()
+        let clone = try ChildProcess(ToolRunner.binary, ["clone", "--hub", hub, "--journal", "shop.ndjson", "--actor", "ana"], directory: home.path)
+        #expect(clone.waitForExit() == 0)
+        let theirs = elsewhere.appendingPathComponent("shop.ndjson").path
+        let other = try Journal.open(path: theirs, options: .init(actor: "setup"))
+        try other.execute(.createHousehold(household: HouseholdID(), name: "Theirs", currency: "EUR", timeZone: "UTC"))
+        other.close()
+        let theirFiles = try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted()
+        let theirBytes = Scratch.bytes(theirs)
+
+        let child = try ChildProcess(storeWriter, ["--chdir", "replica", home.path, elsewhere.path], stdout: .pipe)
+        let answer = child.readLine(timeout: 30)
+        #expect(child.waitForExit() == 0)
+        let mine = home.appendingPathComponent("shop.ndjson").path
+        #expect(answer == "pending true \(mine)")
+        #expect(try Replica(path: mine).pending.map(\.command.typeName) == ["CreateItem"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted() == theirFiles)
+        #expect(Scratch.bytes(theirs) == theirBytes)
+    }
 }

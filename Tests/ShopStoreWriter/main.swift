@@ -13,8 +13,8 @@ import ShopEvents
 
 let arguments = CommandLine.arguments
 // --chdir: opens `shop.ndjson` (a relative path) through KIND (store, journal,
-// shared, replayer) in HOME, changes the working directory to ELSEWHERE, then
-// writes (or reads) through what it opened, printing what it got.
+// shared, replica) in HOME, changes the working directory to ELSEWHERE, then
+// writes through what it opened, printing what it got.
 //
 //   ShopStoreWriter --chdir KIND HOME ELSEWHERE
 if arguments.count == 5, arguments[1] == "--chdir" {
@@ -38,6 +38,11 @@ if arguments.count == 5, arguments[1] == "--chdir" {
             print("seqs", try journal.execute(item).seqs, journal.path)
             try journal.saveSnapshot()
             journal.close()
+        case "replica":
+            let replica = try await ReplicaStore(path: "shop.ndjson", options: .init(actor: "ana"))
+            move(to: elsewhere)
+            let outcome = try await replica.execute(item)
+            print("pending", outcome.isPending, replica.path)
         default:
             print("unknown kind \(kind)"); exit(2)
         }
