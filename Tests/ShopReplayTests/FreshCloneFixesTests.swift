@@ -291,7 +291,7 @@ import ShopTestSupport
             let result = source == "file" ? try tool.run(["apply", name, "--json", "--journal", "\(source).ndjson"])
                                           : try tool.run(["apply", "--json", "--journal", "\(source).ndjson"], stdin: input)
             let answers = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            #expect(answers.count == 4, "\(source)")
+            try #require(answers.count == 4, "\(source): \(result.stderr)")
             #expect(answers.map { $0?["ok"] as? Bool } == [false, false, false, false], "no household: every command is answered")
             #expect(((answers[1]?["error"] as? [String: Any])?["message"] as? String) == "line 2 is \(long.utf8.count) bytes; a command is at most 1048576 bytes, so it was skipped")
             #expect(((answers[3]?["error"] as? [String: Any])?["code"] as? String) == "line_too_long")
