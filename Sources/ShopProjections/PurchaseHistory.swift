@@ -291,7 +291,11 @@ public struct PurchaseHistory: Hashable, Sendable {
                     all[position].isReverted ? nil : all[position].purchasedAt
                 }
             }
-        default:
+        case .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
+             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
+             .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
+             .itemAddedToList, .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared,
+             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved:
             break
         }
     }
@@ -328,7 +332,11 @@ public struct PurchaseHistory: Hashable, Sendable {
             ended.end(at: recorded.at)
             settled.endedTrips += 1
             settled.endedMilliseconds += ended.activeMilliseconds
-        default:
+        case .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .itemCreated, .itemRenamed,
+             .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .listCreated, .listRenamed,
+             .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
+             .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted,
+             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved:
             break
         }
     }

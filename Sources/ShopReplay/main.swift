@@ -118,6 +118,7 @@ enum Tool {
     static func describe(_ error: JournalError) -> String {
         switch error.reason {
         case .notFound: return "\(error.message) (give --journal PATH or set SHOP_JOURNAL)"
+        case .replica: return "\(error.code): \(error.message); `shop-replay apply` puts commands in the outbox, `shop-replay sync` sends them"
         case .corruptLine:
             return "the journal is damaged or is not a ShopEvents journal: \(error.message). What next: `shop-replay verify` names the first bad line; restore the journal from a copy (or a device's replica)"
         default: return "\(error.code): \(error.message)"

@@ -152,9 +152,9 @@ public final class Journal {
         let path = JournalPath.absolute(path)
         let lockFD: Int32
         if let held { lockFD = held } else { lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout) }
-        if !forSync, Replica.isReplica(path) {
+        if !forSync, JournalPath.isReplica(path) {
             WriterLock.release(lockFD)
-            throw JournalError(.replica, "\(path) is a replica of a sync hub (\(path).sync): only sync writes it; commands go to its outbox (`shop-replay apply`; in Swift, `Replica` or `ReplicaStore`) — nothing was changed")
+            throw JournalError(.replica, "\(path) is a replica of a sync hub (\(path).sync): only sync writes it; commands go to its outbox (`Replica`, `ReplicaStore`) — nothing was changed")
         }
         var backup: String?
         if let existing, access(path, F_OK) == 0 {

@@ -10,6 +10,11 @@ import Foundation
 /// backups) is a sibling of the absolute path, so it follows too. Links are
 /// not resolved: the path stays the one the caller named.
 package enum JournalPath {
+    /// Whether the journal at `path` is a replica of a sync hub, which only sync
+    /// writes: `<path>.sync` is there (sync's own file; the journal only keeps
+    /// other writers off it).
+    package static func isReplica(_ path: String) -> Bool { access(path + ".sync", F_OK) == 0 }
+
     /// `path` if it is absolute, else the working directory's path joined to it.
     package static func absolute(_ path: String) -> String {
         guard !path.hasPrefix("/"), !path.isEmpty else { return path }

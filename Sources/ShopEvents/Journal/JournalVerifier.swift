@@ -197,7 +197,13 @@ public enum JournalVerifier {
         case let .listCreated(list, _, _): created.add(list)
         case let .itemPurchased(purchase, _, _, _, _, _, _): created.add(purchase)
         case let .tripStarted(trip, _): created.add(trip)
-        default: break
+        case let .locationsReordered(_, _, alias): if let alias { created.add(alias) }
+        case .locationRenamed, .locationRecolored, .locationDeleted, .itemRenamed,
+             .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .listRenamed,
+             .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
+             .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .purchaseReverted, .boughtEntriesCleared,
+             .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved:
+            break
         }
     }
 

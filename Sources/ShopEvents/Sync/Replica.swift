@@ -19,7 +19,7 @@ public struct SyncSettings: Hashable, Sendable, Codable {
     public static func load(journal path: String) throws(JournalError) -> SyncSettings {
         let file = path + ".sync"
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw JournalError(.notFound, "\(file) is missing: \(path) is not a replica (clone one with `shop-replay clone`)")
+            throw JournalError(.notFound, "\(file) is missing: \(path) is not a replica: clone one from a hub first")
         }
         guard case let .object(pairs)? = try? JSONValue.parse(Array(data)),
               let hub = pairs.first(where: { $0.0 == "hub" })?.1.stringValue,
@@ -73,7 +73,7 @@ public final class Replica {
     private var outboxRead = Outbox.ReadEnd()
 
     /// Whether `path` is a replica: `<path>.sync` is there.
-    public static func isReplica(_ path: String) -> Bool { access(path + ".sync", F_OK) == 0 }
+    public static func isReplica(_ path: String) -> Bool { JournalPath.isReplica(path) }
 
     /// Reads the replica and its outbox. Nothing is locked or written.
     public init(path: String, options: Journal.Options = .init()) throws {

@@ -49,7 +49,11 @@ public struct LiveStats: Hashable, Sendable {
             endedTrips += 1
             endedMilliseconds += ended.activeMilliseconds
             view.trips = StatsView.trips(ended: endedTrips, milliseconds: endedMilliseconds)
-        default:
+        case .locationCreated, .locationRecolored, .locationsReordered, .locationDeleted, .itemCreated,
+             .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .listCreated, .listRenamed,
+             .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
+             .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted,
+             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved:
             break
         }
     }
