@@ -107,7 +107,7 @@ import ShopProjections
     print(event.typeName)   // ItemRenamed
 }
 
-// Sources/ShopEvents/Domain/Event.swift #2
+// Sources/ShopEvents/Codec/RecordedEvent.swift #1
 @MainActor func example_Event_2() throws {
     let reader = try JournalReader(path: "shop.ndjson")
     while let recorded = try reader.next() {
@@ -150,7 +150,7 @@ import ShopProjections
     // [.householdCreated(…)]
 }
 
-// Sources/ShopEvents/Domain/PurchaseTable.swift #1
+// Sources/ShopEvents/Storage/PurchaseTable.swift #1
 @MainActor func example_PurchaseTable_1() throws {
     let state = ShopState.initial
     if let bought = state.purchases[PurchaseID()], !bought.isReverted { print(bought.effectiveTime) }
@@ -232,13 +232,13 @@ import ShopProjections
     try journal.execute(batches: batches) { results in print(results.count, "commands durable") }
 }
 
-// Sources/ShopEvents/Journal/JournalChain.swift #1
+// Sources/ShopEvents/Codec/RecordedEvent.swift #2
 @MainActor func example_JournalChain_1(journal: Journal) throws {
     let head = journal.head
     print("\(head)")                // 1234:9f86d08…   (the form `verify --expect-head` takes)
 }
 
-// Sources/ShopEvents/Journal/JournalChain.swift #2
+// Sources/ShopEvents/Journal/JournalChain.swift #1
 @MainActor func example_JournalChain_2() throws {
     let reader = try JournalReader(path: "shop.ndjson")
     while let _ = try reader.next() {}
@@ -276,13 +276,13 @@ import ShopProjections
     print(report.ok ? "ok \(report.head)" : report.failure!.message)
 }
 
-// Sources/ShopEvents/Journal/SHA256.swift #1
+// Sources/ShopEvents/Codec/SHA256Digest.swift #1
 @MainActor func example_SHA256_1() throws {
     let digest = SHA256.hash(Array("abc".utf8))
     print(digest)   // ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
 }
 
-// Sources/ShopEvents/Journal/SHA256.swift #2
+// Sources/ShopEvents/Journal/SHA256.swift #1
 @MainActor func example_SHA256_2() throws {
     var hasher = SHA256()
     hasher.update(Array("ab".utf8))

@@ -40,11 +40,6 @@ public struct EventContext: Hashable, Sendable {
     public init(seq: Int, at: Timestamp, actor: String) { self.seq = seq; self.at = at; self.actor = actor }
 }
 
-extension RecordedEvent {
-    /// The event's place, time and actor.
-    public var context: EventContext { EventContext(seq: seq, at: at, actor: actor) }
-}
-
 extension ShopDecider {
     /// The envelope rules, then the rules of the command: `expectedSeq` must be
     /// the journal's last `seq` (`conflict`); a given `at` must not be earlier

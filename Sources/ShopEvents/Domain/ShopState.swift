@@ -138,11 +138,6 @@ public struct ShopState: Hashable, Sendable {
         return next
     }
 
-    /// The pure fold over a journal line.
-    public static func evolve(_ state: ShopState, _ recorded: RecordedEvent) -> ShopState {
-        evolve(state, recorded.event, recorded.context)
-    }
-
     /// Live locations in visiting order, Unknown last.
     public var visitingOrder: [LocationID] {
         let ordered = liveLocationIDs.compactMap { locations[$0] }
@@ -179,10 +174,6 @@ public struct ShopState: Hashable, Sendable {
             || lists.index(forKey: ListID(uuid)) != nil || purgedLists.contains(ListID(uuid))
             || purchases.position(of: PurchaseID(uuid)) != nil || trips.index(forKey: TripID(uuid)) != nil
     }
-
-    /// Folds one event in place. Events are facts: this never fails, and an
-    /// event whose references are missing changes only what it can.
-    public mutating func apply(_ recorded: RecordedEvent) { apply(recorded.event, recorded.context) }
 
     /// Folds one event in place, given its place, time and actor.
     public mutating func apply(_ event: Event, _ context: EventContext) {

@@ -983,19 +983,6 @@ public struct BatchRejection: ShopError, Hashable {
     public var message: String { "command \(index + 1) of the batch: \(violation.message); nothing of the batch was written" }
 }
 
-/// What executing one command gave: its events (from the first time, for a retry).
-public struct CommandOutcome: Hashable, Sendable {
-    public var command: CommandID
-    public var events: [RecordedEvent]
-    /// `true` when the command id was already in the journal and nothing was appended.
-    public var isRetry: Bool
-    /// `true` on a sync replica: the command is in the outbox, its events are
-    /// as they would be recorded (their `seq`s may change when sync sends it).
-    public var isPending = false
-
-    /// The `seq`s of the events.
-    public var seqs: [Int] { events.map(\.seq) }
-}
 
 /// The writer's exclusive advisory lock: `flock` on `<journal>.lock`, which
 /// holds the pid of the process that has it.

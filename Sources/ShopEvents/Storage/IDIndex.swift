@@ -370,3 +370,16 @@ package struct CommandTable: Hashable, Sendable {
         stored = MappedRecords(r, at: at, count: count, size: 24)
     }
 }
+
+/// Where the events of one command are in the journal, for idempotent retries.
+package struct CommandRecord: Hashable, Sendable {
+    package var firstSeq: Int
+    package var count: Int
+    package var offset: Int
+
+    package init(firstSeq: Int, count: Int, offset: Int) {
+        self.firstSeq = firstSeq
+        self.count = count
+        self.offset = offset
+    }
+}
