@@ -174,38 +174,18 @@ func householdCalendar(journal path: String) -> HouseholdCalendar {
     return HouseholdCalendar(timeZone: timeZone)
 }
 
-/// Finds lists, items and locations by id or by name (ignoring case, live ones first).
+/// Finds lists, items and locations by id or by name, deleted ones too
+/// (``ShopState/find(item:in:)``); a name or id that is not there is a usage error.
 enum Lookup {
-    /// A thing as the lookup sees it: its id, name, and whether it was deleted.
-    typealias Candidate<Kind: EntityKind> = (id: EntityID<Kind>, name: String, isDeleted: Bool)
-
-    /// By id (which must exist), else by name ignoring case, live things before deleted ones.
-    static func find<Kind>(_ text: String, _ noun: String, among all: [Candidate<Kind>], known: (EntityID<Kind>) -> Bool,
-                           hint: String = "") throws(UsageError) -> EntityID<Kind> {
-        if let id = EntityID<Kind>(text) {
-            guard known(id) else { throw UsageError(message: "there is no \(noun) with id \(id)") }
-            return id
-        }
-        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let ordered = all.sorted { ($0.isDeleted ? 1 : 0, $0.id) < ($1.isDeleted ? 1 : 0, $1.id) }
-        guard let found = ordered.first(where: { $0.name.lowercased() == key }) else {
-            throw UsageError(message: "there is no \(noun) named \"\(text)\"\(hint)")
-        }
-        return found.id
-    }
-
     static func list(_ text: String, in state: ShopState) throws(UsageError) -> ListID {
-        let names = state.lists.values.filter { !$0.isDeleted }.map(\.name).sorted()
-        return try find(text, "list", among: state.lists.values.map { ($0.id, $0.name, $0.isDeleted) }, known: { state.lists[$0] != nil },
-                        hint: names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")
+        do { return try state.find(list: text, in: .includingDeleted) } catch { throw UsageError(message: error.message) }
     }
 
     static func item(_ text: String, in state: ShopState) throws(UsageError) -> ItemID {
-        try find(text, "item", among: state.items.values.map { ($0.id, $0.name, $0.isDeleted) }, known: { state.items[$0] != nil })
+        do { return try state.find(item: text, in: .includingDeleted) } catch { throw UsageError(message: error.message) }
     }
 
     static func location(_ text: String, in state: ShopState) throws(UsageError) -> LocationID {
-        try find(text, "location", among: state.locations.values.map { ($0.id, $0.name, $0.isDeleted) }, known: { state.locations[$0] != nil },
-                 hint: "; the locations are \(state.visitingOrder.compactMap { state.locations[$0]?.name }.joined(separator: ", "))")
+        do { return try state.find(location: text, in: .includingDeleted) } catch { throw UsageError(message: error.message) }
     }
 }

@@ -525,3 +525,22 @@ import ShopProjections
     let report = try await phone.sync(over: try ProcessTransport(command: "ssh home shop-replay hub --journal /srv/home.ndjson"))
     print(report.accepted, await phone.pending.count)
 }
+
+// Sources/ShopEvents/Domain/Lookup.swift #1
+@MainActor func example_Lookup_1(state: ShopState) throws {
+    let milk = try state.find(item: "milk")                                  // the live Milk
+    let gone = try state.find(list: "Party", in: .includingDeleted)          // a deleted list, by its last name
+}
+
+// Sources/ShopProjections/EventHistory.swift #1
+@MainActor func example_EventHistory_1(milk: ItemID) throws {
+    try EventHistory.forEach(journal: "shop.ndjson", touching: .item(milk)) { recorded, before in
+        print(recorded.seq, recorded.event.typeName)
+    }
+}
+
+// Sources/ShopProjections/ReplicaViews.swift #1
+@MainActor func example_ReplicaViews_1() throws {
+    let shown = try ReplicaViews.load(journal: "phone.ndjson")
+    print(shown.views.asOf, shown.pending ?? 0)     // the outbox's commands, if a replica
+}

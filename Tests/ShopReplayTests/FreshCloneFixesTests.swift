@@ -347,7 +347,7 @@ extension JournalReader {
         let before = Scratch.bytes(tool.path("shop.ndjson"))
         for (data, code, message) in [
             (#"{"item":"Milk"}"#, "unknown_purchase", #"item "Milk" has no purchase that is not reverted"#),
-            (#"{"item":"Cheese"}"#, "unknown_item", #"there is no live item named "Cheese""#),
+            (#"{"item":"Cheese"}"#, "unknown_item", #"there is no item named "Cheese""#),
             (#"{"purchase":"CCCC"}"#, "unknown_purchase", "no purchase id starts with CCCC"),
             (#"{"purchase":"AAAA"}"#, "unknown_purchase", "2 purchase ids start with AAAA; give more of the id"),
             (#"{"purchase":"xyz"}"#, "unknown_purchase", #"purchase "xyz" is neither an id nor its first 4 or more hex digits"#),

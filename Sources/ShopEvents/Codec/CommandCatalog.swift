@@ -130,10 +130,9 @@ public enum CommandCatalog {
     /// A `RevertPurchase`'s data with `purchase` a whole id: from `item`, or from the first digits of the id.
     private static func revertedPurchase(_ fields: [(String, JSONValue)], state: ShopState) throws(RuleViolation) -> [(String, JSONValue)] {
         if let item = fields.first(where: { $0.0 == "item" })?.1.stringValue {
+            // A purchase is of the past: its item may be deleted since, and is named by its last name then.
             let id: ItemID
-            if let given = ItemID(item) { id = given } else if let named = state.liveItem(named: item) { id = named } else {
-                throw RuleViolation(.unknownItem, "there is no live item named \(ShopState.quoted(item))", field: "item")
-            }
+            if let given = ItemID(item) { id = given } else { id = try state.find(item: item, in: .includingDeleted) }
             let latest = state.purchases.values.filter { $0.item == id && !$0.isReverted }
                 .max { ($0.effectiveTime, $0.seq) < ($1.effectiveTime, $1.seq) }
             guard let latest else {
@@ -154,17 +153,13 @@ public enum CommandCatalog {
         return fields.map { $0.0 == "purchase" ? ("purchase", .string(match.id.description)) : $0 }
     }
 
+    /// A name's id (``ShopState/find(item:in:)``); an id is left for the rules to check.
     private static func resolve(_ text: String, kind: String, state: ShopState) throws(RuleViolation) -> String {
         if UUID(uuidString: text) != nil { return text }
         switch kind {
-        case "item":
-            guard let id = state.liveItem(named: text) else { throw RuleViolation(.unknownItem, "there is no live item named \(ShopState.quoted(text))", field: "item") }
-            return id.description
-        case "list":
-            return try state.requireLiveList(named: text).description
-        default:
-            guard let id = state.liveLocation(named: text) else { throw RuleViolation(.unknownLocation, "there is no live location named \(ShopState.quoted(text))", field: "location") }
-            return id.description
+        case "item": return try state.find(item: text).description
+        case "list": return try state.find(list: text).description
+        default: return try state.find(location: text).description
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ShopEvents
+import ShopProjections
 
 struct History: ToolCommand {
     static let name = "history"
@@ -41,15 +42,12 @@ struct History: ToolCommand {
         target = given[0]
     }
 
-    enum Resolved {
-        case item(ItemID), list(ListID), location(LocationID), member(String)
-    }
 
     func run() throws -> Int32 {
         let events = try JournalReader.readAll(path: options.journal)
         var final = ShopState.initial
         for recorded in events { final.apply(recorded) }
-        let resolved: Resolved
+        let resolved: EventHistory.Subject
         let kind: String, id: String, name: String
         switch target {
         case let .item(text):
@@ -62,7 +60,7 @@ struct History: ToolCommand {
             let found = try Lookup.location(text, in: final)
             resolved = .location(found); (kind, id, name) = ("location", found.description, final.locations[found]!.name)
         case let .member(text):
-            guard events.contains(where: { $0.actor == text || Self.isAbout($0.event, member: text) }) else {
+            guard events.contains(where: { $0.actor == text || EventHistory.isAbout($0.event, member: text) }) else {
                 throw UsageError(message: "no event was issued by or is about \"\(text)\"")
             }
             resolved = .member(text); (kind, id, name) = ("member", text, text)
@@ -71,7 +69,7 @@ struct History: ToolCommand {
         let calendar = householdCalendar(journal: options.journal)
         var touching: [(RecordedEvent, String)] = []
         for recorded in events {
-            if Self.touches(recorded, resolved, before: state) {
+            if EventHistory.touches(recorded, resolved, before: state) {
                 touching.append((recorded, Limits.visible(EventSummary.describe(recorded.event, in: state, calendar: calendar))))
             }
             state.apply(recorded)
@@ -91,76 +89,5 @@ struct History: ToolCommand {
             out.line(table.render())
         }
         return 0
-    }
-
-    static func touches(_ recorded: RecordedEvent, _ target: Resolved, before state: ShopState) -> Bool {
-        switch target {
-        case let .item(item): return touches(recorded.event, item: item, state)
-        case let .list(list): return touches(recorded.event, list: list, state)
-        case let .location(location): return touches(recorded.event, location: location, state)
-        case let .member(name): return recorded.actor == name || isAbout(recorded.event, member: name)
-        }
-    }
-
-    static func isAbout(_ event: Event, member name: String) -> Bool {
-        switch event {
-        case let .memberAdded(member, _), let .memberRoleChanged(member, _), let .memberRemoved(member): return member == name
-        case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
-             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
-             .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
-             .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .itemPurchased, .purchaseReverted,
-             .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded:
-            return false
-        }
-    }
-
-    static func touches(_ event: Event, item: ItemID, _ state: ShopState) -> Bool {
-        switch event {
-        case let .itemCreated(id, _, _, _), let .itemRenamed(id, _), let .itemDetailsChanged(id, _), let .itemRelocated(id, _),
-             let .itemAvailabilityChanged(id, _), let .itemDeleted(id), let .itemAddedToList(_, id, _),
-             let .listEntryQuantityChanged(_, id, _), let .itemRemovedFromList(_, id), let .itemPurchased(_, id, _, _, _, _, _):
-            return id == item
-        case let .listReordered(_, order): return order.contains(item)
-        case let .purchaseReverted(purchase): return state.purchases[purchase]?.item == item
-        case let .boughtEntriesCleared(list): return state.lists[list]?.entry(for: item)?.isBought == true
-        case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
-             .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
-             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved:
-            return false
-        }
-    }
-
-    static func touches(_ event: Event, list: ListID, _ state: ShopState) -> Bool {
-        switch event {
-        case let .listCreated(id, _, _), let .listRenamed(id, _), let .listPriorityChanged(id, _), let .listDeleted(id),
-             let .listRestored(id), let .listPurged(id), let .itemAddedToList(id, _, _), let .listEntryQuantityChanged(id, _, _),
-             let .itemRemovedFromList(id, _), let .listReordered(id, _), let .boughtEntriesCleared(id):
-            return id == list
-        case let .itemPurchased(_, _, id, _, _, _, _), let .tripStarted(_, id): return id == list
-        case let .purchaseReverted(purchase): return state.purchases[purchase]?.list == list
-        case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): return state.trips[trip]?.list == list
-        case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
-             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
-             .memberAdded, .memberRoleChanged, .memberRemoved:
-            return false
-        }
-    }
-
-    static func touches(_ event: Event, location: LocationID, _ state: ShopState) -> Bool {
-        switch event {
-        case let .locationCreated(id, _, _, _), let .locationRenamed(id, _), let .locationRecolored(id, _), let .locationDeleted(id),
-             let .itemCreated(_, _, id, _), let .itemPurchased(_, _, _, _, _, id, _):
-            return id == location
-        case .householdCreated:
-            return location == .unknown
-        case let .locationsReordered(order, _, _): return order.contains(location)
-        case let .itemRelocated(item, to): return to == location || state.items[item]?.location == location
-        case let .purchaseReverted(purchase): return state.purchases[purchase]?.location == location
-        case .itemRenamed, .itemDetailsChanged, .itemAvailabilityChanged, .itemDeleted, .listCreated, .listRenamed,
-             .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList, .listEntryQuantityChanged,
-             .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded,
-             .memberAdded, .memberRoleChanged, .memberRemoved:
-            return false
-        }
     }
 }

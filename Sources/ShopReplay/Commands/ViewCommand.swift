@@ -80,17 +80,12 @@ func showStats(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) 
 func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, history: PurchaseHistory.Depth)
     throws -> (views: HouseholdViews, through: Int, pendingEvents: [RecordedEvent], pending: Int?) {
     let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
-    var (views, warnings) = try ViewEngine.views(journal: options.journal, asOf: stop, useSnapshot: useSnapshot, history: history)
-    if case let .seq(wanted) = stop, views.asOf < wanted, !warnings.contains(where: { $0.contains("newer ShopEvents") }) {
-        warnings.append("--as-of \(wanted) is past the journal's end: it holds \(Format.count(views.asOf, "event")), so this is as of seq \(views.asOf), the last")
+    var loaded = try ReplicaViews.load(journal: options.journal, asOf: stop, useSnapshot: useSnapshot, history: history)
+    if case let .seq(wanted) = stop, loaded.through < wanted, !loaded.warnings.contains(where: { $0.contains("newer ShopEvents") }) {
+        loaded.warnings.append("--as-of \(wanted) is past the journal's end: it holds \(Format.count(loaded.through, "event")), so this is as of seq \(loaded.through), the last")
     }
-    for warning in warnings { Tool.fail("warning: \(warning)") }
-    let through = views.asOf
-    guard Replica.isReplica(options.journal) else { return (views, through, [], nil) }
-    let replica = try Replica(path: options.journal)
-    guard case .end = asOf else { return (views, through, [], replica.pending.count) }
-    for recorded in replica.pendingEvents { views.apply(recorded) }
-    return (views, through, replica.pendingEvents, replica.pending.count)
+    for warning in loaded.warnings { Tool.fail("warning: \(warning)") }
+    return (loaded.views, loaded.through, loaded.pendingEvents, loaded.pending)
 }
 
 struct ViewCommand: ToolCommand {

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Finding a thing by what a person types: its id, or its name ignoring
+/// case and surrounding white space — one rule for the tool, an app and
+/// `apply`'s references by name.
+///
+/// A command's reference (``Scope/live``) names a live thing: a name no live
+/// thing has is refused like an unknown id. A question about the past
+/// (``Scope/includingDeleted``: a history, an audit filter) may name a
+/// deleted thing too, by id or by its last name; a live thing of that name
+/// comes first.
+///
+/// ```swift
+/// let milk = try state.find(item: "milk")                                  // the live Milk
+/// let gone = try state.find(list: "Party", in: .includingDeleted)          // a deleted list, by its last name
+/// ```
+extension ShopState {
+    /// Which things a lookup may find.
+    public enum Scope: Sendable {
+        case live, includingDeleted
+    }
+
+    /// The item `text` names; `unknown_item` if none.
+    public func find(item text: String, in scope: Scope = .live) throws(RuleViolation) -> ItemID {
+        try Self.find(text, "item", .unknownItem, in: scope, all: items.values.map { ($0.id, $0.name, $0.isDeleted) },
+                      known: { items[$0] }, isDeleted: { $0.isDeleted }, live: liveItem(named:), hint: "")
+    }
+
+    /// The list `text` names; `unknown_list`, naming the live lists, if none.
+    public func find(list text: String, in scope: Scope = .live) throws(RuleViolation) -> ListID {
+        let names = lists.values.filter { !$0.isDeleted }.map(\.name).sorted()
+        return try Self.find(text, "list", .unknownList, in: scope, all: lists.values.map { ($0.id, $0.name, $0.isDeleted) },
+                             known: { lists[$0] }, isDeleted: { $0.isDeleted }, live: liveList(named:),
+                             hint: names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")
+    }
+
+    /// The location `text` names; `unknown_location`, naming the live locations, if none.
+    public func find(location text: String, in scope: Scope = .live) throws(RuleViolation) -> LocationID {
+        try Self.find(text, "location", .unknownLocation, in: scope, all: locations.values.map { ($0.id, $0.name, $0.isDeleted) },
+                      known: { locations[$0] }, isDeleted: { $0.isDeleted }, live: liveLocation(named:),
+                      hint: "; the locations are \(visitingOrder.compactMap { locations[$0]?.name }.joined(separator: ", "))")
+    }
+
+    private static func find<Kind, Thing>(_ text: String, _ noun: String, _ code: RuleViolation.Reason, in scope: Scope,
+                                          all: @autoclosure () -> [(EntityID<Kind>, String, Bool)],
+                                          known: (EntityID<Kind>) -> Thing?, isDeleted: (Thing) -> Bool,
+                                          live: (String) -> EntityID<Kind>?, hint: String) throws(RuleViolation) -> EntityID<Kind> {
+        if let id = EntityID<Kind>(text) {
+            guard let thing = known(id), scope == .includingDeleted || !isDeleted(thing) else {
+                throw RuleViolation(code, "there is no \(scope == .live ? "live " : "")\(noun) with id \(id)", field: noun)
+            }
+            return id
+        }
+        if let id = live(text) { return id }
+        if scope == .includingDeleted {
+            let key = trimmed(text).lowercased()
+            if let id = all().filter({ $0.2 && $0.1.lowercased() == key }).map(\.0).min() { return id }
+        }
+        throw RuleViolation(code, "there is no \(scope == .live ? "live " : "")\(noun) named \(quoted(text))\(hint)", field: noun)
+    }
+}

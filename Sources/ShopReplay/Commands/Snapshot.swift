@@ -1,0 +1,50 @@
+import Foundation
+import ShopEvents
+import ShopProjections
+
+struct Snapshot: ToolCommand {
+    static let name = "snapshot"
+    static let summary = "save every view to <journal>.snapshot so that opening is fast"
+    static let help = """
+    Usage: shop-replay snapshot [--with-records] [--journal PATH] [--json]
+
+    Brings every view up to date and saves it with the seq and line hash it
+    covers (<journal>.snapshot), and saves the writer's chain the same way
+    (<journal>.chain). Later commands start from them and read only the newer
+    events; a stale or damaged snapshot is ignored. Deleting one changes no result.
+    The views' snapshot keeps the household and the purchase totals, not every
+    purchase: the audit and the report read those from the journal.
+
+    Options:
+      --with-records   keep every purchase's audit row in the snapshot too, for
+                       apps that show `AuditView` from views held in memory
+    \(JournalOptions.help)
+    """
+
+    var options: JournalOptions
+    var withRecords: Bool
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try JournalOptions(&arguments)
+        withRecords = arguments.flag("--with-records")
+    }
+
+    func run() throws -> Int32 {
+        let engine = ViewEngine(journalPath: options.journal, history: withRecords ? .records : .totals)
+        try engine.refresh()
+        for warning in engine.warnings { Tool.fail("warning: \(warning)") }
+        try engine.saveSnapshot()
+        // The writer's side too: opening for writing then reads only what follows.
+        // (A sync replica has no writer but sync: its views' snapshot is all there is to save.)
+        if !Replica.isReplica(options.journal) {
+            let journal = try Journal.openShared(path: options.journal)
+            defer { journal.close() }
+            try journal.saveSnapshot()
+        }
+        let out = Output(json: options.json)
+        options.json
+            ? out.emit(.object([("ok", true), ("snapshot", .string(engine.snapshotPath)), ("seq", .int(engine.views.asOf))]))
+            : out.line("saved the views as of seq \(engine.views.asOf) to \(engine.snapshotPath)")
+        return 0
+    }
+}
