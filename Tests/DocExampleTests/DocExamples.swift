@@ -214,19 +214,19 @@ import ShopProjections
     print(again.startedFromSnapshot as Any)
 }
 
-// Sources/ShopEvents/Journal/Journal.swift #4
+// Sources/ShopEvents/Journal/Journal+Shared.swift #1
 @MainActor func example_Journal_4(journal: Journal, commands: [Command]) throws {
     let journal = try Journal.openShared(path: "shop.ndjson", options: .init(actor: "ana"))
     try journal.execute(.createList(list: ListID(), name: "Weekend", priority: nil))   // others may write meanwhile
 }
 
-// Sources/ShopEvents/Journal/Journal.swift #5
+// Sources/ShopEvents/Journal/Journal+Execute.swift #1
 @MainActor func example_Journal_5(commands: [Command], journal: Journal) throws {
     do { let outcomes = try journal.execute(allOrNothing: commands.map { CommandEnvelope($0) }) }
     catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
 }
 
-// Sources/ShopEvents/Journal/Journal.swift #6
+// Sources/ShopEvents/Journal/Journal+Pipelined.swift #1
 @MainActor func example_Journal_6(commands: [Command], journal: Journal) throws {
     let batches = [commands.map { CommandEnvelope($0) }]
     try journal.execute(batches: batches) { results in print(results.count, "commands durable") }

@@ -1,0 +1,212 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Deciding commands and writing their events: one command, a batch with
+// one `fsync`, all or nothing.
+extension Journal {
+    /// Executes one command: its events are durable when this returns.
+    /// Throws ``RuleViolation`` if a rule rejects it (nothing is written) or ``JournalError``.
+    @discardableResult
+    public func execute(_ request: CommandEnvelope) throws -> CommandOutcome {
+        try execute(batch: [request])[0].get()
+    }
+
+    /// Executes one command with the default actor and a fresh command id.
+    @discardableResult
+    public func execute(_ command: Command) throws -> CommandOutcome {
+        try execute(CommandEnvelope(command))
+    }
+
+    /// Executes commands in order, each against the state the ones before it
+    /// left, and makes all of their events durable with one `fsync` (group
+    /// commit; a large batch's lines are written in pieces as they are encoded).
+    /// Each command is accepted or rejected on its own. If a write or the
+    /// `fsync` fails, the file is cut back to where it was and the error is
+    /// thrown: none of the batch is acknowledged.
+    public func execute(batch requests: [CommandEnvelope]) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
+        try execute(requests, allOrNothing: false)
+    }
+
+    /// The offset just after the last line this journal has read or written.
+    var endPosition: JournalPosition {
+        JournalPosition(seq: chain.head.seq, offset: size, lastLineOffset: chain.lastLineOffset, lastAt: chain.lastAt)
+    }
+
+    /// Executes commands in order as one unit: either every one is accepted
+    /// and all of their events are written with one `write` and one `fsync`,
+    /// or the first rejection is thrown as a ``BatchRejection`` and nothing is
+    /// written at all. An import uses it, so that a file is imported whole or not at all.
+    ///
+    /// ```swift
+    /// do { let outcomes = try journal.execute(allOrNothing: commands.map { CommandEnvelope($0) }) }
+    /// catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
+    /// ```
+    public func execute(allOrNothing requests: [CommandEnvelope]) throws -> [CommandOutcome] {
+        if !holdsLock, fd >= 0 {
+            // Shared mode: what others wrote is folded first, so that a rejection restores the caught-up chain.
+            try lockBlocking()
+            defer { unlockAfterWriting() }
+            try catchUp()
+            return try execute(allOrNothing: requests)
+        }
+        let saved = chain
+        let results = try execute(requests, allOrNothing: true)
+        var outcomes: [CommandOutcome] = []
+        for (index, result) in results.enumerated() {
+            switch result {
+            case let .success(outcome): outcomes.append(outcome)
+            case let .failure(violation):
+                chain = saved
+                throw BatchRejection(index: index, violation: violation)
+            }
+        }
+        return outcomes
+    }
+
+    func execute(_ requests: [CommandEnvelope], allOrNothing: Bool) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
+        guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        if !holdsLock {
+            // Shared mode: the lock for this write only, after folding what others wrote.
+            try lockBlocking()
+            defer { unlockAfterWriting() }
+            try catchUp()
+            return try execute(requests, allOrNothing: allOrNothing)
+        }
+        var batch = decideAndWrite(requests, allOrNothing: allOrNothing)
+        if batch.bytes > 0, batch.failure == nil, !Journal.fullSync(fd) { batch.failure = .io("fsync", path) }
+        return try results(of: batch)
+    }
+
+    /// A batch decided and written but not yet made durable (see ``execute(batches:acknowledge:)``).
+    struct WrittenBatch {
+        var results: [Result<CommandOutcome, RuleViolation>] = []
+        /// Commands the journal held already, answered from the file once it is durable.
+        var retries: [(index: Int, command: CommandID)] = []
+        /// With an encoder: the results whose command has events (the encoder gives them back,
+        /// as written), and the command records begun, with the index of their first line.
+        var withEvents: [Int] = []
+        var commandsBegun: [(position: Int, line: Int)] = []
+        /// Where its lines begin, and how many bytes they take.
+        var start: Int
+        var bytes = 0
+        /// A write (or, once synced, the `fsync`) failed: how (taken where it failed, `errno` being per thread).
+        var failure: JournalError?
+
+        /// The events of the commands that have any, as the encoder wrote them, into their outcomes.
+        mutating func fill(_ outcomes: [[RecordedEvent]]) {
+            for (index, events) in zip(withEvents, outcomes) {
+                guard case let .success(outcome) = results[index] else { continue }
+                results[index] = .success(CommandOutcome(command: outcome.command, events: events, isRetry: false))
+            }
+        }
+    }
+
+    /// Decides the batch and writes its lines (no `fsync`); `size` is then their end.
+    /// A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
+    /// Unless all or nothing, that thread also writes the lines as it goes (each command is accepted on
+    /// its own, and the `fsync` still comes before any is reported; a crash leaves a torn tail, as always).
+    func decideAndWrite(_ requests: [CommandEnvelope], allOrNothing: Bool) -> WrittenBatch {
+        notPipelining("execute")
+        let startSize = size
+        let encoder = requests.count >= Self.encodeAsideFrom
+            ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : (fd, path),
+                          capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096, eventIDs: nil)
+            : nil
+        defer { encoder?.finish() }   // also on an early return (all or nothing, rejected): the encoding thread is let go
+        let headBefore = chain.head
+        var out = JSONWriter(capacity: encoder == nil ? 512 * max(requests.count, 1) : 0)
+        var batch = WrittenBatch(start: startSize)
+        guard decide(requests, into: &batch, encoder: encoder, out: &out, allOrNothing: allOrNothing) else { return batch }
+        if let encoder {
+            // The lines' hashes and offsets, now known, into the chain; the events, as written, into the outcomes.
+            let written = encoder.finish()
+            chain.linesWritten(written.lines, before: headBefore, commandsBegun: batch.commandsBegun)
+            batch.fill(written.outcomes)
+            out = written.out
+            (batch.bytes, batch.failure) = (written.streamed, written.failure)
+        }
+        if batch.failure == nil, !out.isEmpty {
+            if !out.withUnsafeBytes({ Journal.writeWhole(fd, $0, at: startSize + batch.bytes) }) { batch.failure = .io("write", path) }
+            batch.bytes += out.count
+        }
+        size = startSize + batch.bytes
+        return batch
+    }
+
+    /// Decides `requests` in order, each on the state the ones before left,
+    /// into `batch`'s results. Each event goes to `encoder` if there is one
+    /// (which claims its id if it was lent the table; its `prev` and line are
+    /// set there), else its line is appended to `out` (from `batch.start`)
+    /// here. False if all or nothing and a command was rejected: then the
+    /// chain is left as it was up to that command (the caller puts it back).
+    func decide(_ requests: [CommandEnvelope], into batch: inout WrittenBatch, encoder: LineEncoder?,
+                        out: inout JSONWriter, allOrNothing: Bool) -> Bool {
+        let claimsHere = encoder?.claims != true
+        var lines = 0
+        batch.results.reserveCapacity(requests.count)
+        // The chain is moved out while the batch is decided and put back after (also on the early
+        // return): a local is used in place, where the property would be copied for each access.
+        var chain = JournalChain()
+        swap(&chain, &self.chain)
+        defer { swap(&chain, &self.chain) }
+        for index in requests.indices {
+            let request = requests[index]
+            let commandID = request.id ?? freshCommandID(chain)
+            if chain.commands[commandID] != nil {
+                batch.retries.append((batch.results.count, commandID))
+                batch.results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
+                continue
+            }
+            do {
+                let (events, at, actor) = try decide(request, chain)
+                var recorded: [RecordedEvent] = []
+                if encoder == nil { recorded.reserveCapacity(events.count) } else if !events.isEmpty { batch.withEvents.append(batch.results.count) }
+                for (index, event) in events.enumerated() {
+                    var eventID: EventID = options.ids.make()
+                    while claimsHere, !chain.claim(eventID) { eventID = eventID.replacement() }
+                    let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
+                                          device: request.device ?? options.device, command: commandID,
+                                          commandEvents: index == 0 && events.count > 1 ? events.count : nil,
+                                          correlation: request.correlation, event: event, prev: chain.head.hash)
+                    if let encoder {
+                        // Moved to the encoder, which gives it back in the command's outcome with its `prev` (and id, if taken).
+                        if let begun = chain.appendedUnencoded(r) { batch.commandsBegun.append((begun, lines)) }
+                        encoder.push(r)
+                        lines += 1
+                    } else {
+                        let (lineStart, hash) = Self.appendLine(r, to: &out)
+                        chain.appended(r, lineHash: hash, offset: batch.start + lineStart)
+                        recorded.append(r)
+                    }
+                }
+                batch.results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))
+            } catch {
+                batch.results.append(.failure(error))
+                if allOrNothing { return false }   // nothing written; the caller puts the chain back as it was
+            }
+        }
+        return true
+    }
+
+    /// A written batch, made durable: its results (retries answered from the
+    /// file). If a write or its `fsync` failed, the file is cut back to where
+    /// the batch began (and the chain rebuilt from it) and the error thrown.
+    func results(of batch: WrittenBatch) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
+        if let failure = batch.failure {
+            rollBack(to: batch.start)
+            throw failure
+        }
+        var results = batch.results
+        for (index, command) in batch.retries {
+            // Looked up now: a command repeated within the batch has its offset only once its lines are encoded.
+            guard let record = chain.commands[command] else { continue }
+            let events = try readEvents(at: record.offset, firstSeq: record.firstSeq, count: record.count)
+            results[index] = .success(CommandOutcome(command: command, events: events, isRetry: true))
+        }
+        return results
+    }
+}
