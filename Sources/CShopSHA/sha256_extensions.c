@@ -33,8 +33,7 @@ static const uint32_t K[64] __attribute__((aligned(16))) = {
 
 // The round loops unrolled in full, so that the message words stay in
 // registers and each group's index into them is a constant: left as loops,
-// the compiler kept the four words on the stack and computed every index
-// (the hashing took 15 % longer, measured on the bench's journal).
+// the compiler kept the four words on the stack and computed every index.
 #define UNROLLED(n) _Pragma(UNROLL_TEXT(GCC unroll n))
 #define UNROLL_TEXT(x) #x
 

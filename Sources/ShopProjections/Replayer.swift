@@ -43,7 +43,7 @@ public final class Replayer<P: Projection> {
         if case .end = stop, reader.bytesLeft >= Self.prefetchAbove {
             // A long read to the end: one thread reads, checks and decodes while this one folds.
             // Folded into a local value, not the stored property: each event applied to a class's
-            // property is a dynamic exclusivity check, about 1% of a long replay. Swapped, not copied,
+            // property is a dynamic exclusivity check, once an event. Swapped, not copied,
             // so no copy of the value's storage is made; swapped back whatever happens.
             var folding = P()
             swap(&folding, &value)

@@ -231,8 +231,8 @@ public struct ShopState: Hashable, Sendable {
 extension Dictionary {
     /// Changes the value for `key` in place, if there is one. `self[key]?.x = y`
     /// moves the value into an optional and back, its strings and arrays
-    /// retained and released on the way: twice the time, measured, on every
-    /// event that changes a list, an item or a place.
+    /// retained and released on the way, on every event that changes a list,
+    /// an item or a place.
     @inline(__always) mutating func change(_ key: Key, _ body: (inout Value) -> Void) {
         guard let index = index(forKey: key) else { return }
         body(&values[index])

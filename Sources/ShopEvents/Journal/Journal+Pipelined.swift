@@ -153,8 +153,8 @@ extension Journal {
 /// Encodes and hashes a batch's lines on a thread of its own while the
 /// journal decides the commands that follow: a line needs the hash of the
 /// line before (its `prev`), deciding needs only the state, so the two run
-/// side by side. Events are handed over ``handOverEvery`` at a time (16 and
-/// 96 measured no better); ``finish()`` waits for the last line and gives
+/// side by side. Events are handed over ``handOverEvery`` at a time: few
+/// enough to keep the two threads close, enough that the lock is rare; ``finish()`` waits for the last line and gives
 /// the bytes, each line's offset and hash, and the events as written. Given a
 /// file, it also writes the lines to it, ``writeChunk`` bytes at a time while
 /// they are still in the cache, and gives back only how many it wrote.
@@ -169,7 +169,7 @@ final class LineEncoder: @unchecked Sendable {
     // `staged` and `pushed` are the caller's; the rest is the encoding thread's until
     // `finish()` has waited for it (an `EncodedBatch` is the caller's once it is `done`).
     // `@exclusivity(unchecked)`: those each thread alone touches, many times an event, go
-    // without the runtime's check of overlapping accesses (1–2 % of the deciding thread).
+    // without the runtime's check of overlapping accesses, which they cannot have.
     private let condition = NSCondition()
     /// The events handed over, in the buffers they were staged in (moved, not copied).
     private var queue: [[RecordedEvent]] = []
