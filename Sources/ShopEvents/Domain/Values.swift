@@ -159,18 +159,30 @@ public enum Role: String, Hashable, Sendable, CaseIterable {
 public struct ItemDetails: Hashable, Sendable {
     public var category: String?
     public var notes: String?
-    /// Price per unit in minor units of the household currency (249 = 2.49).
-    public var unitPrice: Int?
     /// A reference to a photo: a file name or URL, never the bytes.
     public var photo: String?
+    /// Price per unit in minor units of the household currency (249 = 2.49).
+    public var unitPrice: Int?
     /// How many go on a list when `AddItemToList` gives no quantity (1 when
     /// absent): what ShoppingList17 keeps as the quantity of an item that is
     /// not on the list. Key `quantity` in the data; journals written before it
     /// have none, and readers that do not know it skip it.
-    public var quantity: Int?
+    public var quantity: Int? {
+        get { storedQuantity == Self.noQuantity ? nil : Int(storedQuantity) }
+        set { storedQuantity = newValue.map { Int32(clamping: Swift.max($0, Int(Self.noQuantity) + 1)) } ?? Self.noQuantity }
+    }
+
+    /// Kept in the four bytes after `unitPrice` (`Int32.min` for none), so
+    /// that the details, and with them ``Event``, take no more room than
+    /// before: every event of a replay is moved at that size. A quantity
+    /// beyond the range of 32 bits is kept as the nearest end, which the rules
+    /// refuse as they would the value itself.
+    private var storedQuantity = ItemDetails.noQuantity
+    private static let noQuantity = Int32.min
 
     public init(category: String? = nil, notes: String? = nil, unitPrice: Int? = nil, photo: String? = nil, quantity: Int? = nil) {
-        self.category = category; self.notes = notes; self.unitPrice = unitPrice; self.photo = photo; self.quantity = quantity
+        self.category = category; self.notes = notes; self.unitPrice = unitPrice; self.photo = photo
+        self.quantity = quantity
     }
 
     public static let none = ItemDetails()
@@ -236,7 +248,26 @@ public enum Limits {
     public static let unknownLocationPosition = 2_147_483_647
 }
 
-// Codable here, beside their declarations, so the conformances are synthesized:
-// the keys are the journal's (`red`, `green`, `blue`, `opacity`; `category`, `notes`, `unitPrice`, `photo`).
+// Codable here, beside their declarations: the keys are the journal's
+// (`red`, `green`, `blue`, `opacity`; `category`, `notes`, `unitPrice`, `photo`, `quantity`).
 extension Color: Codable {}
-extension ItemDetails: Codable {}
+extension ItemDetails: Codable {
+    // The journal's keys, in its order; `storedQuantity` is `quantity`.
+    private enum CodingKeys: String, CodingKey { case category, notes, unitPrice, photo, quantity }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(category: try c.decodeIfPresent(String.self, forKey: .category), notes: try c.decodeIfPresent(String.self, forKey: .notes),
+                  unitPrice: try c.decodeIfPresent(Int.self, forKey: .unitPrice), photo: try c.decodeIfPresent(String.self, forKey: .photo),
+                  quantity: try c.decodeIfPresent(Int.self, forKey: .quantity))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(category, forKey: .category)
+        try c.encodeIfPresent(notes, forKey: .notes)
+        try c.encodeIfPresent(unitPrice, forKey: .unitPrice)
+        try c.encodeIfPresent(photo, forKey: .photo)
+        try c.encodeIfPresent(quantity, forKey: .quantity)
+    }
+}
