@@ -69,7 +69,7 @@ public final class Replica {
     private var position = JournalPosition.start
     private var end = JournalEnd(seq: 0, lastAt: nil)
     /// Every command of the outbox as last read, and how far it was read.
-    private var outbox: [CommandEnvelope] = []
+    private var outbox: [OutboxEntry] = []
     private var outboxRead = Outbox.ReadEnd()
 
     /// Whether `path` is a replica: `<path>.sync` is there.
@@ -106,16 +106,17 @@ public final class Replica {
         if read.rewritten || replicaChanged {
             outbox = read.rewritten ? read.commands : outbox + read.commands
             outboxRead = read.end
-            pending = outbox.filter { !replicaCommands.contains($0.id!) }
+            let left = outbox.filter { !replicaCommands.contains($0.id) }
+            pending = left.map(\.request)
             state = replicaState
             end = JournalEnd(seq: replicaHead.seq, lastAt: replicaLastAt)
             pendingEvents = []
-            fold(pending)
+            fold(left)
         } else if !read.commands.isEmpty {
             outbox += read.commands
             outboxRead = read.end
-            let new = read.commands.filter { !replicaCommands.contains($0.id!) }
-            pending += new
+            let new = read.commands.filter { !replicaCommands.contains($0.id) }
+            pending += new.map(\.request)
             fold(new)
         }
     }
@@ -124,26 +125,27 @@ public final class Replica {
     func holds(_ command: CommandID) -> Bool { replicaCommands.contains(command) }
 
     /// Folds outbox commands on top of the optimistic state, each that still decides.
-    private func fold(_ requests: [CommandEnvelope]) {
-        for request in requests {
+    private func fold(_ entries: [OutboxEntry]) {
+        for entry in entries {
+            let request = entry.request
             var again = request
             again.at = nil
             again.expectedSeq = nil
             let now = max(request.at ?? .earliest, end.lastAt ?? .earliest)
             // One that no longer decides (another device got there first) stays in the outbox for the hub to judge.
             guard let decided = try? ShopDecider.decide(again, state, after: end, now: now, defaultActor: request.actor ?? options.actor) else { continue }
-            let recorded = Replica.record(decided, request, after: end.seq, ids: options.ids)
+            let recorded = Replica.record(decided, entry, after: end.seq, ids: options.ids)
             for event in recorded { state.apply(event) }
             pendingEvents += recorded
             end = JournalEnd(seq: end.seq + recorded.count, lastAt: decided.at)
         }
     }
 
-    private static func record(_ decided: DecidedCommand, _ request: CommandEnvelope, after seq: Int, ids: IDGenerator) -> [RecordedEvent] {
+    private static func record(_ decided: DecidedCommand, _ entry: OutboxEntry, after seq: Int, ids: IDGenerator) -> [RecordedEvent] {
         decided.events.enumerated().map { index, event in
-            RecordedEvent(seq: seq + index + 1, id: ids.make(), at: decided.at, actor: decided.actor, device: request.device,
-                          command: request.id!, commandEvents: index == 0 && decided.events.count > 1 ? decided.events.count : nil,
-                          correlation: request.correlation, event: event, prev: .zero)
+            RecordedEvent(seq: seq + index + 1, id: ids.make(), at: decided.at, actor: decided.actor, device: entry.request.device,
+                          command: entry.id, commandEvents: index == 0 && decided.events.count > 1 ? decided.events.count : nil,
+                          correlation: entry.request.correlation, event: event, prev: .zero)
         }
     }
 
@@ -182,18 +184,33 @@ public final class Replica {
             resolved.command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
                                              location: location, purchasedAt: purchasedAt ?? decided.at)
         }
-        outboxRead = try Outbox.append(resolved, journal: path)
-        outbox.append(resolved)
+        let entry = OutboxEntry(id: id, request: resolved)
+        outboxRead = try Outbox.append(entry, journal: path)
+        outbox.append(entry)
         pending.append(resolved)
         // Folded exactly as the outbox is folded when read again: the resolved command, decided anew.
         let before = pendingEvents.count
-        fold([resolved])
+        fold([entry])
         return CommandOutcome(command: id, events: Array(pendingEvents[before...]), isRetry: false, isPending: true)
     }
 
     /// Executes one command with the default actor and a fresh command id.
     @discardableResult
     public func execute(_ command: Command) throws -> CommandOutcome { try execute(CommandEnvelope(command)) }
+}
+
+/// A command of the outbox. It always has its id: a line without one is
+/// refused when the outbox is read.
+struct OutboxEntry: Hashable, Sendable {
+    let id: CommandID
+    var request: CommandEnvelope
+
+    /// `request` with `id` written into it, as the outbox keeps it.
+    init(id: CommandID, request: CommandEnvelope) {
+        self.id = id
+        self.request = request
+        self.request.id = id
+    }
 }
 
 /// `<journal>.outbox`: one JSON command a line. Appended with `fsync` under
@@ -211,13 +228,13 @@ enum Outbox {
     /// The commands, in order. A last line without its newline was never
     /// acknowledged (its append did not finish) and is not read; any other
     /// line that is not a command is damage, named.
-    static func read(journal: String) throws -> [CommandEnvelope] {
+    static func read(journal: String) throws -> [OutboxEntry] {
         try read(journal: journal, after: ReadEnd()).commands
     }
 
     /// The commands after `after` — or all of them, `rewritten`, when the
     /// file is another one than was read (sync replaced it) or shorter.
-    static func read(journal: String, after: ReadEnd) throws -> (commands: [CommandEnvelope], end: ReadEnd, rewritten: Bool) {
+    static func read(journal: String, after: ReadEnd) throws -> (commands: [OutboxEntry], end: ReadEnd, rewritten: Bool) {
         let file = path(journal: journal)
         let fd = Posix.open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -238,14 +255,14 @@ enum Outbox {
             guard n > 0 else { break }
             done += n
         }
-        var commands: [CommandEnvelope] = []
+        var commands: [OutboxEntry] = []
         var offset = 0
         while let newline = bytes[offset..<done].firstIndex(of: 0x0A) {
             let line = Array(bytes[offset..<newline])
             do {
                 let command = try CommandCodec.decode(line, ids: .random)
-                guard command.id != nil else { throw CodecError(.missingField, "the command has no id", offset: 0) }
-                commands.append(command)
+                guard let id = command.id else { throw CodecError(.missingField, "the command has no id", offset: 0) }
+                commands.append(OutboxEntry(id: id, request: command))
             } catch let error as CodecError {
                 throw JournalError(.corruptLine, "\(file) at byte \(start + offset) holds no command: \(error.code): \(error.message); the outbox was left as it is")
             }
@@ -258,8 +275,8 @@ enum Outbox {
     /// Appends one command and `fsync`s; returns where the outbox now ends
     /// (for a reader that had read all of it, under the outbox's lock).
     @discardableResult
-    static func append(_ request: CommandEnvelope, journal: String) throws(JournalError) -> ReadEnd {
-        var line = CommandCodec.encode(request)
+    static func append(_ entry: OutboxEntry, journal: String) throws(JournalError) -> ReadEnd {
+        var line = CommandCodec.encode(entry.request)
         line.append(0x0A)
         let (fileID, end) = try appendLines(line, to: path(journal: journal))
         return ReadEnd(device: fileID.device, inode: fileID.inode, offset: end)
@@ -300,11 +317,11 @@ enum Outbox {
     }
 
     /// Replaces the outbox with `commands`: a temporary file, `fsync`, rename, `fsync` of the folder.
-    static func rewrite(_ commands: [CommandEnvelope], journal: String) throws(JournalError) {
+    static func rewrite(_ entries: [OutboxEntry], journal: String) throws(JournalError) {
         let file = path(journal: journal)
         var bytes: [UInt8] = []
-        for command in commands {
-            bytes += CommandCodec.encode(command)
+        for entry in entries {
+            bytes += CommandCodec.encode(entry.request)
             bytes.append(0x0A)
         }
         try Journal.writeAtomically(bytes, to: file)

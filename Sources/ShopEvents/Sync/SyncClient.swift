@@ -37,7 +37,7 @@ public struct RejectedCommand: Hashable, Sendable {
     public init(command: CommandEnvelope, error: SyncFailure) { self.command = command; self.error = error }
 
     var json: JSONValue {
-        .object([("command", .string(command.id!.description)), ("type", .string(command.command.typeName)),
+        .object([("command", command.id.map { .string($0.description) } ?? .null), ("type", .string(command.command.typeName)),
                  ("error", error.json), ("request", (try? JSONValue.parse(CommandCodec.encode(command))) ?? .null)])
     }
 
@@ -156,7 +156,7 @@ public struct SyncClient: Sendable {
     private func dropDone(_ replica: Journal) async throws {
         try await withOutboxLock {
             let entries = try Outbox.read(journal: path)
-            let left = entries.filter { !replica.holds($0.id!) }
+            let left = entries.filter { !replica.holds($0.id) }
             if left.count != entries.count { try Outbox.rewrite(left, journal: path) }
         }
     }
@@ -166,8 +166,8 @@ public struct SyncClient: Sendable {
         let chunk = try await withOutboxLock { () throws -> [CommandEnvelope] in
             var chunk: [CommandEnvelope] = []
             var bytes = 64
-            for entry in try Outbox.read(journal: path) where !replica.holds(entry.id!) {
-                var pushed = entry
+            for entry in try Outbox.read(journal: path) where !replica.holds(entry.id) {
+                var pushed = entry.request
                 pushed.at = nil
                 let size = CommandCodec.encode(pushed).count + 1
                 guard chunk.count < SyncWire.maxCommandsPerPush, bytes + size <= SyncWire.maxRequestBytes - 1024 else { break }
@@ -192,17 +192,19 @@ public struct SyncClient: Sendable {
             var index = 0
             while index < entries.count {
                 let entry = entries[index]
-                guard let result = byCommand[entry.id!] else { index += 1; continue }
+                guard let result = byCommand[entry.id] else { index += 1; continue }
                 progress = true
-                if result.ok {
-                    report.accepted += 1
-                    entries.remove(at: index)
-                } else if let retry = offListRetry(of: entry, refused: result.error!) {
-                    report.retries.append(RejectedCommand(command: entry, error: result.error!))
-                    entries[index] = retry
-                    index += 1
+                if let error = result.error {
+                    if let retry = offListRetry(of: entry, refused: error) {
+                        report.retries.append(RejectedCommand(command: entry.request, error: error))
+                        entries[index] = retry
+                        index += 1
+                    } else {
+                        refused.append(RejectedCommand(command: entry.request, error: error))
+                        entries.remove(at: index)
+                    }
                 } else {
-                    refused.append(RejectedCommand(command: entry, error: result.error!))
+                    report.accepted += 1
                     entries.remove(at: index)
                 }
             }
@@ -218,27 +220,26 @@ public struct SyncClient: Sendable {
     /// (someone bought it, took it off, cleared, deleted or purged the list)
     /// is sent once more as the same purchase off any list: a new command id,
     /// the same purchase id and `purchasedAt`. A purchase already off a list is not retried.
-    private func offListRetry(of entry: CommandEnvelope, refused: SyncFailure) -> CommandEnvelope? {
-        guard case let .purchaseItem(purchase, item, _?, quantity, unitPrice, location, purchasedAt) = entry.command else { return nil }
+    private func offListRetry(of entry: OutboxEntry, refused: SyncFailure) -> OutboxEntry? {
+        guard case let .purchaseItem(purchase, item, _?, quantity, unitPrice, location, purchasedAt) = entry.request.command else { return nil }
         // The entry is gone or bought: bought by someone else, taken off, cleared, its list deleted or
         // purged — or its item deleted (which takes it off every list; a late purchase of it is allowed).
         let onListCodes: Set<RuleViolation.Reason> = [.notOnList, .alreadyBought, .unknownList, .listDeleted, .itemDeleted]
         guard let reason = RuleViolation.Reason(rawValue: refused.code), onListCodes.contains(reason) else { return nil }
-        var retry = entry
-        retry.id = options.ids.make()
-        retry.correlation = entry.correlation ?? CorrelationID(entry.id!.uuid)
+        var retry = entry.request
+        retry.correlation = entry.request.correlation ?? CorrelationID(entry.id.uuid)
         retry.command = .purchaseItem(purchase: purchase, item: item, list: nil, quantity: quantity, unitPrice: unitPrice,
                                       location: location, purchasedAt: purchasedAt)
-        return retry
+        return OutboxEntry(id: options.ids.make(), request: retry)
     }
 
     /// Appends refusals to `<journal>.rejected` (each command once), with `fsync`.
     private func keep(_ refused: [RejectedCommand]) throws {
         guard !refused.isEmpty else { return }
         let file = path + ".rejected"
-        let known = Set(try RejectedCommand.all(journal: path).map { $0.command.id! })
+        let known = Set(try RejectedCommand.all(journal: path).compactMap(\.command.id))
         var bytes: [UInt8] = []
-        for rejection in refused where !known.contains(rejection.command.id!) {
+        for rejection in refused where rejection.command.id.map({ !known.contains($0) }) ?? true {
             bytes += SyncWire.line(rejection.json)
         }
         guard !bytes.isEmpty else { return }

@@ -153,19 +153,23 @@ public final class SyncHub {
 
     private func push(_ commands: [CommandEnvelope]) throws -> SyncResponse {
         var results = [PushResult?](repeating: nil, count: commands.count)
-        var accepted: [(index: Int, request: CommandEnvelope)] = []
+        var accepted: [(index: Int, id: CommandID, request: CommandEnvelope)] = []
         for (index, command) in commands.enumerated() {
+            // The wire refuses such a push already; an app may hand one to `respond(to:)` itself.
+            guard let id = command.id else {
+                return .error(.badRequest("command \(index + 1) of the push has no \"id\": a pushed command names itself, so that a retry is answered from the record"))
+            }
             var request = command
             if let actor {
                 if let named = request.actor, named != actor {
-                    results[index] = PushResult(command: command.id!, seqs: [], error: SyncFailure(
+                    results[index] = PushResult(command: id, seqs: [], error: SyncFailure(
                         code: RuleViolation.Reason.forbidden.rawValue,
                         message: "this hub serves \(actor) (--as); a command by \(named) is not taken from this connection"))
                     continue
                 }
                 request.actor = actor
             }
-            accepted.append((index, request))
+            accepted.append((index, id, request))
         }
         if !accepted.isEmpty {
             let outcomes = try openJournal().execute(batch: accepted.map(\.request))
@@ -173,11 +177,11 @@ public final class SyncHub {
                 switch outcome {
                 case let .success(done): results[slot.index] = PushResult(command: done.command, seqs: done.seqs, error: nil)
                 case let .failure(violation):
-                    results[slot.index] = PushResult(command: slot.request.id!, seqs: [], error: SyncFailure(code: violation.code, message: violation.message))
+                    results[slot.index] = PushResult(command: slot.id, seqs: [], error: SyncFailure(code: violation.code, message: violation.message))
                 }
             }
         }
-        return .results(results.map { $0! })
+        return .results(results.compactMap { $0 })   // one for each command: refused above, or decided here
     }
 
     // MARK: Pull
