@@ -128,34 +128,9 @@ public struct IDGenerator: Sendable {
     /// Random version-4 UUIDs.
     public static let random = IDGenerator { UUID() }
 
-    /// 1, 2, 3, … written as UUIDs; for tests and reproducible demos.
-    /// The counter lives in the generator, so copies share it.
-    public static func sequential(startingAt first: UInt64 = 1, prefix: UInt32 = 0) -> IDGenerator {
-        let counter = SequentialCounter(first)
-        return IDGenerator {
-            let n = counter.take()
-            func p(_ shift: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: prefix >> shift) }
-            func b(_ shift: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: n >> shift) }
-            // The prefix in bytes 0–3, the counter in bytes 8–15, big-endian; no array to allocate.
-            return UUID(uuid: (p(24), p(16), p(8), p(0), 0, 0, 0, 0, b(56), b(48), b(40), b(32), b(24), b(16), b(8), b(0)))
-        }
-    }
-
     /// A new id of any kind.
     public func make<Kind>() -> EntityID<Kind> { EntityID(next()) }
 
     /// A new raw UUID.
     public func makeUUID() -> UUID { next() }
-}
-
-private final class SequentialCounter: @unchecked Sendable {
-    private var value: UInt64
-    private let lock = NSLock()
-    init(_ first: UInt64) { value = first }
-    func take() -> UInt64 {
-        lock.lock(); defer { lock.unlock() }
-        let n = value
-        value &+= 1
-        return n
-    }
 }

@@ -80,23 +80,8 @@ public struct Clock: Sendable {
 
     /// The system clock.
     public static let system = Clock { Timestamp(Date()) }
-
-    /// Starts at `start` and moves on by `step` milliseconds on every reading.
-    public static func stepping(from start: Timestamp, by step: Int64) -> Clock {
-        let counter = SteppingCounter()
-        return Clock { start.adding(milliseconds: step * counter.take()) }
-    }
 }
 
-private final class SteppingCounter: @unchecked Sendable {
-    private var value: Int64 = 0
-    private let lock = NSLock()
-    func take() -> Int64 {
-        lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value - 1
-    }
-}
 
 /// An RGBA color with components in 0…1, as ShoppingList17 stores them.
 ///
