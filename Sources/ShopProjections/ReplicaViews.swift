@@ -34,4 +34,33 @@ public struct ReplicaViews {
         for recorded in replica.pendingEvents { views.apply(recorded) }
         return ReplicaViews(views: views, through: through, pendingEvents: replica.pendingEvents, pending: replica.pending.count, warnings: warnings)
     }
+
+    /// The views the statistics need (`.totals`), as ``load(journal:asOf:useSnapshot:history:)``
+    /// gives them; read to the end of a journal that is no replica, a fold
+    /// that keeps no purchase (``ViewEngine``'s settled views): the same
+    /// statistics, in memory by the household rather than its history.
+    public static func loadForStatistics(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true) throws -> ReplicaViews {
+        guard case .end = stop, !Replica.isReplica(path) else {
+            return try load(journal: path, asOf: stop, useSnapshot: useSnapshot, history: .totals)
+        }
+        let (views, warnings) = try ViewEngine.settledViews(journal: path, useSnapshot: useSnapshot)
+        return ReplicaViews(views: views, through: views.asOf, pendingEvents: [], pending: nil, warnings: warnings)
+    }
+
+    /// Brings every view of the journal at `path` up to date and saves them
+    /// (`<journal>.snapshot`), and the writer's chain (`<journal>.chain`) but
+    /// on a sync replica, which no writer but sync opens. Returns the engine,
+    /// for where it saved and how far.
+    @discardableResult
+    public static func saveSnapshots(journal path: String, history: PurchaseHistory.Depth = .totals) throws -> ViewEngine {
+        let engine = ViewEngine(journalPath: path, history: history)
+        try engine.refresh()
+        try engine.saveSnapshot()
+        if !Replica.isReplica(path) {
+            let journal = try Journal.openShared(path: path)
+            defer { journal.close() }
+            try journal.saveSnapshot()
+        }
+        return engine
+    }
 }

@@ -73,5 +73,20 @@ import ShopTestSupport
         // A journal that is no replica has no outbox.
         let hub = try ReplicaViews.load(journal: world.hub)
         #expect(hub.pending == nil && hub.pendingEvents == [] && hub.through == hubSeq)
+
+        // The statistics: the replica's with its outbox's purchase; the hub's from a fold that keeps no purchase, the same totals.
+        let phoneStats = try ReplicaViews.loadForStatistics(journal: world.path("phone"))
+        #expect(phoneStats.pending == 2 && StatsView(phoneStats.views).items.map(\.tally.purchases) == [1])
+        let hubStats = try ReplicaViews.loadForStatistics(journal: world.hub)
+        let hubAllTotals = try ReplicaViews.load(journal: world.hub, history: .totals)
+        #expect(hubStats.pending == nil && StatsView(hubStats.views) == StatsView(hubAllTotals.views))
+
+        // Snapshots: a journal's views and writer's chain; a replica's views only (no writer but sync opens it).
+        try ReplicaViews.saveSnapshots(journal: world.hub)
+        try ReplicaViews.saveSnapshots(journal: world.path("phone"))
+        for (path, chain) in [(world.hub, true), (world.path("phone"), false)] {
+            #expect(FileManager.default.fileExists(atPath: path + ".snapshot"))
+            #expect(FileManager.default.fileExists(atPath: path + ".chain") == chain, "\(path)")
+        }
     }
 }

@@ -30,17 +30,8 @@ struct Snapshot: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let engine = ViewEngine(journalPath: options.journal, history: withRecords ? .records : .totals)
-        try engine.refresh()
+        let engine = try ReplicaViews.saveSnapshots(journal: options.journal, history: withRecords ? .records : .totals)
         for warning in engine.warnings { Tool.fail("warning: \(warning)") }
-        try engine.saveSnapshot()
-        // The writer's side too: opening for writing then reads only what follows.
-        // (A sync replica has no writer but sync: its views' snapshot is all there is to save.)
-        if !Replica.isReplica(options.journal) {
-            let journal = try Journal.openShared(path: options.journal)
-            defer { journal.close() }
-            try journal.saveSnapshot()
-        }
         let out = Output(json: options.json)
         options.json
             ? out.emit(.object([("ok", true), ("snapshot", .string(engine.snapshotPath)), ("seq", .int(engine.views.asOf))]))

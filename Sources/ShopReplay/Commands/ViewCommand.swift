@@ -49,12 +49,10 @@ func loadViewsAndPending(_ options: JournalOptions, asOf: AsOf, useSnapshot: Boo
 /// of a journal that is no replica, the fold keeps no purchase (see
 /// `ViewEngine.settledViews`): the same statistics in memory by the household.
 func loadStatsViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> (views: HouseholdViews, pending: Int?) {
-    guard case .end = asOf, !Replica.isReplica(options.journal) else {
-        return try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: .totals)
-    }
-    let (views, warnings) = try ViewEngine.settledViews(journal: options.journal, useSnapshot: useSnapshot)
-    for warning in warnings { Tool.fail("warning: \(warning)") }
-    return (views, nil)
+    guard case .end = asOf else { return try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: .totals) }
+    let loaded = try ReplicaViews.loadForStatistics(journal: options.journal, useSnapshot: useSnapshot)
+    for warning in loaded.warnings { Tool.fail("warning: \(warning)") }
+    return (loaded.views, loaded.pending)
 }
 
 /// Shows the statistics (`view stats`, `stats`). JSON is written straight
