@@ -544,3 +544,11 @@ import ShopProjections
     let shown = try ReplicaViews.load(journal: "phone.ndjson")
     print(shown.views.asOf, shown.pending ?? 0)     // the outbox's commands, if a replica
 }
+
+// Sources/ShopEvents/Store/CommandWriter.swift #1
+@MainActor func example_CommandWriter_1() throws {
+    let writer = try CommandWriter(path: "shop.ndjson", options: .init(actor: "ana"))
+    defer { writer.close() }
+    let results = try writer.execute([CommandEnvelope(.createList(name: "Weekend"))])
+    print(results.count, writer.isReplica)
+}

@@ -294,3 +294,38 @@ func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () as
         #expect(Scratch.bytes(theirs) == theirBytes)
     }
 }
+
+/// A program's commands into a journal, made only when a command is accepted, or a replica's outbox.
+@Suite struct CommandWriterTests {
+    @Test func aMissingJournalIsMadeOnlyForACommandItAccepts() throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("new.ndjson").path
+        let writer = try CommandWriter(path: path, options: .init(actor: "ana"))
+        let refused = try writer.execute([CommandEnvelope(.createList(name: "Weekend"))])
+        #expect(refused.map { (try? $0.get()) == nil } == [true])
+        if case let .failure(violation)? = refused.first { #expect(violation.code == "no_household") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [], "no journal, no lock")
+        #expect(try writer.refreshedState() == .initial)
+        let accepted = try writer.execute([CommandEnvelope(.createHousehold(name: "Home", currency: "EUR", timeZone: "UTC")),
+                                           CommandEnvelope(.createList(name: "Weekend"))])
+        #expect(try accepted.map { try $0.get().seqs } == [[1], [2]])
+        #expect(writer.state.lists.values.map(\.name) == ["Weekend"])
+        writer.close()
+        #expect(try JournalReader.readAll(path: path).map(\.event.typeName) == ["HouseholdCreated", "ListCreated"])
+    }
+
+    @Test func onAReplicaCommandsGoToTheOutboxUnderTheReplicasDevice() throws {
+        let world = SyncWorld()
+        _ = try world.makeHub(items: ["Milk"], onList: [], members: [])
+        #expect(try world.clone("phone", actor: "ana").status == 0)
+        let writer = try CommandWriter(path: world.path("phone"), options: .init(actor: "ana", device: "a-tool"))
+        defer { writer.close() }
+        #expect(writer.isReplica)
+        let outcome = try #require(try writer.execute([CommandEnvelope(.createList(name: "Party"))]).first?.get())
+        #expect(outcome.isPending)
+        let pending = try Replica(path: world.path("phone")).pending
+        #expect(pending.map(\.command.typeName) == ["CreateList"])
+        #expect(pending.first?.device == "phone", "the replica's own device, as J.sync names it")
+    }
+}

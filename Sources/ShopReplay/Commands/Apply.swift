@@ -6,12 +6,21 @@ import ShopEvents
 /// and left it empty. A torn tail cut on opening is said on standard error.
 enum ToolJournal {
     static func open(_ path: String, actor: String, wait: Double = 5, shared: Bool = false) throws(JournalError) -> Journal {
-        let options = Journal.Options(actor: actor, device: "shop-replay", lockTimeout: wait)
+        let options = options(actor: actor, wait: wait)
         let journal = shared ? try Journal.openShared(path: path, options: options) : try Journal.open(path: path, options: options)
-        if let recovery = journal.recoveredTornTail {
-            Tool.fail("warning: \(path): \(recovery.emptyLines > 0 ? "it ended with empty lines" : "a crash had left its end unfinished"); \(recovery.summary)")
-        }
+        sayRecovery(journal)
         return journal
+    }
+
+    static func options(actor: String, wait: Double) -> Journal.Options {
+        Journal.Options(actor: actor, device: "shop-replay", lockTimeout: wait)
+    }
+
+    /// A torn tail, an unfinished command or empty lines that opening cut, said on standard error.
+    static func sayRecovery(_ journal: Journal) {
+        if let recovery = journal.recoveredTornTail {
+            Tool.fail("warning: \(journal.path): \(recovery.emptyLines > 0 ? "it ended with empty lines" : "a crash had left its end unfinished"); \(recovery.summary)")
+        }
     }
 
     /// `--actor`, or $USER, checked by the actor rule. With neither there is
@@ -120,10 +129,13 @@ struct Apply: ToolCommand {
             handle = FileHandle.standardInput
         }
         let perBatch = batch ?? (input == nil || input == "-" ? 1 : 1000)
-        let target = try Target(path: options.journal, actor: actor, wait: Double(wait))
+        var recovered: JSONValue?
+        let target = try CommandWriter(path: options.journal, options: ToolJournal.options(actor: actor, wait: Double(wait))) { journal in
+            ToolJournal.sayRecovery(journal)
+            recovered = journal.recoveredTornTail.map(ToolJournal.recoveryJSON)
+        }
         defer { target.close() }
         let out = Output(json: options.json)
-        var recovered = target.journal?.recoveredTornTail.map(ToolJournal.recoveryJSON)   // a journal made later has none
         var rejected = 0
         var pending: [CommandEnvelope] = []
         var lineNumber = 0
@@ -152,7 +164,9 @@ struct Apply: ToolCommand {
                     let created = outcome.created
                     // Which purchase a revert took back: it may have been named by its item or the first digits of its id.
                     var reverted: (id: PurchaseID, item: String)?
-                    if case let .revertPurchase(purchase) = request.command { reverted = (purchase, target.itemName(of: purchase)) }
+                    if case let .revertPurchase(purchase) = request.command {
+                        reverted = (purchase, target.state.purchases[purchase].flatMap { target.state.items[$0.item]?.name } ?? "?")
+                    }
                     answer([("ok", true), ("command", .string(outcome.command.description)), ("seqs", .array(outcome.seqs.map(JSONValue.int))),
                             ("created", .object(created.map { ($0.kind, .string($0.id.uuidString)) }))]
                            + (reverted.map { [("reverted", .string($0.id.description))] } ?? [])
@@ -207,75 +221,6 @@ struct Apply: ToolCommand {
         }
         try flush()
         return rejected == 0 ? 0 : 1
-    }
-}
-
-extension Apply {
-    /// Where commands go: the journal (shared: the lock only while writing, so
-    /// an app's ShopStore or another apply can write while this one waits for
-    /// its next line), or on a sync replica its outbox.
-    ///
-    /// A journal that is not there yet is made only for a command that a new
-    /// journal accepts: a run whose commands are all rejected (or bad) leaves
-    /// no file behind, not even the lock.
-    final class Target {
-        private(set) var journal: Journal?
-        let replica: Replica?
-        private let path: String, actor: String, wait: Double
-
-        init(path: String, actor: String, wait: Double) throws {
-            self.path = path; self.actor = actor; self.wait = wait
-            if Replica.isReplica(path) {
-                replica = try Replica(path: path, options: Journal.Options(actor: actor, lockTimeout: wait))
-                journal = nil
-            } else {
-                journal = FileManager.default.fileExists(atPath: path) ? try ToolJournal.open(path, actor: actor, wait: wait, shared: true) : nil
-                replica = nil
-            }
-        }
-
-        func execute(_ requests: [CommandEnvelope]) throws -> [Result<CommandOutcome, RuleViolation>] {
-            if let replica {
-                return try requests.map { request in
-                    do { return .success(try replica.execute(request)) } catch let violation as RuleViolation { return .failure(violation) }
-                }
-            }
-            if journal == nil {
-                // Each is decided against a new, empty journal; none accepted: nothing is made.
-                var rejections: [Result<CommandOutcome, RuleViolation>] = []
-                for request in requests {
-                    do {
-                        _ = try ShopDecider.decide(request, .initial, after: JournalEnd(seq: 0, lastAt: nil), now: Clock.system.now(), defaultActor: actor)
-                        break
-                    } catch { rejections.append(.failure(error)) }
-                }
-                if rejections.count == requests.count { return rejections }
-                journal = try ToolJournal.open(path, actor: actor, wait: wait, shared: true)
-            }
-            return try journal!.execute(batch: requests)
-        }
-
-        /// The name of the item a purchase bought, for saying which purchase a revert took back.
-        func itemName(of purchase: PurchaseID) -> String {
-            let state = replica?.state ?? journal?.state ?? .initial
-            return state.purchases[purchase].flatMap { state.items[$0.item]?.name } ?? "?"
-        }
-
-        /// The state names are resolved against: after other writers', or the replica's optimistic one.
-        func refreshedState() throws -> ShopState {
-            if let replica {
-                try replica.refresh()
-                return replica.state
-            }
-            if journal == nil, FileManager.default.fileExists(atPath: path) {
-                journal = try ToolJournal.open(path, actor: actor, wait: wait, shared: true)
-            }
-            guard let journal else { return .initial }
-            try journal.refresh()
-            return journal.state
-        }
-
-        func close() { journal?.close(discardingIfEmpty: true) }
     }
 }
 
