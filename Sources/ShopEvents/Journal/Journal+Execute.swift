@@ -77,7 +77,7 @@ extension Journal {
             return try execute(requests, allOrNothing: allOrNothing)
         }
         var batch = decideAndWrite(requests, allOrNothing: allOrNothing)
-        if batch.bytes > 0, batch.failure == nil, !Journal.fullSync(fd) { batch.failure = .io("fsync", path) }
+        if batch.bytes > 0, batch.failure == nil, !DurableFile.sync(fd) { batch.failure = .io("fsync", path) }
         return try results(of: batch)
     }
 
@@ -130,7 +130,7 @@ extension Journal {
             (batch.bytes, batch.failure) = (written.streamed, written.failure)
         }
         if batch.failure == nil, !out.isEmpty {
-            if !out.withUnsafeBytes({ Journal.writeWhole(fd, $0, at: startSize + batch.bytes) }) { batch.failure = .io("write", path) }
+            if !out.withUnsafeBytes({ DurableFile.writeWhole(fd, $0, at: startSize + batch.bytes) }) { batch.failure = .io("write", path) }
             batch.bytes += out.count
         }
         size = startSize + batch.bytes

@@ -107,19 +107,7 @@ extension Journal {
 
     /// Writes `bytes` at `offset`, whole; false if a write fails.
     func writeWhole(_ bytes: [UInt8], at offset: Int) -> Bool {
-        bytes.withUnsafeBytes { Journal.writeWhole(fd, $0, at: offset) }
-    }
-
-    /// Writes `raw` to `fd` at `offset`, whole (short writes continued, `EINTR` retried); false if a write fails.
-    static func writeWhole(_ fd: Int32, _ raw: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-        var done = 0
-        while done < raw.count {
-            let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
+        bytes.withUnsafeBytes { DurableFile.writeWhole(fd, $0, at: offset) }
     }
 
     /// From how many commands a batch is encoded and hashed on a second thread.
@@ -362,7 +350,7 @@ final class LineEncoder: @unchecked Sendable {
         batchStart = start + streamed
         if let file, let syncs, batch.bytes > 0, failure == nil {
             syncs.async {
-                if !Journal.fullSync(file.fd) { batch.failure = .io("fsync", file.path) }
+                if !DurableFile.sync(file.fd) { batch.failure = .io("fsync", file.path) }
                 batch.done.signal()
             }
         } else {
@@ -373,7 +361,7 @@ final class LineEncoder: @unchecked Sendable {
     /// Writes what is encoded, when writing to a file (after a failure, nothing more).
     private func write() {
         guard let file, !out.isEmpty, failure == nil else { return }
-        if !out.withUnsafeBytes({ Journal.writeWhole(file.fd, $0, at: start + streamed) }) { failure = .io("write", file.path) }
+        if !out.withUnsafeBytes({ DurableFile.writeWhole(file.fd, $0, at: start + streamed) }) { failure = .io("write", file.path) }
         streamed += out.count
         out.removeAll()
     }

@@ -60,7 +60,7 @@ extension Journal {
         let bytes = try readBytes(from: cut.offset, to: end)
         let backup = try backUp(bytes)
         guard ftruncate(fd, off_t(cut.offset)) == 0 else { throw JournalError.io("truncate", path) }
-        guard Journal.fullSync(fd) else { throw JournalError.io("fsync", path) }
+        guard DurableFile.sync(fd) else { throw JournalError.io("fsync", path) }
         recoveredTornTail = TornTailRecovery(line: cut.line, offset: cut.offset, length: bytes.count,
                                              commandLines: cut.open?.have ?? 0, command: cut.open?.command, backupPath: backup,
                                              emptyLines: cut.open == nil ? lines.trailing?.emptyLines ?? 0 : 0)
@@ -95,8 +95,8 @@ extension Journal {
         defer { _ = Posix.close(backupFD) }
         let written = bytes.withUnsafeBytes { write(backupFD, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw JournalError.io("write backup", candidate) }
-        guard Journal.fullSync(backupFD) else { throw JournalError.io("fsync backup", candidate) }
-        try Journal.syncDirectory(of: candidate)
+        guard DurableFile.sync(backupFD) else { throw JournalError.io("fsync backup", candidate) }
+        try DurableFile.syncDirectory(of: candidate)
         return candidate
     }
 

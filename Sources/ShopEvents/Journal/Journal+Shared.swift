@@ -126,7 +126,7 @@ extension Journal {
         _ = Posix.close(fd)
         fd = newFD
         createdFile = created
-        if created { try Journal.syncDirectory(of: path) }
+        if created { try DurableFile.syncDirectory(of: path) }
         chain = JournalChain()
         size = 0
         try load(recoverTail: true)
@@ -148,7 +148,7 @@ extension Journal {
         for suffix in [".chain", ".snapshot"] where access(path + suffix, F_OK) == 0 {
             guard rename(path + suffix, candidate + suffix) == 0 else { throw JournalError.io("rename to \(candidate + suffix)", path + suffix) }
         }
-        try syncDirectory(of: path)
+        try DurableFile.syncDirectory(of: path)
         return candidate
     }
 

@@ -188,7 +188,7 @@ public final class Journal {
         journal.createdFile = created
         journal.previousJournalBackup = backup
         do throws(JournalError) {
-            if created { try syncDirectory(of: path) }
+            if created { try DurableFile.syncDirectory(of: path) }
             try journal.load(recoverTail: true)
         } catch {
             journal.close(discardingIfEmpty: true)
@@ -226,7 +226,7 @@ public final class Journal {
             // Only under the lock (in shared mode: if it can be had at once), and only while empty.
             // A shared writer that opened this file meanwhile checks, under the lock, before it writes.
             if discardingIfEmpty, createdFile, lockFD >= 0, holdsLock || ((try? lockForWriting()) ?? false), isStillOurEmptyFile() {
-                if unlink(path) == 0 { try? Journal.syncDirectory(of: path) }
+                if unlink(path) == 0 { try? DurableFile.syncDirectory(of: path) }
             }
             _ = Posix.close(fd); fd = -1
         }

@@ -85,7 +85,7 @@ package enum SnapshotFile {
         let sum = body.withUnsafeBytes { checksum($0) }
         var bytes = body
         withUnsafeBytes(of: sum.littleEndian) { bytes.append(contentsOf: $0) }
-        try Journal.writeAtomically(bytes, to: path)
+        try DurableFile.writeAtomically(bytes, to: path)
     }
 }
 

@@ -302,11 +302,11 @@ enum Outbox {
             }
         }
         let written = lines.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(size)) }
-        guard written == lines.count, Journal.fullSync(fd) else {
+        guard written == lines.count, DurableFile.sync(fd) else {
             _ = ftruncate(fd, off_t(size))
             throw JournalError.io("write", file)
         }
-        if size == 0 { try Journal.syncDirectory(of: file) }
+        if size == 0 { try DurableFile.syncDirectory(of: file) }
         return ((UInt64(info.st_dev), UInt64(info.st_ino)), size + lines.count)
     }
 
@@ -324,6 +324,6 @@ enum Outbox {
             bytes += CommandCodec.encode(entry.request)
             bytes.append(0x0A)
         }
-        try Journal.writeAtomically(bytes, to: file)
+        try DurableFile.writeAtomically(bytes, to: file)
     }
 }

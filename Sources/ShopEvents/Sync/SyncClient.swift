@@ -90,7 +90,7 @@ public struct SyncClient: Sendable {
                                                                        actor: options.actor)) {
             throw failure
         }
-        try Journal.writeAtomically(SyncWire.line(settings.json), to: path + ".sync")
+        try DurableFile.writeAtomically(SyncWire.line(settings.json), to: path + ".sync")
         return try await SyncClient(journal: path, options: options).sync(over: transport)
     }
 

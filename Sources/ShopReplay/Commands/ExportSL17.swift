@@ -51,7 +51,7 @@ struct ExportSL17: ToolCommand {
         }
         let listName = listID.flatMap { views.state.lists[$0]?.name }
         let archive = SL17Transfer.export(views.state, list: listID)
-        do { try Journal.writeAtomically(archive.encoded(), to: file) } catch {
+        do { try DurableFile.writeAtomically(archive.encoded(), to: file) } catch {
             throw ToolFailure(message: "cannot write \(file): \(error.message)", exitCode: 3)
         }
         let items = archive.locations.reduce(0) { $0 + $1.items.count }

@@ -72,7 +72,7 @@ struct Report: ToolCommand {
         let html = audit.map { HouseholdReport(views: views, audit: $0, head: head, journal: name, from: from, to: until).html }
             ?? HouseholdReport(views: views, head: head, journal: name, from: from, to: until).html
         let bytes = Array(html.utf8)
-        try Journal.writeAtomically(bytes, to: path)
+        try DurableFile.writeAtomically(bytes, to: path)
         return (bytes.count, head)
     }
 }
