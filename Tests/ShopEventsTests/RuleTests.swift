@@ -97,6 +97,34 @@ func id<K>(_ n: Int) -> EntityID<K> {
         #expect(f.rejection(.reorderLocations(order: [id(2)])) == nil)
     }
 
+    /// A reorder may give the stops their numbers (an archive's `visitationOrder`) and the Unknown Location another app's id.
+    @Test func aReorderMayNumberTheStopsAndNameTheUnknownLocationsAlias() throws {
+        var f = try Fixture.started()
+        try f.run(.createLocation(location: id(1), name: "A", color: nil))
+        try f.run(.createLocation(location: id(2), name: "B", color: nil))
+        let alias = LocationID(UUID(uuidString: "532B8FBC-D3E1-49DA-9CD2-650CAAE08797")!)
+        for (positions, why) in [([4], "one number for two stops"), ([0, 5], "below 1"), ([5, 5], "not increasing"),
+                                 ([9, 4], "decreasing"), ([4, Limits.unknownLocationPosition], "the Unknown Location's")] {
+            #expect(f.rejection(.reorderLocations(order: [id(2), id(1)], positions: positions)) == .invalidPosition, "\(why)")
+        }
+        #expect(f.rejection(.reorderLocations(order: [id(2), id(1)], unknownAlias: id(1))) == .idInUse, "an id of the journal")
+        #expect(f.rejection(.reorderLocations(order: [id(2), id(1)], unknownAlias: .unknown)) == .idInUse)
+        #expect(try f.run(.reorderLocations(order: [id(2), id(1)], positions: [4, 15], unknownAlias: alias))
+                == [.locationsReordered(order: [id(2), id(1)], positions: [4, 15], unknownAlias: alias)])
+        #expect(f.state.visitingOrder == [id(2), id(1), .unknown])
+        #expect([id(2), id(1)].map { f.state.locations[$0]?.position } == [4, 15])
+        #expect(f.state.unknownLocationAlias == alias)
+        #expect(f.state.isUsed(alias.uuid), "the alias is taken: no created thing may have it")
+        #expect(f.rejection(.createLocation(location: alias, name: "C", color: nil)) == .idInUse)
+        // A new stop goes last before Unknown; a plain reorder numbers them 1…n and keeps the alias.
+        #expect(try f.run(.createLocation(location: id(3), name: "C", color: nil))
+                == [.locationCreated(location: id(3), name: "C", position: 16, color: .grey)])
+        try f.run(.reorderLocations(order: [id(1), id(2), id(3)]))
+        #expect([id(1), id(2), id(3)].map { f.state.locations[$0]?.position } == [1, 2, 3])
+        #expect(f.state.unknownLocationAlias == alias)
+        #expect(f.rejection(.reorderLocations(order: [id(1), id(2), id(3)], unknownAlias: alias)) == nil, "the same alias again")
+    }
+
     @Test func unknownCanBeRenamedAndRecoloredButNeverDeleted() throws {
         var f = try Fixture.started()
         #expect(try f.run(.renameLocation(location: .unknown, name: "Elsewhere")) == [.locationRenamed(location: .unknown, name: "Elsewhere")])
@@ -157,6 +185,27 @@ func id<K>(_ n: Int) -> EntityID<K> {
 }
 
 @Suite struct ItemRules {
+    /// An item's own quantity (1 to 9999) is what `AddItemToList` without one puts on the list; without it, 1.
+    @Test func anItemsQuantityIsTheOneItGoesOnAListWith() throws {
+        var f = try Fixture.started()
+        for bad in [0, 10_000, -3] {
+            #expect(f.rejection(.createItem(item: id(1), name: "Eggs", location: nil, details: ItemDetails(quantity: bad))) == .invalidQuantity, "\(bad)")
+        }
+        #expect(try f.run(.createItem(item: id(1), name: "Eggs", location: nil, details: ItemDetails(quantity: 12)))
+                == [.itemCreated(item: id(1), name: "Eggs", location: .unknown, details: ItemDetails(quantity: 12))])
+        try f.run(.createItem(item: id(2), name: "Bread", location: nil, details: .none))
+        try f.run(.createList(list: id(10), name: "Weekly", priority: nil))
+        #expect(try f.run(.addItemToList(list: id(10), item: id(1), quantity: nil)) == [.itemAddedToList(list: id(10), item: id(1), quantity: 12)])
+        #expect(try f.run(.addItemToList(list: id(10), item: id(2), quantity: nil)) == [.itemAddedToList(list: id(10), item: id(2), quantity: 1)])
+        // The details are the complete new set: a change without the quantity clears it.
+        try f.run(.changeItemDetails(item: id(1), details: ItemDetails(unitPrice: 299)))
+        #expect(f.state.items[id(1)]?.details == ItemDetails(unitPrice: 299))
+        #expect(f.rejection(.changeItemDetails(item: id(1), details: ItemDetails(quantity: 0))) == .invalidQuantity)
+        // Kept in 32 bits: a quantity beyond them is kept as the nearest end, still refused.
+        #expect(ItemDetails(quantity: Int.max).quantity == Int(Int32.max))
+        #expect(ItemDetails(quantity: Int.min).quantity == Int(Int32.min) + 1)
+    }
+
     @Test func createAndChangeAnItem() throws {
         var f = try Fixture.started()
         #expect(try f.run(.createItem(item: id(1), name: " Milk ", location: nil,
