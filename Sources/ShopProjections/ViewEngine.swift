@@ -73,8 +73,7 @@ public final class ViewEngine {
         }
         if let command {
             warnings.append("line \(command.line) begins a command of \(command.of) events of which only \(command.lines) are written: a write in progress, or one a crash cut short, which the next write cuts; the views leave it out")
-        } else if let bytes, bytes.contains(0x0A) {
-            let count = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (bytes.last == 0x0A ? 0 : 1)
+        } else if let bytes, let count = JournalLines.emptyLines(bytes) {
             warnings.append("line \(line) (byte offset \(replayer.position.offset)) and after: \(count) empty line\(count == 1 ? "" : "s") at the end, which an editor or `echo >>` adds, and the next write cuts; the views leave them out")
         } else if let bytes {
             warnings.append("line \(line) (byte offset \(replayer.position.offset)) has \(bytes.count) bytes and no newline yet: a write in progress, or a torn write, which the next write cuts; the views leave it out")

@@ -184,7 +184,7 @@ public enum SL17Transfer {
         var order: [LocationID] = [], positions: [Int] = []
         for stop in archiveOrder {
             var position = stop.visitationOrder
-            if let last = positions.last, position <= last || position < 1 {
+            if let last = positions.last, position <= last {   // the one before is at least 1
                 plan.changes.append(Change(kind: .renumbered, what: "location", id: stop.id.uuid, from: "visitationOrder \(position)",
                                            to: "\(last + 1)", reason: "two locations cannot share a place in the visiting order"))
                 position = last + 1

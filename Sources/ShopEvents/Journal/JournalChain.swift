@@ -213,7 +213,7 @@ struct JournalChain {
     static func notATornWrite(_ bytes: [UInt8]) -> String? {
         if bytes.first == UInt8(ascii: "{") || bytes.allSatisfy({ $0 == 0 }) { return nil }
         // Empty lines at the end (``JournalLines/Trailing/emptyLines``): recovered like a torn line.
-        if bytes.contains(0x0A), bytes.allSatisfy({ $0 == 0x0A || $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        if JournalLines.emptyLines(bytes) != nil { return nil }
         return "the last \(bytes.count) byte\(bytes.count == 1 ? "" : "s") have no newline and do not start like a journal line: this is not a torn write, and perhaps not a ShopEvents journal"
     }
 

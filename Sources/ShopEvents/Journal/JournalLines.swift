@@ -2,7 +2,7 @@ import Foundation
 
 /// Streams the complete lines of a journal file through one reusable buffer,
 /// so reading needs memory for the longest line, not for the whole file.
-struct JournalLines: ~Copyable {
+package struct JournalLines: ~Copyable {
     /// The longest line the journal reads or writes (4 MiB).
     static let maxLineBytes = 4 << 20
 
@@ -96,7 +96,21 @@ struct JournalLines: ~Copyable {
 
     /// Only spaces, tabs and carriage returns (an empty line's, in any editor).
     private static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        bytes.allSatisfy(isBlank)
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+
+    /// How many empty lines `bytes` — what follows a journal's last line — are,
+    /// if they are only that: white space and at least one newline (the last
+    /// line may lack its own); `nil` for anything else, a torn line included.
+    package static func emptyLines(_ bytes: some Collection<UInt8>) -> Int? {
+        var newlines = 0
+        for byte in bytes {
+            if byte == 0x0A { newlines += 1 } else if !isBlank(byte) { return nil }
+        }
+        guard newlines > 0 else { return nil }
+        return newlines + (bytes.reversed().first == 0x0A ? 0 : 1)
     }
 
     /// The bytes from `offset` to the end of the file, if they are all empty
@@ -112,11 +126,12 @@ struct JournalLines: ~Copyable {
                 throw JournalError.io("read", path)
             }
             if n == 0 { break }
-            guard chunk[..<n].allSatisfy({ $0 == 0x0A || $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return nil }
+            guard chunk[..<n].allSatisfy({ $0 == 0x0A || Self.isBlank($0) }) else { return nil }
             rest += chunk[..<n]
         }
-        let newlines = rest.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        return Trailing(offset: offset, bytes: rest, emptyLines: newlines + (rest.last == 0x0A ? 0 : 1))
+        // It begins with a blank line and its newline, so there is at least one.
+        guard let count = Self.emptyLines(rest) else { return nil }
+        return Trailing(offset: offset, bytes: rest, emptyLines: count)
     }
 
     private mutating func fill() throws(JournalError) {
