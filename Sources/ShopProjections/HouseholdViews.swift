@@ -19,6 +19,9 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     public private(set) var asOfTime: Timestamp?
     /// How much of the purchase history is folded; see ``PurchaseHistory/Depth``.
     public var historyDepth: PurchaseHistory.Depth { history.depth }
+    /// How much history ``state`` keeps: all of it, but for views that show
+    /// none (`.entries`, and a one-off read of the statistics).
+    package private(set) var stateRetention = Retention.everything
 
     public init() {}
 
@@ -30,7 +33,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     /// every view, the audit included.
     public init(history depth: PurchaseHistory.Depth) {
         history = PurchaseHistory(depth: depth)
-        if depth == .entries { state.dropHistory() }
+        if depth == .entries { stateRetention = .present }
     }
 
     /// Views for one read of the statistics to an end whose reverts are
@@ -41,7 +44,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     /// history's. For showing once, never for a snapshot or more events.
     package init(settling reverted: Set<PurchaseID>) {
         history = PurchaseHistory(settling: reverted)
-        state.dropHistory()
+        stateRetention = .present
     }
 
     /// See ``PurchaseHistory/dropForesight()``.
@@ -49,7 +52,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
 
     public mutating func apply(_ recorded: RecordedEvent) {
         history.apply(recorded, before: state)
-        state.apply(recorded)
+        state.apply(recorded, keeping: stateRetention)
         asOf = recorded.seq
         asOfTime = recorded.at
     }
@@ -67,7 +70,10 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
         guard let history = history.lowered(to: depth, state: state) else { return nil }
         var views = self
         views.history = history
-        if depth == .entries { views.state.dropHistory() }
+        if depth == .entries {
+            views.state.dropHistory()
+            views.stateRetention = .present
+        }
         return views
     }
 
@@ -83,7 +89,10 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     package init(from r: inout BinaryReader, asEntries: Bool = false) throws(BinaryDecodingError) {
         state = try ShopState(from: &r, keepingHistory: !asEntries)
         history = asEntries ? try PurchaseHistory.entries(from: &r) : try PurchaseHistory(from: &r)
-        if history.depth == .entries { state.dropHistory() }
+        if history.depth == .entries {
+            state.dropHistory()
+            stateRetention = .present
+        }
         asOf = try r.int()
         asOfTime = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
     }

@@ -6,7 +6,7 @@ import ShopTestSupport
 /// `verify` on two threads checks the rules against a state that keeps no
 /// deleted thing but the items bought late, no ended trip, and only the
 /// purchases the journal reverts
-/// (``ShopState/dropHistory(keepingPurchases:deletedItems:)``), and proves
+/// (``Retention/present(keepingPurchases:deletedItems:)``), and proves
 /// every created id new by its fingerprint. These tests hold it to: it never
 /// takes a broken journal for a whole one, and it reports a whole one as one
 /// thread does.
@@ -65,7 +65,7 @@ import ShopTestSupport
     func decidesAsTheWholeState(seed: UInt64) {
         let events = Self.history(seed: seed, steps: 800)
         var whole = ShopState.initial, lean = ShopState.initial
-        lean.dropHistory(keepingPurchases: Self.reverted(events), deletedItems: Self.lateItems(events))
+        let retention = Retention.present(keepingPurchases: Self.reverted(events), deletedItems: Self.lateItems(events))
         var candidates = RandomCommands(seed: seed &+ 1_000, ids: .sequential(prefix: 0xABCD))
         var (agreed, reusedIDs, neededDeleted, leanRefusedEvents) = (0, 0, 0, 0)
         for recorded in events {
@@ -102,7 +102,7 @@ import ShopTestSupport
                 }
             }
             whole.apply(recorded)
-            lean.apply(recorded)
+            lean.apply(recorded, keeping: retention)
         }
         // What the views and the deciders read of the present is the same.
         #expect(lean.lists == whole.lists)

@@ -368,7 +368,7 @@ struct RandomJournal {
                 // Without the purchase table: the same state but for it, the same views.
                 var tableless = full.state
                 tableless.dropHistory()
-                #expect(bare.state == tableless && bare.state.purchases.count == 0 && !bare.state.keepsHistory)
+                #expect(bare.state == tableless && bare.state.purchases.count == 0 && bare.stateRetention == .present)
                 #expect(bare.calendar == full.calendar)
                 #expect(Self.renderStateViews(bare) == Self.renderStateViews(full))
                 #expect(full.lowered(to: .entries) == bare && light.lowered(to: .entries) == bare)

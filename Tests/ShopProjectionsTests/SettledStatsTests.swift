@@ -35,7 +35,7 @@ import ShopTestSupport
             #expect(StatsView(settled) == StatsView(totals), "after event \(index + 1)")
             #expect(StatsView(settled).json == StatsView(totals).json)
             #expect(settled.history.items == totals.history.items && settled.history.monthTotals == totals.history.monthTotals)
-            #expect(settled.state == bare.state && !settled.state.keepsHistory && settled.state.purchases.count == 0)
+            #expect(settled.state == bare.state && settled.stateRetention == .present && settled.state.purchases.count == 0)
             #expect(settled.lowered(to: .entries) == bare.lowered(to: .entries))
             #expect(settled.lowered(to: .none) == nil)
         }

@@ -80,6 +80,5 @@ extension ShopState {
         countLive(old, -1)
         items.change(id) { $0.isDeleted = true }
         itemNames.release(old.name, by: id)
-        if !keepsHistory, !deletedItemsKept.contains(id) { items[id] = nil }
     }
 }

@@ -96,7 +96,5 @@ extension ShopState {
         locations.change(id) { $0.isDeleted = true }
         countLive(id)
         locationNames.release(old.name, by: id)
-        // A deleted item kept (see `deletedItemsKept`) may still name it; no live item does.
-        if !keepsHistory, !deletedItemsKept.contains(where: { items[$0]?.location == id }) { locations[id] = nil }
     }
 }

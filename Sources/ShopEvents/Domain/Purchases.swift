@@ -53,20 +53,23 @@ extension ShopDecider {
 
 extension ShopState {
     mutating func applyItemPurchased(_ purchase: Purchase) {
-        if keeps(purchase.id) { purchases.insert(purchase) }
-        if let list = purchase.list {
-            lists.change(list) {
-                $0.updateEntry(for: purchase.item) {
-                    $0.purchase = purchase.id
-                    $0.boughtSeq = purchase.seq
-                }
+        purchases.insert(purchase)
+        markBought(by: purchase)
+    }
+
+    /// The entry the purchase bought, if it was bought on a list, is bought.
+    mutating func markBought(by purchase: Purchase) {
+        guard let list = purchase.list else { return }
+        lists.change(list) {
+            $0.updateEntry(for: purchase.item) {
+                $0.purchase = purchase.id
+                $0.boughtSeq = purchase.seq
             }
         }
     }
 
     /// The purchase drops out of statistics; its entry, if still bought by it, is to buy again.
     mutating func applyPurchaseReverted(_ id: PurchaseID) {
-        guard keepsHistory || purchasesKept != nil else { return unbuyEntries(boughtBy: id) }
         guard let purchase = purchases[id] else { return }
         purchases.markReverted(id)
         if let list = purchase.list, lists[list]?.entry(for: purchase.item)?.purchase == id {
@@ -75,25 +78,6 @@ extension ShopState {
                     $0.purchase = nil
                     $0.boughtSeq = nil
                 }
-            }
-        }
-    }
-
-    /// A revert without the purchase table: the entry bought by `id` is to buy
-    /// again. It is the first entry of its item on the purchase's list, as
-    /// with the table; only a journal that reused a purchase id (which
-    /// `verify` refuses) could have a second entry bought by it, and that
-    /// one is un-bought too.
-    private mutating func unbuyEntries(boughtBy id: PurchaseID) {
-        for position in lists.indices {
-            // Looked for where the entries lie: all but one list, most often all, hold none bought by it
-            // (the loop copied each list out, its name and entries retained, for every revert).
-            guard lists.values[position].entries.contains(where: { $0.purchase == id }) else { continue }
-            let entries = lists.values[position].entries
-            for (index, entry) in entries.enumerated() where entry.purchase == id {
-                guard entries.firstIndex(where: { $0.item == entry.item }) == index else { continue }
-                lists.values[position].entries[index].purchase = nil
-                lists.values[position].entries[index].boughtSeq = nil
             }
         }
     }

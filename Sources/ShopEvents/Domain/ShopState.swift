@@ -4,8 +4,9 @@ import Foundation
 ///
 /// It is a fold over events: ``ShopState/initial`` then ``ShopState/evolve(_:_:)``
 /// for every event. Deleted things stay (flagged) because purchases and
-/// audits still name them, and because ids are never reused (a state folded
-/// for the list views only lets some go: see `keepsHistory`).
+/// audits still name them, and because ids are never reused. (A projection
+/// that shows none of them may fold with less: see `Retention`, below the
+/// domain.)
 ///
 /// ```swift
 /// var state = ShopState.initial
@@ -14,45 +15,19 @@ import Foundation
 /// ```
 public struct ShopState: Hashable, Sendable {
     public internal(set) var household: Household?
-    /// Live and deleted locations; in a state that keeps no history, only the live ones.
+    /// Live and deleted locations.
     public internal(set) var locations: [LocationID: Location] = [:]
     /// The id another app gives the Unknown Location (an imported archive's),
     /// so that an export gives it back; see ``Event/locationsReordered(order:positions:unknownAlias:)``.
     public internal(set) var unknownLocationAlias: LocationID?
-    /// Live and deleted items; in a state that keeps no history, only the live ones.
+    /// Live and deleted items.
     public internal(set) var items: [ItemID: Item] = [:]
     /// Live and soft-deleted lists; a purged list is gone.
     public internal(set) var lists: [ListID: ShoppingList] = [:]
-    /// Every purchase ever recorded, compactly (a purchase id is never reused);
-    /// empty in a state that keeps no history (see `keepsHistory`).
+    /// Every purchase ever recorded, compactly (a purchase id is never reused).
     public internal(set) var purchases = PurchaseTable()
-    /// Every trip; in a state that keeps no history, only those not ended.
+    /// Every trip.
     public internal(set) var trips: [TripID: Trip] = [:]
-    /// Whether the state keeps the history that only decisions, statistics
-    /// and the audit read: every purchase (``purchases``), every ended trip
-    /// and every deleted item and location. A state folded only for views
-    /// that show none of these (the lists, shopping lists, locations,
-    /// members) keeps none of it, and takes memory by the household rather
-    /// than by its history. (A deleted location holds no live item: deleting
-    /// it moves them to Unknown first.)
-    /// Such a state is never decided against (it cannot tell an id used, or a
-    /// purchase revertible) — but by `verify`, which keeps the purchases
-    /// to be reverted and proves ids new by other means
-    /// (``dropHistory(keepingPurchases:deletedItems:)``); otherwise a revert
-    /// finds the entry it un-buys by looking through the lists. The views
-    /// equal those of the whole state for any journal that keeps the rules
-    /// (`verify` says); one that names a deleted item or location again, as
-    /// no decider does, may show less of it.
-    package private(set) var keepsHistory = true
-    /// In a state that keeps no history, the purchases it keeps all the
-    /// same: those a journal will revert, learnt before it is folded
-    /// (`verify`'s fast path: ``dropHistory(keepingPurchases:deletedItems:)``); nil in
-    /// any other state.
-    package private(set) var purchasesKept: Set<PurchaseID>?
-    /// In such a state, the items it keeps once deleted (and the place each
-    /// was last at, if that is deleted too): those a journal buys after the
-    /// fact (`purchasedAt`, off any list), which may come after the delete.
-    package private(set) var deletedItemsKept: Set<ItemID> = []
     /// The trip started and not yet ended, paused or not.
     public internal(set) var openTrip: TripID?
 
@@ -94,42 +69,6 @@ public struct ShopState: Hashable, Sendable {
 
     /// The state before the first event.
     public static let initial = ShopState()
-
-    /// Lets go of the purchase table, the ended trips and the deleted items
-    /// and locations, and keeps none from now on (see `keepsHistory`).
-    package mutating func dropHistory() {
-        keepsHistory = false
-        purchasesKept = nil
-        deletedItemsKept = []
-        purchases = PurchaseTable()
-        trips = trips.filter { if case .ended = $0.value.phase { false } else { true } }
-        items = items.filter { !$0.value.isDeleted }
-        locations = locations.filter { !$0.value.isDeleted }
-    }
-
-    /// Before the first event: keeps no history but the purchases named in
-    /// `reverted`, which it keeps in its table as a whole state does, and
-    /// the items named in `deletedItems` once deleted, with their places.
-    ///
-    /// Such a state is decided against by `verify`, where the journal's
-    /// reverts and late purchases were found first (``RevertScan``) and its
-    /// reading thread proves every id the events create new (this state
-    /// cannot tell an id used before): for every event of a journal that
-    /// keeps the rules, the deciders decide as on a whole state. Where they
-    /// would not — a revert or a late purchase not foreseen (a line that
-    /// spells its keys with escapes), a late purchase at a deleted place
-    /// that was not its item's — the event is refused here, and `verify`
-    /// checks the journal again with a whole state; no journal that breaks a
-    /// rule is taken for one that keeps them.
-    package mutating func dropHistory(keepingPurchases reverted: Set<PurchaseID>, deletedItems: Set<ItemID>) {
-        precondition(self == .initial, "a state keeps its purchases from the first event on")
-        keepsHistory = false
-        purchasesKept = reverted
-        deletedItemsKept = deletedItems
-    }
-
-    /// Whether the table keeps `purchase`.
-    func keeps(_ purchase: PurchaseID) -> Bool { keepsHistory || purchasesKept?.contains(purchase) == true }
 
     /// The pure fold: the state after `event`, which happened at `context`.
     public static func evolve(_ state: ShopState, _ event: Event, _ context: EventContext) -> ShopState {

@@ -49,6 +49,5 @@ extension ShopState {
     mutating func applyTripEnded(_ id: TripID, at: Timestamp) {
         trips.change(id) { $0.end(at: at) }
         if openTrip == id { openTrip = nil }
-        if !keepsHistory { trips[id] = nil }
     }
 }

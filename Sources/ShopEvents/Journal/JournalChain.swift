@@ -57,6 +57,8 @@ struct JournalChain {
     /// Where the last line starts.
     private(set) var lastLineOffset = 0
     private(set) var state = ShopState.initial
+    /// How much history ``state`` keeps: everything but for `verify`'s lean state.
+    private(set) var retention = Retention.everything
     private(set) var commands = CommandTable()
     /// A command at the end whose lines are not all there (yet).
     private(set) var openCommand: OpenCommand?
@@ -77,10 +79,22 @@ struct JournalChain {
     var newerLines = NewerLines.refuse
 
     /// Before the first line: the state keeps no history but what
-    /// `forecast` names (``ShopState/dropHistory(keepingPurchases:deletedItems:)``),
+    /// `forecast` names (``Retention/present(keepingPurchases:deletedItems:)``),
     /// for a reader that proves every created id new by other means.
+    ///
+    /// Such a state is decided against by `verify`, where the journal's
+    /// reverts and late purchases were found first (``RevertScan``) and its
+    /// reading thread proves every id the events create new (this state
+    /// cannot tell an id used before): for every event of a journal that
+    /// keeps the rules, the deciders decide as on a whole state. Where they
+    /// would not — a revert or a late purchase not foreseen (a line that
+    /// spells its keys with escapes), a late purchase at a deleted place
+    /// that was not its item's — the event is refused here, and `verify`
+    /// checks the journal again with a whole state; no journal that breaks a
+    /// rule is taken for one that keeps them.
     mutating func dropHistory(keeping forecast: RevertScan.Forecast) {
-        state.dropHistory(keepingPurchases: forecast.reverted, deletedItems: forecast.lateItems)
+        precondition(state == .initial, "a state keeps its purchases from the first event on")
+        retention = .present(keepingPurchases: forecast.reverted, deletedItems: forecast.lateItems)
     }
 
     /// Checks one line and folds it; throws `corrupt_line` naming the line and offset.
@@ -107,7 +121,7 @@ struct JournalChain {
                         throw JournalError.corrupt(line: number, offset: offset, "\(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
                     }
                 }
-                state.apply(recorded)
+                state.apply(recorded, keeping: retention)
             }
             advance(seq: recorded.seq, at: recorded.at, lineHash: lineHash())
             lastLineOffset = offset
@@ -309,7 +323,7 @@ struct JournalChain {
             lastCommandDeclared = recorded.commandEvents
         }
         lastAt = recorded.at
-        state.apply(recorded)
+        state.apply(recorded, keeping: retention)
         return begun
     }
 

@@ -75,7 +75,7 @@ public enum JournalVerifier {
         // While the first lines are read: the journal's reverts and late purchases (a byte search), so
         // that the rules need keep only the purchases reverted and the deleted items bought late, and no
         // other deleted item or place or ended trip; the reading thread checks instead that nothing the
-        // journal creates has an id used before (see `ShopState.dropHistory(keepingPurchases:deletedItems:)`).
+        // journal creates has an id used before (see `JournalChain.dropHistory(keeping:)`).
         var chain = JournalChain()
         if let forecast = RevertScan.forecast(journal: path, lateItems: true) { chain.dropHistory(keeping: forecast) }
         chain.checkRules = true

@@ -127,6 +127,5 @@ extension ShopState {
             guard let role = Role(rawValue: roleText) else { throw BinaryDecodingError("role \(roleText)") }
             return Member(name: name, role: role, joinedAt: try r.timestamp(), addedBy: try r.string())
         }
-        if !keepingHistory { dropHistory() }
     }
 }

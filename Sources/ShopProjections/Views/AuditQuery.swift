@@ -40,7 +40,7 @@ public struct AuditQuery: Sendable {
         self.through = through ?? views.asOf
         self.pending = pending
         self.verifyChain = verifyChain
-        reverted = views.state.keepsHistory ? Set(views.state.purchases.values.lazy.filter(\.isReverted).map(\.id)) : nil
+        reverted = views.stateRetention == .everything ? Set(views.state.purchases.values.lazy.filter(\.isReverted).map(\.id)) : nil
     }
 
     /// Gives every matching purchase to `body`, in journal order. Throws what
