@@ -35,9 +35,11 @@ package enum DurableFile {
 
     /// Replaces `file` with `bytes` or leaves it as it was: a temporary file
     /// beside it, written whole, `fsync`, rename, and the folder synced.
-    package static func writeAtomically(_ bytes: [UInt8], to file: String) throws(JournalError) {
+    /// `mode` is the new file's (0600 for a secret: it is never readable by others, not even for a moment).
+    package static func writeAtomically(_ bytes: [UInt8], to file: String, mode: mode_t = 0o644) throws(JournalError) {
         let temporary = "\(file).tmp-\(getpid())"
-        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        unlink(temporary)   // a crashed run's, which may have another mode
+        let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw JournalError.io("create", temporary) }
         var done = 0
         while done < bytes.count {

@@ -48,7 +48,9 @@ public final class SyncHub {
     deinit { journal?.close() }
 
     /// One request's answer; never throws: every failure is an `error` answer.
-    public func respond(to request: SyncRequest) -> SyncResponse {
+    /// `actor`, if given, plays ``actor`` for this request alone (a hosted
+    /// hub's token names the actor of each request); else ``actor`` holds.
+    public func respond(to request: SyncRequest, as actor: String? = nil) -> SyncResponse {
         guard createsJournal || hasJournal else {
             return .error(SyncFailure(code: "no_journal", message: "the hub has no journal at \(path): the path is wrong, or the journal was moved or deleted (a new hub must be asked for on purpose)"))
         }
@@ -63,7 +65,7 @@ public final class SyncHub {
             case let .pull(after, hash):
                 return try pull(after: after, hash: hash)
             case let .push(commands):
-                return try push(commands)
+                return try push(commands, as: actor ?? self.actor)
             }
         } catch let failure as SyncFailure {
             return .error(failure)
@@ -151,7 +153,7 @@ public final class SyncHub {
 
     // MARK: Push
 
-    private func push(_ commands: [CommandEnvelope]) throws -> SyncResponse {
+    private func push(_ commands: [CommandEnvelope], as actor: String?) throws -> SyncResponse {
         var results = [PushResult?](repeating: nil, count: commands.count)
         var accepted: [(index: Int, id: CommandID, request: CommandEnvelope)] = []
         for (index, command) in commands.enumerated() {
@@ -164,7 +166,7 @@ public final class SyncHub {
                 if let named = request.actor, named != actor {
                     results[index] = PushResult(command: id, seqs: [], error: SyncFailure(
                         code: RuleViolation.Reason.forbidden.rawValue,
-                        message: "this hub serves \(actor) (--as); a command by \(named) is not taken from this connection"))
+                        message: "this connection is \(actor)'s; a command by \(named) is not taken from it"))
                     continue
                 }
                 request.actor = actor

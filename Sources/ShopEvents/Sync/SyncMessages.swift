@@ -135,7 +135,8 @@ public enum SyncWire {
         return try SyncResponse(json: value)
     }
 
-    static func line(_ value: JSONValue) -> [UInt8] {
+    /// `value` as one line of compact JSON, with its newline.
+    public static func line(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter()
         value.write(to: &writer, indent: nil)
         writer.append(0x0A)

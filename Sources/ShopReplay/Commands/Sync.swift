@@ -47,12 +47,7 @@ struct SyncCommand: ToolCommand {
             throw ToolFailure(message: "\(journal) is not a replica (there is no \(journal).sync): make one with `shop-replay clone --hub COMMAND --journal \(journal)`", exitCode: 2)
         }
         guard let actor else { return try showRejected(journal) }
-        let settings = try SyncSettings.load(journal: journal)
-        let transport = try ProcessTransport(command: HubCommand.shell(settings.hub))
-        defer { transport.close() }
-        let report = try SyncRun.wait {
-            try await SyncClient(journal: journal, options: Journal.Options(actor: actor)).sync(over: transport)
-        }
+        let report = try HubLink.sync(journal: journal, settings: try SyncSettings.load(journal: journal), actor: actor)
         return SyncRun.show(report, json: options.json, cloned: false)
     }
 }
@@ -101,8 +96,8 @@ enum HubCommand {
 
 enum SyncRun {
     /// Runs the sync on the cooperative pool and waits for it on this (the main) thread.
-    static func wait(_ body: @escaping @Sendable () async throws -> SyncReport) throws -> SyncReport {
-        let box = ResultBox()
+    static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         Task {
             do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
@@ -113,16 +108,21 @@ enum SyncRun {
             return try box.get()
         } catch let failure as SyncFailure where ["hub_unreachable", "bad_response"].contains(failure.code) {
             throw ToolFailure(message: "\(failure.code): \(failure.message) — nothing was lost: run sync again", exitCode: 3)
+        } catch let failure as SyncFailure where ["unauthorized", "forbidden", "unknown_household", "unknown_invite"].contains(failure.code) {
+            throw ToolFailure(message: "\(failure.code): the hub refused this device: \(failure.message); nothing was changed", exitCode: 3)
         } catch let failure as SyncFailure where failure.code == "no_journal" {
             throw ToolFailure(message: "\(failure.code): \(failure.message); nothing was changed", exitCode: 3)
         }
     }
 
-    final class ResultBox: @unchecked Sendable {
+    final class ResultBox<T>: @unchecked Sendable {
         // @unchecked: set once by the task before the semaphore is signalled, read after the wait.
-        private var result: Result<SyncReport, any Error>?
-        func set(_ value: Result<SyncReport, any Error>) { result = value }
-        func get() throws -> SyncReport { try result!.get() }
+        private var result: Result<T, any Error>?
+        func set(_ value: Result<T, any Error>) { result = value }
+        func get() throws -> T {
+            guard let result else { preconditionFailure("read before the task set it") }
+            return try result.get()
+        }
     }
 
     static func show(_ report: SyncReport, json: Bool, cloned: Bool) -> Int32 {

@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// shop-hub: the hosted hub (SPEC section 9). A package of its own so that the
+// root package, which apps embed, keeps no dependencies.
+let package = Package(
+    name: "ShopHub",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "shop-hub", targets: ["ShopHubServer"]),
+        .library(name: "ShopHub", targets: ["ShopHub"]),
+    ],
+    dependencies: [
+        .package(name: "ShopEvents", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The Prometheus text exposition of swift-metrics: the swift-server project's own backend.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // TLS in the process (`--tls-cert`/`--tls-key`), for a hub with no proxy in front.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    ],
+    targets: [
+        // The hub: storage behind one protocol, tokens, the routes. No process concerns.
+        .target(name: "ShopHub", dependencies: [
+            .product(name: "ShopEvents", package: "ShopEvents"),
+            .product(name: "ShopProjections", package: "ShopEvents"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // `shop-hub`: arguments, signals, the service group.
+        .executableTarget(name: "ShopHubServer", dependencies: [
+            "ShopHub",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .testTarget(name: "ShopHubTests", dependencies: [
+            "ShopHub",
+            .product(name: "ShopEvents", package: "ShopEvents"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,393 @@
+import Foundation
+import ShopEvents
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The embedded default storage: a folder, nothing to install.
+///
+/// - `DIR/households/<H>.ndjson`: each household's journal (SPEC section 1),
+///   written through the core's ``SyncHub`` — the writer's lock, the rules,
+///   one `fsync` a push, a repeated command id answered from its record.
+/// - `DIR/hub.ndjson`: the hub's own records, appended and `fsync`ed before a
+///   request is answered: households, devices (with the SHA-256 of their
+///   tokens), revocations, invites (the SHA-256 of their codes), joins, and
+///   when a device was last seen (at most once a minute a device).
+/// - `DIR/hub.lock`: held while serving; one `shop-hub` process a folder.
+///
+/// Each household's requests run in order on a queue of its own, so that one
+/// household's `fsync` never waits for another's; the records run on one
+/// more. None of them runs on Swift's cooperative pool.
+///
+/// ```swift
+/// let storage = try FileHubStorage(directory: "shop-hub-data")
+/// print(try await storage.households().count)
+/// ```
+public final class FileHubStorage: HubStorage, @unchecked Sendable {
+    // @unchecked: `records`, `lanes` and `recordsFD` are used only on `recordsQueue`;
+    // a lane's `SyncHub` only on that lane's queue.
+    public let directory: String
+    private let clock: Clock
+    private let ids: IDGenerator
+    private let recordsQueue = DispatchQueue(label: "shop-hub.records")
+    private var records = Records()
+    private var lanes: [HouseholdID: Lane] = [:]
+    private var recordsFD: Int32 = -1
+    private var lockFD: Int32 = -1
+    private var recordsPath: String { directory + "/hub.ndjson" }
+    private let readOnly: Bool
+
+    /// A household's journal and the queue its requests run on.
+    private final class Lane: @unchecked Sendable {
+        // @unchecked: `hub` is used only on `queue`.
+        let queue: DispatchQueue
+        let hub: SyncHub
+        let path: String
+        init(household: HouseholdID, path: String, options: Journal.Options) {
+            queue = DispatchQueue(label: "shop-hub.household.\(household)")
+            self.path = path
+            hub = SyncHub(journal: path, options: options, createsJournal: true)
+        }
+    }
+
+    /// Opens (or makes) the folder, takes its lock and reads the records.
+    /// Refused if another process serves the folder, or if the records are
+    /// damaged anywhere but a torn last line (a write a crash cut short,
+    /// never acknowledged: it is cut, and kept in `hub.ndjson.torn-<time>`).
+    public init(directory: String, clock: Clock = .system, ids: IDGenerator = .random) throws {
+        self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        self.clock = clock
+        self.ids = ids
+        readOnly = false
+        try FileManager.default.createDirectory(atPath: self.directory + "/households", withIntermediateDirectories: true)
+        lockFD = open(self.directory + "/hub.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lockFD >= 0 else { throw HubError.unavailable("cannot open \(self.directory)/hub.lock: \(String(cString: strerror(errno)))") }
+        guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+            close(lockFD)
+            throw HubError.unavailable("another shop-hub serves \(self.directory) (its hub.lock is held): one process a data folder")
+        }
+        try loadRecords()
+    }
+
+    /// The folder as it is, for the operator's commands, beside a serving
+    /// hub: no lock taken, nothing written (a torn last record is passed over).
+    public init(readingOnly directory: String) throws {
+        self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        clock = .system
+        ids = .random
+        readOnly = true
+        guard FileManager.default.fileExists(atPath: self.directory + "/hub.ndjson") else {
+            throw HubError.unavailable("\(self.directory) is not a hub's data folder (it has no hub.ndjson)")
+        }
+        try loadRecords()
+    }
+
+    deinit {
+        if recordsFD >= 0 { close(recordsFD) }
+        if lockFD >= 0 { close(lockFD) }
+    }
+
+    // MARK: Households
+
+    public func createHousehold(_ household: HouseholdID, firstDevice: DeviceRecord, from address: String?) async throws {
+        try await onRecords { [self] in
+            if records.households[household] != nil {
+                throw HubError.conflict("household_exists", "household \(household) exists already")
+            }
+            try append([.household(id: household, created: firstDevice.created, address: address.map { TokenHash(of: $0) }),
+                        .device(firstDevice, invite: nil)])
+        }
+    }
+
+    public func householdExists(_ household: HouseholdID) async throws -> Bool {
+        try await onRecords { [self] in records.households[household] != nil }
+    }
+
+    public func households() async throws -> [HouseholdID] {
+        try await onRecords { [self] in records.householdOrder }
+    }
+
+    public func householdsCreated(from address: String, since: Timestamp) async throws -> Int {
+        let hash = TokenHash(of: address)
+        return try await onRecords { [self] in
+            records.households.values.filter { $0.address == hash && $0.created >= since }.count
+        }
+    }
+
+    // MARK: The journal
+
+    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
+        let lane = try await lane(for: household)
+        return try await on(lane.queue) {
+            if case let .push(commands) = request, let first = commands.first, !Self.hasEvents(lane.path) {
+                // An empty hub: its first command creates this household, and no other.
+                guard case let .createHousehold(id, _, _, _) = first.command, id == household else {
+                    return .results(commands.map {
+                        PushResult(command: $0.id ?? CommandID(), seqs: [], error: SyncFailure(
+                            code: "wrong_household",
+                            message: "household \(household) is new on this hub: its first command is CreateHousehold with \"household\": \"\(household)\""))
+                    })
+                }
+            }
+            return lane.hub.respond(to: request, as: actor)
+        }
+    }
+
+    public func journal(_ household: HouseholdID) async throws -> [UInt8] {
+        let lane = try await lane(for: household)
+        return try await on(lane.queue) {
+            guard let data = FileManager.default.contents(atPath: lane.path) else { return [] }
+            return Array(data)
+        }
+    }
+
+    /// The household's journal file: a path other tools (`shop-replay verify`) read.
+    public func journalPath(_ household: HouseholdID) -> String { directory + "/households/\(household).ndjson" }
+
+    private static func hasEvents(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_size > 0
+    }
+
+    private func lane(for household: HouseholdID) async throws -> Lane {
+        try await onRecords { [self] in
+            guard records.households[household] != nil else { throw HubError.unknownHousehold(household.description) }
+            if let lane = lanes[household] { return lane }
+            let lane = Lane(household: household, path: journalPath(household),
+                            options: Journal.Options(clock: clock, ids: ids, actor: "shop-hub", device: nil))
+            lanes[household] = lane
+            return lane
+        }
+    }
+
+    // MARK: Devices and invites
+
+    public func device(tokenHash: TokenHash) async throws -> DeviceRecord? {
+        try await onRecords { [self] in records.devices[tokenHash] }
+    }
+
+    public func devices(of household: HouseholdID) async throws -> [DeviceRecord] {
+        try await onRecords { [self] in
+            records.deviceOrder.compactMap { records.devices[$0] }.filter { $0.household == household && $0.revoked == nil }
+        }
+    }
+
+    public func addDevice(_ device: DeviceRecord) async throws {
+        try await onRecords { [self] in
+            try refuseTakenName(device)
+            try append([.device(device, invite: nil)])
+        }
+    }
+
+    private func refuseTakenName(_ device: DeviceRecord) throws {
+        if records.devices.values.contains(where: { $0.household == device.household && $0.name == device.name && $0.revoked == nil }) {
+            throw HubError.conflict("device_exists", "the household has a device named \(device.name) already: choose another name, or revoke that one")
+        }
+    }
+
+    public func revokeDevice(_ name: String, of household: HouseholdID, at: Timestamp) async throws -> Bool {
+        try await onRecords { [self] in
+            guard let device = records.devices.values.first(where: { $0.household == household && $0.name == name && $0.revoked == nil }) else {
+                return false
+            }
+            try append([.revoke(device.tokenHash, at: at)])
+            return true
+        }
+    }
+
+    public func seen(_ device: DeviceRecord, at: Timestamp) async {
+        recordsQueue.async { [self] in
+            guard var known = records.devices[device.tokenHash] else { return }
+            let written = records.seenWritten[device.tokenHash]
+            known.lastSeen = at
+            records.devices[device.tokenHash] = known
+            if written.map({ at.millisecondsSince1970 - $0.millisecondsSince1970 >= 60_000 }) ?? true {
+                try? append([.seen(device.tokenHash, at: at)])
+            }
+        }
+    }
+
+    public func addInvite(_ invite: InviteRecord) async throws {
+        try await onRecords { [self] in try append([.invite(invite)]) }
+    }
+
+    public func redeemInvite(codeHash: TokenHash, at now: Timestamp,
+                             enrolling device: @escaping @Sendable (InviteRecord) -> DeviceRecord) async throws -> (InviteRecord, DeviceRecord)? {
+        try await onRecords { [self] in
+            guard let invite = records.invites[codeHash], !records.usedInvites.contains(codeHash), invite.expires > now else { return nil }
+            let enrolled = device(invite)
+            try refuseTakenName(enrolled)
+            try append([.device(enrolled, invite: codeHash)])
+            return (invite, enrolled)
+        }
+    }
+
+    public func checkReady() async throws {
+        try await onRecords { [self] in
+            var info = stat()
+            guard fstat(recordsFD, &info) == 0, access(directory + "/households", W_OK) == 0 else {
+                throw HubError.unavailable("the data folder \(directory) cannot be written")
+            }
+        }
+    }
+
+    // MARK: Records
+
+    /// What `hub.ndjson` says, folded.
+    private struct Records {
+        struct Household { var created: Timestamp; var address: TokenHash? }
+        var households: [HouseholdID: Household] = [:]
+        var householdOrder: [HouseholdID] = []
+        var devices: [TokenHash: DeviceRecord] = [:]
+        var deviceOrder: [TokenHash] = []
+        var invites: [TokenHash: InviteRecord] = [:]
+        var usedInvites: Set<TokenHash> = []
+        /// When a device's `seen` was last written.
+        var seenWritten: [TokenHash: Timestamp] = [:]
+
+        mutating func apply(_ line: RecordLine) {
+            switch line {
+            case let .household(id, created, address):
+                if households[id] == nil { householdOrder.append(id) }
+                households[id] = Household(created: created, address: address)
+            case let .device(device, invite):
+                if devices[device.tokenHash] == nil { deviceOrder.append(device.tokenHash) }
+                devices[device.tokenHash] = device
+                if let invite { usedInvites.insert(invite) }
+            case let .revoke(hash, at): devices[hash]?.revoked = at
+            case let .invite(invite): invites[invite.codeHash] = invite
+            case let .seen(hash, at):
+                devices[hash]?.lastSeen = at
+                seenWritten[hash] = at
+            }
+        }
+    }
+
+    /// One line of `hub.ndjson`.
+    private enum RecordLine {
+        case household(id: HouseholdID, created: Timestamp, address: TokenHash?)
+        case device(DeviceRecord, invite: TokenHash?)
+        case revoke(TokenHash, at: Timestamp)
+        case invite(InviteRecord)
+        case seen(TokenHash, at: Timestamp)
+
+        var json: JSONValue {
+            switch self {
+            case let .household(id, created, address):
+                return .object([("type", "household"), ("household", .string(id.description)), ("created", .string(created.description))]
+                               + (address.map { [("address", .string($0.hex))] } ?? []))
+            case let .device(d, invite):
+                return .object([("type", "device"), ("household", .string(d.household.description)), ("device", .string(d.name)),
+                                ("actor", .string(d.actor)), ("tokenHash", .string(d.tokenHash.hex)), ("created", .string(d.created.description))]
+                               + (invite.map { [("invite", .string($0.hex))] } ?? []))
+            case let .revoke(hash, at):
+                return .object([("type", "revoke"), ("tokenHash", .string(hash.hex)), ("at", .string(at.description))])
+            case let .invite(i):
+                return .object([("type", "invite"), ("household", .string(i.household.description)), ("codeHash", .string(i.codeHash.hex)),
+                                ("actor", .string(i.actor)), ("expires", .string(i.expires.description)), ("by", .string(i.by))])
+            case let .seen(hash, at):
+                return .object([("type", "seen"), ("tokenHash", .string(hash.hex)), ("at", .string(at.description))])
+            }
+        }
+
+        init?(json: JSONValue) {
+            guard case let .object(pairs) = json else { return nil }
+            var fields: [String: String] = [:]
+            for (key, value) in pairs { if let text = value.stringValue { fields[key] = text } }
+            func time(_ key: String) -> Timestamp? { fields[key].flatMap(Timestamp.init) }
+            func hash(_ key: String) -> TokenHash? { fields[key].flatMap(TokenHash.init(hex:)) }
+            let household = fields["household"].flatMap(HouseholdID.init)
+            switch fields["type"] {
+            case "household":
+                guard let household, let created = time("created") else { return nil }
+                self = .household(id: household, created: created, address: hash("address"))
+            case "device":
+                guard let household, let name = fields["device"], let actor = fields["actor"], let token = hash("tokenHash"),
+                      let created = time("created") else { return nil }
+                self = .device(DeviceRecord(household: household, name: name, actor: actor, tokenHash: token, created: created),
+                               invite: hash("invite"))
+            case "revoke":
+                guard let token = hash("tokenHash"), let at = time("at") else { return nil }
+                self = .revoke(token, at: at)
+            case "invite":
+                guard let household, let code = hash("codeHash"), let actor = fields["actor"], let expires = time("expires"),
+                      let by = fields["by"] else { return nil }
+                self = .invite(InviteRecord(household: household, codeHash: code, actor: actor, expires: expires, by: by))
+            case "seen":
+                guard let token = hash("tokenHash"), let at = time("at") else { return nil }
+                self = .seen(token, at: at)
+            default:
+                return nil
+            }
+        }
+    }
+
+    private func loadRecords() throws {
+        recordsFD = readOnly ? open(recordsPath, O_RDONLY | O_CLOEXEC) : open(recordsPath, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard recordsFD >= 0 else { throw HubError.unavailable("cannot open \(recordsPath): \(String(cString: strerror(errno)))") }
+        guard let data = FileManager.default.contents(atPath: recordsPath) else {
+            throw HubError.unavailable("cannot read \(recordsPath)")
+        }
+        let bytes = Array(data)
+        var offset = 0, number = 0
+        while offset < bytes.count {
+            number += 1
+            guard let end = bytes[offset...].firstIndex(of: 0x0A) else {
+                if !readOnly { try cutTornRecord(at: offset, of: bytes) }
+                break
+            }
+            guard let value = try? JSONValue.parse(Array(bytes[offset..<end])), let line = RecordLine(json: value) else {
+                throw HubError.unavailable("\(recordsPath) is damaged at line \(number) (byte offset \(offset)): the hub's records are not read past a damaged line; restore the file from a copy")
+            }
+            records.apply(line)
+            offset = end + 1
+        }
+    }
+
+    /// A last line without its newline: a write a crash cut short, which no
+    /// request was answered for. Its bytes are kept beside the records.
+    private func cutTornRecord(at offset: Int, of bytes: [UInt8]) throws {
+        let backup = "\(recordsPath).torn-\(clock.now().millisecondsSince1970)"
+        _ = FileManager.default.createFile(atPath: backup, contents: Data(bytes[offset...]), attributes: [.posixPermissions: 0o600])
+        guard ftruncate(recordsFD, off_t(offset)) == 0, fsync(recordsFD) == 0 else {
+            throw HubError.unavailable("cannot cut the torn last line of \(recordsPath)")
+        }
+    }
+
+    /// Appends lines and `fsync`s them before anything is answered; folds them in only then.
+    private func append(_ lines: [RecordLine]) throws {
+        guard !readOnly else { throw HubError.unavailable("\(directory) was opened to read only") }
+        let bytes = lines.flatMap { SyncWire.line($0.json) }
+        var info = stat()
+        guard fstat(recordsFD, &info) == 0 else { throw HubError.unavailable("cannot stat \(recordsPath)") }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(recordsFD, $0.baseAddress! + done, $0.count - done) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                _ = ftruncate(recordsFD, info.st_size)
+                throw HubError.unavailable("cannot write \(recordsPath): \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+        guard fsync(recordsFD) == 0 else {
+            _ = ftruncate(recordsFD, info.st_size)
+            throw HubError.unavailable("cannot fsync \(recordsPath)")
+        }
+        for line in lines { records.apply(line) }
+    }
+
+    // MARK: Queues
+
+    private func onRecords<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await on(recordsQueue, body)
+    }
+
+    private func on<T: Sendable>(_ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import ShopEvents
+
+/// A refused request: its HTTP status and a stable code, answered as
+/// `{"error": {"code": …, "message": …}}`. A refused request writes nothing.
+///
+/// ```swift
+/// let refusal = HubError.forbidden("the token is another household's")
+/// print(refusal.status.code, refusal.code)   // 403 forbidden
+/// ```
+public struct HubError: Error, Hashable, Sendable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+    /// Seconds, for `Retry-After` (429 and 503).
+    public var retryAfter: Int?
+
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, retryAfter: Int? = nil) {
+        self.status = status; self.code = code; self.message = message; self.retryAfter = retryAfter
+    }
+
+    public static func badRequest(_ message: String) -> HubError { HubError(.badRequest, "bad_request", message) }
+    public static func unauthorized(_ message: String) -> HubError { HubError(.unauthorized, "unauthorized", message) }
+    public static func forbidden(_ message: String) -> HubError { HubError(.forbidden, "forbidden", message) }
+    public static func unknownHousehold(_ household: String) -> HubError {
+        HubError(.notFound, "unknown_household", "there is no household \(household) on this hub")
+    }
+    public static let unknownInvite = HubError(.notFound, "unknown_invite", "the code is unknown, used or expired: ask an owner for a new one")
+    public static func notFound(_ message: String) -> HubError { HubError(.notFound, "not_found", message) }
+    public static func methodNotAllowed(_ message: String) -> HubError { HubError(.methodNotAllowed, "method_not_allowed", message) }
+    public static func conflict(_ code: String, _ message: String) -> HubError { HubError(.conflict, code, message) }
+    public static func tooLarge(_ limit: Int) -> HubError {
+        HubError(.contentTooLarge, "too_large", "the body is over \(limit) bytes")
+    }
+    public static func rateLimited(_ message: String, retryAfter: Int) -> HubError {
+        HubError(.tooManyRequests, "rate_limited", message, retryAfter: retryAfter)
+    }
+    public static func unavailable(_ message: String) -> HubError {
+        HubError(.serviceUnavailable, "unavailable", message, retryAfter: 5)
+    }
+
+    /// The body: one JSON object and a newline.
+    public var body: [UInt8] {
+        SyncWire.line(.object([("error", .object([("code", .string(code)), ("message", .string(message))]))]))
+    }
+}

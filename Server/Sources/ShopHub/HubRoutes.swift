@@ -1,0 +1,428 @@
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import ServiceLifecycle
+import ShopEvents
+import ShopProjections
+import Synchronization
+
+/// What a hub may take, and from whom (SPEC section 9's defaults).
+public struct HubLimits: Sendable, Hashable {
+    /// The largest body taken, in bytes.
+    public var maxBodyBytes = SyncWire.maxRequestBytes
+    /// Requests a second a token may make.
+    public var requestsPerTokenPerSecond = 20.0
+    /// Households one client address may create in an hour.
+    public var householdsPerAddressPerHour = 60
+    /// Join attempts one client address may make a minute (a code has 50 random bits; guessing is slow).
+    public var joinsPerAddressPerMinute = 20
+    /// The longest a pull may wait for a line (`wait`).
+    public var maxWaitSeconds = 60
+    /// An invite's life when the owner names none, and the longest one may have.
+    public var defaultInviteSeconds = 7 * 24 * 3600
+    public var maxInviteSeconds = 30 * 24 * 3600
+
+    public init() {}
+}
+
+/// The request context: Hummingbird's, with the client's address (for the
+/// per-address limits) and a 1 MiB body limit.
+public struct HubRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+    /// Filled in by the routes for the request's log line: never a token, never command data.
+    let logDevice = LogField()
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    public var maxUploadSize: Int { SyncWire.maxRequestBytes }
+
+    /// The client's address without its port: what the per-address limits count.
+    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+}
+
+/// The hub's routes (SPEC section 9) over any ``HubStorage``.
+///
+/// ```swift
+/// let storage = try FileHubStorage(directory: "shop-hub-data")
+/// let router = HubRoutes(storage: storage).router()
+/// let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
+/// _ = app
+/// ```
+public struct HubRoutes: Sendable {
+    public let storage: any HubStorage
+    public let limits: HubLimits
+    let clock: Clock
+    let watch = HeadWatch()
+    let folds: HouseholdFolds
+    let tokenLimiter: RateLimiter
+    let joinLimiter: RateLimiter
+    let metrics: (@Sendable () -> [UInt8])?
+
+    /// `metricsText` renders `/metrics` (the Prometheus registry the process bootstrapped).
+    public init(storage: any HubStorage, limits: HubLimits = HubLimits(), clock: Clock = .system,
+                metricsText: (@Sendable () -> [UInt8])? = nil) {
+        self.storage = storage
+        self.limits = limits
+        self.clock = clock
+        folds = HouseholdFolds(storage: storage)
+        tokenLimiter = RateLimiter(perSecond: limits.requestsPerTokenPerSecond, burst: max(1, limits.requestsPerTokenPerSecond))
+        joinLimiter = RateLimiter(perSecond: Double(limits.joinsPerAddressPerMinute) / 60, burst: Double(max(1, limits.joinsPerAddressPerMinute)))
+        metrics = metricsText
+    }
+
+    /// Every route the hub answers, as `METHOD /path/{parameter}`: what the
+    /// OpenAPI document describes, and what tells a wrong method (405) from
+    /// an unknown path (404).
+    public static let routes: [(method: HTTPRequest.Method, path: String)] = [
+        (.post, "/v1/households"),
+        (.post, "/v1/join"),
+        (.post, "/v1/households/{household}/invites"),
+        (.get, "/v1/households/{household}/devices"),
+        (.delete, "/v1/households/{household}/devices/{device}"),
+        (.post, "/v1/households/{household}/sync"),
+        (.get, "/v1/households/{household}/report"),
+        (.get, "/v1/households/{household}/journal"),
+        (.get, "/healthz"),
+        (.get, "/readyz"),
+        (.get, "/metrics"),
+    ]
+
+    public func router() -> Router<HubRequestContext> {
+        let router = Router(context: HubRequestContext.self)
+        router.add(middleware: HubMiddleware(watch: watch))
+        router.post("/v1/households") { request, context in try await createHousehold(request, context) }
+        router.post("/v1/join") { request, context in try await join(request, context) }
+        router.post("/v1/households/:household/invites") { request, context in try await invite(request, context) }
+        router.get("/v1/households/:household/devices") { request, context in try await listDevices(request, context) }
+        router.delete("/v1/households/:household/devices/:device") { request, context in try await revoke(request, context) }
+        router.post("/v1/households/:household/sync") { request, context in try await sync(request, context) }
+        router.get("/v1/households/:household/report") { request, context in try await report(request, context) }
+        router.get("/v1/households/:household/journal") { request, context in try await journal(request, context) }
+        router.get("/healthz") { _, _ in Self.json(.ok, .object([("status", "ok")])) }
+        router.get("/readyz") { _, _ in
+            do { try await storage.checkReady() } catch { throw Self.storageError(error) }
+            return Self.json(.ok, .object([("status", "ready")]))
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics?() ?? [])))
+        }
+        return router
+    }
+
+    // MARK: Households and devices
+
+    private func createHousehold(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        let body = try await Self.object(request, context, limit: limits.maxBodyBytes)
+        let device = try Self.name(body, "device"), actor = try Self.name(body, "actor")
+        let now = clock.now()
+        let hourAgo = Timestamp(millisecondsSince1970: now.millisecondsSince1970 - 3_600_000)
+        let created = try await storageCall { try await storage.householdsCreated(from: context.clientAddress, since: hourAgo) }
+        guard created < limits.householdsPerAddressPerHour else {
+            throw HubError.rateLimited("\(created) households were created from this address in the last hour; at most \(limits.householdsPerAddressPerHour)", retryAfter: 3600)
+        }
+        let household = HouseholdID(), token = Secrets.token()
+        let record = DeviceRecord(household: household, name: device, actor: actor, tokenHash: TokenHash(of: token), created: now)
+        try await storageCall { try await storage.createHousehold(household, firstDevice: record, from: context.clientAddress) }
+        Counter(label: "shop_hub_households_created_total").increment()
+        return Self.json(.created, .object([("household", .string(household.description)), ("actor", .string(actor)), ("token", .string(token))]))
+    }
+
+    private func join(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        if let wait = joinLimiter.take(context.clientAddress, now: Self.seconds(clock)) {
+            throw HubError.rateLimited("too many join attempts from this address", retryAfter: wait)
+        }
+        let body = try await Self.object(request, context, limit: limits.maxBodyBytes)
+        guard let typed = body["code"]?.stringValue else { throw HubError.badRequest("join needs \"code\", a string") }
+        let device = try Self.name(body, "device")
+        let token = Secrets.token(), now = clock.now()
+        let redeemed = try await storageCall {
+            try await storage.redeemInvite(codeHash: TokenHash(of: Secrets.canonicalCode(typed)), at: now) { invite in
+                DeviceRecord(household: invite.household, name: device, actor: invite.actor, tokenHash: TokenHash(of: token), created: now)
+            }
+        }
+        guard let (invite, _) = redeemed else { throw HubError.unknownInvite }
+        return Self.json(.created, .object([("household", .string(invite.household.description)), ("actor", .string(invite.actor)),
+                                            ("token", .string(token))]))
+    }
+
+    private func invite(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        var context = context
+        let (household, device) = try await authenticate(request, &context)
+        try await requireOwner(device, household)
+        let body = try await Self.object(request, context, limit: limits.maxBodyBytes)
+        let actor = try Self.name(body, "actor")
+        var seconds = limits.defaultInviteSeconds
+        if let given = body["expiresIn"] {
+            guard let value = given.intValue, value > 0, value <= limits.maxInviteSeconds else {
+                throw HubError.badRequest("\"expiresIn\" is a number of seconds from 1 to \(limits.maxInviteSeconds) (30 days)")
+            }
+            seconds = value
+        }
+        let code = Secrets.joinCode(), now = clock.now()
+        let expires = Timestamp(millisecondsSince1970: now.millisecondsSince1970 + Int64(seconds) * 1000)
+        try await storageCall {
+            try await storage.addInvite(InviteRecord(household: household, codeHash: TokenHash(of: code), actor: actor, expires: expires, by: device.name))
+        }
+        return Self.json(.created, .object([("code", .string(code)), ("expires", .string(expires.description))]))
+    }
+
+    private func listDevices(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        var context = context
+        let (household, device) = try await authenticate(request, &context)
+        try await requireOwner(device, household)
+        let devices = try await storageCall { try await storage.devices(of: household) }
+        return Self.json(.ok, .object([("devices", .array(devices.map { d in
+            .object([("device", .string(d.name)), ("actor", .string(d.actor)), ("created", .string(d.created.description)),
+                     ("lastSeen", d.lastSeen.map { .string($0.description) } ?? .null)])
+        }))]))
+    }
+
+    private func revoke(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        var context = context
+        let (household, device) = try await authenticate(request, &context)
+        guard let name = context.parameters.get("device") else { throw HubError.badRequest("no device named") }
+        if name != device.name { try await requireOwner(device, household) }
+        let now = clock.now()
+        guard try await storageCall({ try await storage.revokeDevice(name, of: household, at: now) }) else {
+            throw HubError(.notFound, "unknown_device", "household \(household) has no device named \(name)")
+        }
+        return Response(status: .noContent)
+    }
+
+    // MARK: Sync
+
+    private func sync(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        var context = context
+        let (household, device) = try await authenticate(request, &context)
+        let bytes = try await Self.body(request, limit: limits.maxBodyBytes)
+        var line = bytes
+        if line.last == 0x0A { line.removeLast() }
+        if line.contains(0x0A) { throw HubError.badRequest("the body is one request line (hello, pull or push)") }
+        let syncRequest: SyncRequest
+        do { syncRequest = try SyncWire.decodeRequest(line) } catch { throw HubError.badRequest(error.message) }
+        let wait = try Self.wait(line, max: limits.maxWaitSeconds)
+        let started = ContinuousClock.now
+        var answer: SyncResponse
+        let generation = watch.generation(household)
+        answer = try await storageCall { try await storage.sync(household, syncRequest, as: device.actor) }
+        if case let .pull(after, hash) = syncRequest, wait > 0, case let .lines(lines, _) = answer, lines.isEmpty {
+            await withGracefulShutdownHandler {
+                await watch.wait(household, after: generation, seconds: Double(wait))
+            } onGracefulShutdown: {
+                watch.stop()
+            }
+            answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor) }
+        }
+        let elapsed = started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        switch answer {
+        case let .results(results):
+            let accepted = results.filter(\.ok).count
+            Counter(label: "shop_hub_commands_total", dimensions: [("result", "accepted")]).increment(by: accepted)
+            Counter(label: "shop_hub_commands_total", dimensions: [("result", "rejected")]).increment(by: results.count - accepted)
+            Metrics.Timer(label: "shop_hub_push_seconds").recordSeconds(seconds)
+            if accepted > 0 { watch.bump(household) }
+        case let .lines(lines, _):
+            Counter(label: "shop_hub_lines_pulled_total").increment(by: lines.count)
+            if wait == 0 { Metrics.Timer(label: "shop_hub_pull_seconds").recordSeconds(seconds) }
+        case let .error(failure):
+            throw Self.syncError(failure)
+        case .hello:
+            break
+        }
+        return Response(status: .ok, headers: [.contentType: "application/x-ndjson"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.encode(answer))))
+    }
+
+    /// `"wait"` of a pull: 0 when absent.
+    private static func wait(_ line: [UInt8], max: Int) throws -> Int {
+        guard case let .object(pairs)? = try? JSONValue.parse(line), case let .object(pull)? = pairs.first(where: { $0.0 == "pull" })?.1,
+              let given = pull.first(where: { $0.0 == "wait" })?.1 else { return 0 }
+        guard let seconds = given.intValue, seconds >= 0, seconds <= max else {
+            throw HubError.badRequest("pull's \"wait\" is a number of seconds from 0 to \(max)")
+        }
+        return seconds
+    }
+
+    private static func syncError(_ failure: SyncFailure) -> HubError {
+        switch failure.code {
+        case "diverged": return HubError(.conflict, failure.code, failure.message)
+        case "bad_request", "unsupported_protocol": return HubError(.badRequest, failure.code, failure.message)
+        default: return HubError.unavailable("the household's journal cannot be used now (\(failure.code): \(failure.message))")
+        }
+    }
+
+    // MARK: Report and journal
+
+    private func report(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        var context = context
+        let (household, _) = try await authenticate(request, &context)
+        let (views, head) = try await storageCall { try await folds.views(household) }
+        let html = HouseholdReport(views: views, head: head, journal: "\(household).ndjson").html
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    private func journal(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        var context = context
+        let (household, device) = try await authenticate(request, &context)
+        try await requireOwner(device, household)
+        let bytes = try await storageCall { try await storage.journal(household) }
+        return Response(status: .ok, headers: [.contentType: "application/x-ndjson"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    // MARK: Identity
+
+    /// The household of the path and the device whose bearer token the request carries:
+    /// `unauthorized` without a live token, `unknown_household`, `forbidden` for another household's token,
+    /// `rate_limited` past the token's rate.
+    private func authenticate(_ request: Request, _ context: inout HubRequestContext) async throws -> (HouseholdID, DeviceRecord) {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
+            throw HubError.unauthorized("this route takes Authorization: Bearer TOKEN")
+        }
+        let hash = TokenHash(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        guard let device = try await storageCall({ try await storage.device(tokenHash: hash) }), device.tokenHash.matches(hash),
+              device.revoked == nil else {
+            throw HubError.unauthorized("the token is unknown or revoked")
+        }
+        if let wait = tokenLimiter.take(hash.hex, now: Self.seconds(clock)) {
+            throw HubError.rateLimited("more than \(Int(limits.requestsPerTokenPerSecond)) requests a second from this device", retryAfter: wait)
+        }
+        guard let text = context.parameters.get("household"), let household = HouseholdID(text),
+              try await storageCall({ try await storage.householdExists(household) }) else {
+            throw HubError.unknownHousehold(context.parameters.get("household") ?? "")
+        }
+        guard device.household == household else { throw HubError.forbidden("the token is another household's") }
+        context.logDevice.set(device.name)
+        await storage.seen(device, at: clock.now())
+        return (household, device)
+    }
+
+    private func requireOwner(_ device: DeviceRecord, _ household: HouseholdID) async throws {
+        guard try await storageCall({ try await folds.isOwner(device.actor, of: household) }) else {
+            throw HubError.forbidden("only an owner of the household may do this; \(device.actor) is not one")
+        }
+    }
+
+    // MARK: Bodies and answers
+
+    static func body(_ request: Request, limit: Int) async throws -> [UInt8] {
+        var buffer: ByteBuffer
+        do { buffer = try await request.body.collect(upTo: limit) } catch { throw HubError.tooLarge(limit) }
+        return buffer.readBytes(length: buffer.readableBytes) ?? []
+    }
+
+    /// The body as a JSON object; `bad_request` if it is not one.
+    static func object(_ request: Request, _ context: HubRequestContext, limit: Int) async throws -> [String: JSONValue] {
+        let bytes = try await body(request, limit: limit)
+        guard case let .object(pairs)? = try? JSONValue.parse(bytes) else { throw HubError.badRequest("the body is a JSON object") }
+        return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A device's or an actor's name: 1 to 100 characters, no control characters.
+    static func name(_ body: [String: JSONValue], _ key: String) throws -> String {
+        guard let text = body[key]?.stringValue else { throw HubError.badRequest("\"\(key)\" is required, a string") }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw HubError.badRequest("\"\(key)\" is 1 to 100 characters with no control characters")
+        }
+        return trimmed
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.line(value))))
+    }
+
+    static func seconds(_ clock: Clock) -> Double { Double(clock.now().millisecondsSince1970) / 1000 }
+
+    /// A storage call: a ``HubError`` stays itself, anything else is `unavailable` (503: try again).
+    private func storageCall<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw Self.storageError(error) }
+    }
+
+    static func storageError(_ error: any Error) -> HubError {
+        if let hub = error as? HubError { return hub }
+        if let shop = error as? any ShopError { return HubError.unavailable("storage: \(shop.code): \(shop.message)") }
+        return HubError.unavailable("storage: \(error)")
+    }
+}
+
+/// A value the routes give the request's log line (the context is copied on its way to them).
+final class LogField: Sendable {
+    private let value = Mutex<String?>(nil)
+    func set(_ text: String) { value.withLock { $0 = text } }
+    func get() -> String? { value.withLock { $0 } }
+}
+
+/// Every answer's last stop: a refusal becomes its JSON error, an unknown
+/// path `not_found` (404) and a known path with another method
+/// `method_not_allowed` (405); then one log line and the request metrics.
+struct HubMiddleware: RouterMiddleware {
+    typealias Context = HubRequestContext
+    let watch: HeadWatch
+
+    func handle(_ request: Request, context: HubRequestContext, next: (Request, HubRequestContext) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        var response: Response
+        var code: String?
+        do {
+            response = try await next(request, context)
+        } catch let error as HubError {
+            response = Self.response(error)
+            code = error.code
+        } catch let error as HTTPError where error.status == .notFound {
+            let refusal = Self.allowed(request.uri.path).isEmpty
+                ? HubError.notFound("no route \(request.method) \(request.uri.path)")
+                : HubError.methodNotAllowed("\(request.uri.path) takes \(Self.allowed(request.uri.path).map(\.rawValue).joined(separator: ", "))")
+            response = Self.response(refusal)
+            if refusal.status == .methodNotAllowed {
+                response.headers[.allow] = Self.allowed(request.uri.path).map(\.rawValue).joined(separator: ", ")
+            }
+            code = refusal.code
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            response = Self.response(.tooLarge(SyncWire.maxRequestBytes))
+            code = "too_large"
+        } catch {
+            response = Self.response(.badRequest("the request could not be read: \(type(of: error))"))
+            code = "bad_request"
+        }
+        let elapsed = started.duration(to: .now)
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let route = context.endpointPath ?? "unmatched"
+        Counter(label: "shop_hub_requests_total", dimensions: [("route", "\(request.method) \(route)"), ("status", "\(response.status.code)")])
+            .increment()
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)",
+            "ms": "\(String(format: "%.1f", milliseconds))", "client": "\(context.clientAddress)",
+        ]
+        if let household = context.parameters.get("household") { metadata["household"] = "\(household)" }
+        if let device = context.logDevice.get() { metadata["device"] = "\(device)" }
+        if let code { metadata["error"] = "\(code)" }
+        context.logger.info("request", metadata: metadata)
+        return response
+    }
+
+    static func response(_ error: HubError) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let after = error.retryAfter { headers[.retryAfter] = "\(after)" }
+        return Response(status: error.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: error.body)))
+    }
+
+    /// The methods the routes take at `path`.
+    static func allowed(_ path: String) -> [HTTPRequest.Method] {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        return HubRoutes.routes.filter { route in
+            let pattern = route.path.split(separator: "/")
+            return pattern.count == parts.count && zip(pattern, parts).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        }.map(\.method)
+    }
+}

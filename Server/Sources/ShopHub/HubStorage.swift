@@ -1,0 +1,93 @@
+import Foundation
+import ShopEvents
+
+/// Where a hosted hub keeps its households: each one's canonical journal,
+/// and the hub's own records (devices and their hashed tokens, invites).
+///
+/// The journal half is what the core's ``SyncHub`` already does for one
+/// file — the head, a range of lines after a known one, a batch of commands
+/// decided against the head and made durable at once, a command id answered
+/// from its record — so that the file backend is the core's journal and a
+/// database backend does the same in one transaction. Every method may throw
+/// ``HubError/unavailable(_:)`` when the storage cannot be reached; nothing
+/// is half-written by a failure.
+///
+/// ```swift
+/// func head(of household: HouseholdID, in storage: some HubStorage) async throws -> Int {
+///     guard case let .hello(_, _, head) = try await storage.sync(household, .hello(protocol: 1, device: "d", actor: "a"), as: "a") else { return 0 }
+///     return head.seq
+/// }
+/// ```
+public protocol HubStorage: Sendable {
+    // MARK: Households
+
+    /// Records a new, empty household with its first device; the journal comes with the first push.
+    func createHousehold(_ household: HouseholdID, firstDevice: DeviceRecord, from address: String?) async throws
+    func householdExists(_ household: HouseholdID) async throws -> Bool
+    /// Every household, oldest first.
+    func households() async throws -> [HouseholdID]
+    /// How many households `address` created since `since` (the rate limit of creation).
+    func householdsCreated(from address: String, since: Timestamp) async throws -> Int
+
+    // MARK: The journal
+
+    /// One request of SPEC section 7 (`hello`, `pull` or `push`) answered
+    /// against the household's journal; `actor` is the token's: a pushed
+    /// command naming another actor is `forbidden`, one naming none gets it.
+    func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse
+    /// The whole journal, byte for byte (empty before the first push).
+    func journal(_ household: HouseholdID) async throws -> [UInt8]
+
+    // MARK: Devices and invites
+
+    /// The device whose token has this hash, revoked or not.
+    func device(tokenHash: TokenHash) async throws -> DeviceRecord?
+    /// Every device of the household that is not revoked, oldest first.
+    func devices(of household: HouseholdID) async throws -> [DeviceRecord]
+    /// Enrols a device; `device_exists` if the household has a live device of that name.
+    func addDevice(_ device: DeviceRecord) async throws
+    /// Revokes a device's token at once; false if the household has no such live device.
+    func revokeDevice(_ name: String, of household: HouseholdID, at: Timestamp) async throws -> Bool
+    /// Notes that a device was seen (its `lastSeen`); may be kept lazily.
+    func seen(_ device: DeviceRecord, at: Timestamp) async
+    func addInvite(_ invite: InviteRecord) async throws
+    /// The invite with this code's hash, if it exists, is unused and unexpired at `now`;
+    /// it is used up by this call, whatever the caller does next, and enrols `device` in one step.
+    func redeemInvite(codeHash: TokenHash, at now: Timestamp, enrolling device: @escaping @Sendable (InviteRecord) -> DeviceRecord) async throws -> (InviteRecord, DeviceRecord)?
+
+    /// Throws unless the storage answers (`/readyz`).
+    func checkReady() async throws
+}
+
+/// A device enrolled in a household.
+public struct DeviceRecord: Hashable, Sendable {
+    public var household: HouseholdID
+    public var name: String
+    /// Who its commands are by.
+    public var actor: String
+    public var tokenHash: TokenHash
+    public var created: Timestamp
+    public var lastSeen: Timestamp?
+    public var revoked: Timestamp?
+
+    public init(household: HouseholdID, name: String, actor: String, tokenHash: TokenHash, created: Timestamp,
+                lastSeen: Timestamp? = nil, revoked: Timestamp? = nil) {
+        self.household = household; self.name = name; self.actor = actor; self.tokenHash = tokenHash
+        self.created = created; self.lastSeen = lastSeen; self.revoked = revoked
+    }
+}
+
+/// A join code an owner made: it works once, until it expires.
+public struct InviteRecord: Hashable, Sendable {
+    public var household: HouseholdID
+    public var codeHash: TokenHash
+    /// The actor the joining device will be.
+    public var actor: String
+    public var expires: Timestamp
+    /// The device that made it.
+    public var by: String
+
+    public init(household: HouseholdID, codeHash: TokenHash, actor: String, expires: Timestamp, by: String) {
+        self.household = household; self.codeHash = codeHash; self.actor = actor; self.expires = expires; self.by = by
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ShopEvents
+
+/// The SHA-256 of a token or a join code: all the hub keeps of either.
+public struct TokenHash: Hashable, Sendable, CustomStringConvertible {
+    public let digest: SHA256Digest
+
+    public init(of secret: String) { digest = SHA256.hash(Array(secret.utf8)) }
+    public init?(hex: String) {
+        guard let digest = SHA256Digest(hex: hex) else { return nil }
+        self.digest = digest
+    }
+
+    public var hex: String { digest.hex }
+    public var description: String { hex }
+
+    /// Equal, in time that does not depend on where the two differ.
+    public func matches(_ other: TokenHash) -> Bool {
+        let a = digest.words, b = other.digest.words
+        let difference = (a.0 ^ b.0) | (a.1 ^ b.1) | (a.2 ^ b.2) | (a.3 ^ b.3) | (a.4 ^ b.4) | (a.5 ^ b.5) | (a.6 ^ b.6) | (a.7 ^ b.7)
+        return difference == 0
+    }
+}
+
+/// New secrets, from the system's cryptographic random source
+/// (`SystemRandomNumberGenerator`: `getrandom` on Linux, `arc4random` on Apple systems).
+public enum Secrets {
+    /// A bearer token: 256 random bits, base64url without padding, after `she_`
+    /// (so that a leaked one is easy to find in a log or a repository).
+    public static func token() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let text = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return "she_" + text
+    }
+
+    /// Crockford's base 32: no I, L, O or U, so that a code read aloud or typed is hard to get wrong.
+    static let codeAlphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+
+    /// A join code: 10 symbols of 5 bits (50 random bits), as `XXXXX-XXXXX`.
+    public static func joinCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let symbols = (0..<10).map { _ in codeAlphabet[Int.random(in: 0..<32, using: &generator)] }
+        return String(symbols[0..<5]) + "-" + String(symbols[5...])
+    }
+
+    /// A code as typed, made canonical: case, spaces and dashes do not
+    /// matter, and O, I and L read as 0, 1 and 1.
+    public static func canonicalCode(_ typed: String) -> String {
+        let symbols = typed.uppercased().compactMap { c -> Character? in
+            switch c {
+            case "-", " ": return nil
+            case "O": return "0"
+            case "I", "L": return "1"
+            default: return c
+            }
+        }
+        guard symbols.count == 10 else { return String(symbols) }
+        return String(symbols[0..<5]) + "-" + String(symbols[5...])
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import Metrics
+import NIOSSL
+import Prometheus
+import ShopEvents
+import ShopHub
+
+// shop-hub: the hosted hub (SPEC section 9). `serve` runs it; `household …`
+// are the operator's commands, which read the data folder beside a running hub.
+
+let usage = """
+Usage: shop-hub serve [--host 127.0.0.1] [--port 8080] [--data DIR | --postgres URL] [--tls-cert FILE --tls-key FILE]
+                      [--households-per-hour N] [--requests-per-second N]
+       shop-hub household list [--data DIR] [--json]
+       shop-hub household show H [--data DIR] [--json]
+       shop-hub household export H [--data DIR] [--out FILE]
+       shop-hub household verify H [--data DIR]
+
+serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
+           finishes the requests it holds, takes no more, exits 0). --data is
+           the folder of the embedded storage (default ./shop-hub-data, made
+           if missing); --port 0 takes any free port. It prints
+           `listening on http://HOST:PORT` on standard output when it is ready,
+           and one JSON log line a request on standard error.
+household  the operator's commands: list the households, show one (devices,
+           head), export its journal byte for byte, verify it (the chain and
+           every rule, as `shop-replay verify`).
+
+Exit codes: 0 success; 1 verification failed; 2 usage error; 3 the storage could not be used.
+"""
+
+struct UsageFailure: Error { let message: String }
+
+struct Options {
+    var words: [String]
+    mutating func flag(_ name: String) -> Bool {
+        guard let i = words.firstIndex(of: name) else { return false }
+        words.remove(at: i)
+        return true
+    }
+    mutating func value(_ name: String) throws -> String? {
+        guard let i = words.firstIndex(of: name) else { return nil }
+        guard i + 1 < words.count else { throw UsageFailure(message: "\(name) needs a value") }
+        let value = words[i + 1]
+        words.removeSubrange(i...(i + 1))
+        return value
+    }
+    mutating func int(_ name: String) throws -> Int? {
+        guard let text = try value(name) else { return nil }
+        guard let number = Int(text), number >= 0 else { throw UsageFailure(message: "\(name) takes a whole number ≥ 0, not \(text)") }
+        return number
+    }
+    func finish() throws {
+        if let extra = words.first { throw UsageFailure(message: "unknown argument \(extra)") }
+    }
+}
+
+func fail(_ message: String) {
+    FileHandle.standardError.write(Data("shop-hub: \(message)\n".utf8))
+}
+
+func serve(_ options: inout Options) async throws -> Int32 {
+    let host = try options.value("--host") ?? "127.0.0.1"
+    let port = try options.int("--port") ?? 8080
+    let data = try options.value("--data")
+    let postgres = try options.value("--postgres")
+    let cert = try options.value("--tls-cert"), key = try options.value("--tls-key")
+    var limits = HubLimits()
+    if let perHour = try options.int("--households-per-hour") { limits.householdsPerAddressPerHour = perHour }
+    if let perSecond = try options.int("--requests-per-second") { limits.requestsPerTokenPerSecond = Double(perSecond) }
+    try options.finish()
+    guard (cert == nil) == (key == nil) else { throw UsageFailure(message: "--tls-cert and --tls-key go together") }
+    if postgres != nil || (data == nil && ProcessInfo.processInfo.environment["DATABASE_URL"] != nil) {
+        fail("the PostgreSQL storage is not built yet (issue 37); serve with --data DIR, the embedded storage")
+        return 2
+    }
+    LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+    let registry = PrometheusCollectorRegistry()
+    MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+    let logger = Logger(label: "shop-hub")
+
+    let storage: FileHubStorage
+    do { storage = try FileHubStorage(directory: data ?? "shop-hub-data") } catch let error as HubError {
+        fail(error.message)
+        return 3
+    }
+    let routes = HubRoutes(storage: storage, limits: limits, metricsText: { registry.emitToBuffer() })
+    let scheme = cert == nil ? "http" : "https"
+    let server: HTTPServerBuilder
+    if let cert, let key {
+        let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }
+        let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        server = try .tls(.http1(), tlsConfiguration: tls)
+    } else {
+        server = .http1()
+    }
+    let app = Application(
+        router: routes.router(),
+        server: server,
+        configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-hub"),
+        onServerRunning: { channel in
+            let bound = channel.localAddress?.port ?? port
+            // Written at once (no buffering): a test or a supervisor waits for this line.
+            FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(bound) (data \(storage.directory))\n".utf8))
+        },
+        logger: logger
+    )
+    try await app.runService()
+    return 0
+}
+
+func household(_ options: inout Options) async throws -> Int32 {
+    guard !options.words.isEmpty else { throw UsageFailure(message: "household takes list, show, export or verify") }
+    let verb = options.words.removeFirst()
+    let data = try options.value("--data") ?? "shop-hub-data"
+    let json = options.flag("--json")
+    let out = try options.value("--out")
+    var household: HouseholdID?
+    if verb != "list" {
+        guard !options.words.isEmpty, let id = HouseholdID(options.words.removeFirst()) else {
+            throw UsageFailure(message: "household \(verb) takes a household id")
+        }
+        household = id
+    }
+    try options.finish()
+    let storage = try FileHubStorage(readingOnly: data)
+    func emit(_ value: JSONValue) { FileHandle.standardOutput.write(Data(SyncWire.line(value))) }
+    switch verb {
+    case "list":
+        let all = try await storage.households()
+        var rows: [JSONValue] = []
+        for id in all {
+            let devices = try await storage.devices(of: id)
+            let head = try await headOf(id, storage)
+            rows.append(.object([("household", .string(id.description)), ("devices", .int(devices.count)), ("events", .int(head.seq))]))
+            if !json { print("\(id)  \(devices.count) device\(devices.count == 1 ? "" : "s")  \(head.seq) event\(head.seq == 1 ? "" : "s")") }
+        }
+        if json { emit(.object([("households", .array(rows))])) } else if all.isEmpty { print("no households yet") }
+        return 0
+    case "show":
+        guard let household, try await storage.householdExists(household) else { throw HubError.unknownHousehold(household?.description ?? "") }
+        let devices = try await storage.devices(of: household)
+        let head = try await headOf(household, storage)
+        if json {
+            emit(.object([("household", .string(household.description)), ("head", .string(head.description)),
+                          ("journal", .string(storage.journalPath(household))),
+                          ("devices", .array(devices.map { .object([("device", .string($0.name)), ("actor", .string($0.actor)),
+                                                                   ("created", .string($0.created.description)),
+                                                                   ("lastSeen", $0.lastSeen.map { .string($0.description) } ?? .null)]) }))]))
+        } else {
+            print("household \(household)\nhead      \(head)\njournal   \(storage.journalPath(household))")
+            for d in devices { print("device    \(d.name) (\(d.actor)), enrolled \(d.created), last seen \(d.lastSeen?.description ?? "never")") }
+        }
+        return 0
+    case "export":
+        guard let household, try await storage.householdExists(household) else { throw HubError.unknownHousehold(household?.description ?? "") }
+        let bytes = try await storage.journal(household)
+        if let out {
+            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else { throw HubError.unavailable("cannot write \(out)") }
+        } else {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+        return 0
+    case "verify":
+        guard let household, try await storage.householdExists(household) else { throw HubError.unknownHousehold(household?.description ?? "") }
+        let path = storage.journalPath(household)
+        guard FileManager.default.fileExists(atPath: path) else {
+            print("household \(household) has no events yet")
+            return 0
+        }
+        let report = try JournalVerifier.verify(path: path)
+        if let failure = report.failure {
+            print("FAILED: \(failure.message)")
+            return 1
+        }
+        print("ok: \(report.events) events, head \(report.head)")
+        return 0
+    default:
+        throw UsageFailure(message: "household takes list, show, export or verify, not \(verb)")
+    }
+}
+
+func headOf(_ household: HouseholdID, _ storage: FileHubStorage) async throws -> JournalHead {
+    guard case let .hello(_, _, head) = try await storage.sync(household, .hello(protocol: SyncWire.protocolVersion, device: "operator", actor: "operator"),
+                                                               as: "operator") else { return .empty }
+    return head
+}
+
+func main() async -> Int32 {
+    var options = Options(words: Array(CommandLine.arguments.dropFirst()))
+    let command = options.words.isEmpty ? "" : options.words.removeFirst()
+    let code: Int32
+    do {
+        switch command {
+        case "serve": code = try await serve(&options)
+        case "household": code = try await household(&options)
+        case "--help", "-h", "help":
+            print(usage)
+            code = 0
+        default: throw UsageFailure(message: command.isEmpty ? "a command is needed" : "unknown command \(command)")
+        }
+    } catch let usageError as UsageFailure {
+        fail("\(usageError.message)\n\(usage)")
+        code = 2
+    } catch let error as HubError {
+        fail("\(error.code): \(error.message)")
+        code = 3
+    } catch let error as any ShopError {
+        fail("\(error.code): \(error.message)")
+        code = 3
+    } catch {
+        fail("\(error)")
+        code = 3
+    }
+    return code
+}
+
+exit(await main())
