@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "ShopEvents", targets: ["ShopEvents"]),
         .library(name: "ShopProjections", targets: ["ShopProjections"]),
         .executable(name: "shop-replay", targets: ["ShopReplay"]),
+        // Test helpers (child processes, scratch folders, sync worlds), for the Server package's tests; not for apps.
+        .library(name: "ShopTestSupport", targets: ["ShopTestSupport"]),
     ],
     targets: [
         // SHA-256 with the CPU's SHA instructions where it has them (x86-64 SHA-NI), and ids and digests
@@ -18,7 +20,7 @@ let package = Package(
         .target(name: "ShopEvents", dependencies: ["CShopSHA"]),
         .target(name: "ShopProjections", dependencies: ["ShopEvents"]),
         .executableTarget(name: "ShopReplay", dependencies: ["ShopEvents", "ShopProjections"]),
-        // Random histories and scratch files shared by the test targets; not a product.
+        // Random histories, scratch files and child processes shared by the test targets (and Server/'s).
         .target(name: "ShopTestSupport", dependencies: ["ShopEvents"], path: "Tests/ShopTestSupport"),
         // Benchmarks of the app API (write → model latency across processes, opening a store); not a product.
         .executableTarget(name: "StoreBench", dependencies: ["ShopEvents", "ShopProjections"], path: "Benchmarks/StoreBench"),

@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "ShopHubTests", dependencies: [
             "ShopHub",
             .product(name: "ShopEvents", package: "ShopEvents"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "ShopTestSupport", package: "ShopEvents"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,11 +6,12 @@ import ShopEvents
 /// section 7 checked over their files.
 public final class SyncWorld {
     public let tool = ToolRunner()
-    public var hub: String { tool.path("hub.ndjson") }
+    /// The hub's journal: `hub.ndjson` in the world's folder, or a hosted hub's file of the household.
+    public var hub: String
     /// What each device's apply accepted into its outbox: command id → purchase id, if it made one.
     public private(set) var acceptedLocally: [String: [(command: CommandID, purchase: PurchaseID?)]] = [:]
 
-    public init() {}
+    public init() { hub = tool.path("hub.ndjson") }
 
     deinit { tool.remove() }
 

@@ -12,8 +12,10 @@ public struct ToolRunner {
         public func object() throws -> [String: Any] { try json() as? [String: Any] ?? [:] }
     }
 
-    /// Next to the test runner in the build folder.
+    /// `$SHOP_REPLAY` if set (the Server package's tests, whose build folder
+    /// has no shop-replay), else next to the test runner in the build folder.
     public static let binary: String = {
+        if let given = ProcessInfo.processInfo.environment["SHOP_REPLAY"], !given.isEmpty { return given }
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = runner.deletingLastPathComponent()
         while folder.path != "/" {
