@@ -42,7 +42,8 @@ enum Programs {
 }
 
 /// A `shop-hub serve` process on loopback over a data folder of its own.
-final class HubProcess {
+final class HubProcess: @unchecked Sendable {
+    // @unchecked: one task at a time drives it (a test, or the task that kills and restarts it while devices only send to its port).
     let data: String
     private(set) var port: Int
     private var child: ChildProcess

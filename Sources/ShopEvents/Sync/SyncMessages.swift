@@ -182,7 +182,11 @@ extension SyncRequest {
             }
             self = .hello(protocol: version, device: device, actor: actor)
         case "pull":
-            try only(["after", "hash"])
+            // `wait` (seconds, 0…60) is a hosted hub's long poll (SPEC section 9); a hub that answers at once may pass it over.
+            try only(["after", "hash", "wait"])
+            if let wait = fields["wait"], !(wait.intValue.map { (0...60).contains($0) } ?? false) {
+                throw .badRequest("pull's \"wait\" is a number of seconds from 0 to 60")
+            }
             guard let after = fields["after"]?.intValue, after >= 0 else { throw .badRequest("pull needs \"after\", a seq ≥ 0") }
             guard let hex = fields["hash"]?.stringValue, let hash = SHA256Digest(hex: hex) else {
                 throw .badRequest("pull needs \"hash\", 64 hex digits (all zeros after seq 0)")
