@@ -552,3 +552,27 @@ import ShopProjections
     let results = try writer.execute([CommandEnvelope(.createList(name: "Weekend"))])
     print(results.count, writer.isReplica)
 }
+
+// Sources/ShopEvents/Sync/HTTPSyncTransport.swift #1
+@MainActor func example_HTTPSyncTransport_1(household: HouseholdID, token: String) async throws {
+    let hub = HTTPSyncTransport(household: URL(string: "https://hub.example/v1/households/\(household)")!,
+                                token: token)
+    let report = try await SyncClient(journal: "phone.ndjson", options: .init(actor: "cleo")).sync(over: hub)
+    print(report.pulled, report.accepted)
+}
+
+// Sources/ShopEvents/Sync/HTTPSyncTransport.swift #2
+@MainActor func example_HTTPSyncTransport_2() {
+    func follow(_ hub: HTTPSyncTransport, from head: JournalHead) async throws -> [[UInt8]] {
+        guard case let .lines(lines, _) = try await hub.pull(after: head.seq, hash: head.hash, waiting: 30) else { return [] }
+        return lines
+    }
+}
+
+// Sources/ShopEvents/Sync/HTTPSyncTransport.swift #3
+@MainActor func example_HTTPSyncTransport_3() {
+    func enrol(hub: URL) async throws -> HTTPSyncTransport {
+        let first = try await HubEnrolment.createHousehold(hub: hub, device: "ana-phone", actor: "ana")
+        return HTTPSyncTransport(household: first.url, token: first.token)
+    }
+}

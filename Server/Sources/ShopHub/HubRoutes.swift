@@ -18,7 +18,7 @@ public struct HubLimits: Sendable, Hashable {
     public var householdsPerAddressPerHour = 60
     /// Join attempts one client address may make a minute (a code has 50 random bits; guessing is slow).
     public var joinsPerAddressPerMinute = 20
-    /// The longest a pull may wait for a line (`wait`).
+    /// The longest a pull waits for a line, whatever its `wait` (which may ask for up to 60 s).
     public var maxWaitSeconds = 60
     /// An invite's life when the owner names none, and the longest one may have.
     public var defaultInviteSeconds = 7 * 24 * 3600
@@ -207,7 +207,7 @@ public struct HubRoutes: Sendable {
         if line.contains(0x0A) { throw HubError.badRequest("the body is one request line (hello, pull or push)") }
         let syncRequest: SyncRequest
         do { syncRequest = try SyncWire.decodeRequest(line) } catch { throw HubError.badRequest(error.message) }
-        let wait = try Self.wait(line, max: limits.maxWaitSeconds)
+        let wait = min(try Self.wait(line, max: 60), limits.maxWaitSeconds)
         let started = ContinuousClock.now
         var answer: SyncResponse
         let generation = watch.generation(household)

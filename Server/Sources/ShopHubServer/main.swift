@@ -14,7 +14,7 @@ import ShopHub
 
 let usage = """
 Usage: shop-hub serve [--host 127.0.0.1] [--port 8080] [--data DIR | --postgres URL] [--tls-cert FILE --tls-key FILE]
-                      [--households-per-hour N] [--requests-per-second N] [--joins-per-minute N]
+                      [--households-per-hour N] [--requests-per-second N] [--joins-per-minute N] [--max-wait S]
        shop-hub household list [--data DIR] [--json]
        shop-hub household show H [--data DIR] [--json]
        shop-hub household export H [--data DIR] [--out FILE]
@@ -27,7 +27,9 @@ serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            `listening on http://HOST:PORT` on standard output when it is ready,
            and one JSON log line a request on standard error. Limits, per
            client address: 60 new households an hour, 20 join attempts a
-           minute; per token: 20 requests a second.
+           minute; per token: 20 requests a second. A pull waits at most
+           --max-wait seconds (default 60) however long it asks for (a proxy
+           with a shorter read timeout wants less).
 household  the operator's commands: list the households, show one (devices,
            head), export its journal byte for byte, verify it (the chain and
            every rule, as `shop-replay verify`).
@@ -75,6 +77,10 @@ func serve(_ options: inout Options) async throws -> Int32 {
     if let perHour = try options.int("--households-per-hour") { limits.householdsPerAddressPerHour = perHour }
     if let perSecond = try options.int("--requests-per-second") { limits.requestsPerTokenPerSecond = Double(perSecond) }
     if let perMinute = try options.int("--joins-per-minute") { limits.joinsPerAddressPerMinute = perMinute }
+    if let wait = try options.int("--max-wait") {
+        guard wait <= 60 else { throw UsageFailure(message: "--max-wait is at most 60 seconds") }
+        limits.maxWaitSeconds = wait
+    }
     try options.finish()
     guard (cert == nil) == (key == nil) else { throw UsageFailure(message: "--tls-cert and --tls-key go together") }
     if postgres != nil || (data == nil && ProcessInfo.processInfo.environment["DATABASE_URL"] != nil) {
