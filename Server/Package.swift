@@ -46,6 +46,8 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // hub-bench: the hosted hub against the stdio hub in one run (docs/BENCHMARKS.md); not a product.
+        .executableTarget(name: "HubBench", dependencies: [.product(name: "ShopEvents", package: "ShopEvents")]),
         .testTarget(name: "ShopHubTests", dependencies: [
             "ShopHub",
             .product(name: "ShopEvents", package: "ShopEvents"),
