@@ -30,7 +30,7 @@ let package = Package(
         .testTarget(name: "ShopProjectionsTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport"]),
         // Every DocC example compiled, and held to its doc comment.
         // (A snippet shows a value it does not go on to use: that is no warning worth fixing in a doc comment.)
-        .testTarget(name: "DocExampleTests", dependencies: ["ShopEvents", "ShopProjections"],
+        .testTarget(name: "DocExampleTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport"],
                     swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
         // The app API: ShopStore across processes, live events, HouseholdModel.
         .testTarget(name: "ShopStoreTests", dependencies: ["ShopEvents", "ShopProjections", "ShopTestSupport", "ShopStoreWriter"]),

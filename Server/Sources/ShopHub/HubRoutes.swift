@@ -9,6 +9,12 @@ import ShopProjections
 import Synchronization
 
 /// What a hub may take, and from whom (SPEC section 9's defaults).
+///
+/// ```swift
+/// var limits = HubLimits()
+/// limits.requestsPerTokenPerSecond = 50
+/// limits.maxWaitSeconds = 25          // a proxy in front times out at 30 s
+/// ```
 public struct HubLimits: Sendable, Hashable {
     /// The largest body taken, in bytes.
     public var maxBodyBytes = SyncWire.maxRequestBytes
@@ -29,6 +35,11 @@ public struct HubLimits: Sendable, Hashable {
 
 /// The request context: Hummingbird's, with the client's address (for the
 /// per-address limits) and a 1 MiB body limit.
+///
+/// ```swift
+/// let router = Router(context: HubRequestContext.self)
+/// router.get("/hello") { _, context in "hello, \(context.remoteAddress?.ipAddress ?? "someone")" }
+/// ```
 public struct HubRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?

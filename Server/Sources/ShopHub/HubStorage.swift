@@ -60,6 +60,13 @@ public protocol HubStorage: Sendable {
 }
 
 /// A device enrolled in a household.
+///
+/// ```swift
+/// let token = Secrets.token()
+/// let phone = DeviceRecord(household: HouseholdID(), name: "ana-phone", actor: "ana",
+///                          tokenHash: TokenHash(of: token), created: Clock.system.now())
+/// print(phone.revoked == nil)   // true: its token works
+/// ```
 public struct DeviceRecord: Hashable, Sendable {
     public var household: HouseholdID
     public var name: String
@@ -78,6 +85,13 @@ public struct DeviceRecord: Hashable, Sendable {
 }
 
 /// A join code an owner made: it works once, until it expires.
+///
+/// ```swift
+/// let code = Secrets.joinCode()
+/// let invite = InviteRecord(household: HouseholdID(), codeHash: TokenHash(of: code), actor: "ben",
+///                           expires: Timestamp(millisecondsSince1970: 1_800_000_000_000), by: "ana-phone")
+/// print(invite.actor)   // ben
+/// ```
 public struct InviteRecord: Hashable, Sendable {
     public var household: HouseholdID
     public var codeHash: TokenHash

@@ -2,6 +2,12 @@ import Foundation
 import ShopEvents
 
 /// The SHA-256 of a token or a join code: all the hub keeps of either.
+///
+/// ```swift
+/// let token = Secrets.token()
+/// let kept = TokenHash(of: token)
+/// print(kept.matches(TokenHash(of: token)))   // true, compared in constant time
+/// ```
 public struct TokenHash: Hashable, Sendable, CustomStringConvertible {
     public let digest: SHA256Digest
 
@@ -24,6 +30,11 @@ public struct TokenHash: Hashable, Sendable, CustomStringConvertible {
 
 /// New secrets, from the system's cryptographic random source
 /// (`SystemRandomNumberGenerator`: `getrandom` on Linux, `arc4random` on Apple systems).
+///
+/// ```swift
+/// print(Secrets.token().count)                       // 47: "she_" and 43 base64url characters
+/// print(Secrets.canonicalCode("7kq2m x9d4f"))        // 7KQ2M-X9D4F
+/// ```
 public enum Secrets {
     /// A bearer token: 256 random bits, base64url without padding, after `she_`
     /// (so that a leaked one is easy to find in a log or a repository).

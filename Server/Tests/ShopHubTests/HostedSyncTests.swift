@@ -135,4 +135,47 @@ struct HostedSyncTests {
         #expect((devices.json["devices"] as? [[String: Any]])?.compactMap { $0["device"] as? String } == ["ana-phone", "ben-phone"])
         #expect(hub.terminate() == 0)
     }
+
+    @Test("sync over HTTP exits 3 and loses nothing when the hub rate-limits (429) or cannot be reached; run again, it syncs; a joined replica's commands are by its actor")
+    func unreachableHubExitsThree() async throws {
+        try Programs.prepare()
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        var hub = try HubProcess(data: data)
+        let world = SyncWorld()
+        let (household, list, items) = try HostedHousehold.make(on: hub, world: world)
+        try await household.join("ben", actor: "ben")
+        // No --actor: the replica ben joined with takes ben, the hub's actor for its token.
+        let applied = try world.tool.run(["apply", "--journal", world.path("ben"), "--json"],
+                                         stdin: #"{"type":"PurchaseItem","data":{"item":"\#(items[0])","list":"\#(list)"}}"# + "\n",
+                                         environment: ["USER": "someone-else"])
+        #expect(applied.status == 0 && applied.stdout.contains("\"ok\":true"), applied.stdout + applied.stderr)
+        let port = hub.port
+        #expect(hub.terminate() == 0)
+        let outbox = Scratch.bytes(world.path("ben") + ".outbox")
+        #expect(!outbox.isEmpty)
+
+        // Down: exit 3, nothing lost.
+        let down = try world.tool.run(["sync", "--journal", world.path("ben")])
+        #expect(down.status == 3 && down.stderr.contains("hub_unreachable") && down.stderr.contains("nothing was lost"), down.stderr)
+        #expect(Scratch.bytes(world.path("ben") + ".outbox") == outbox)
+
+        // Rate limiting: 429 is an unreachable hub too.
+        hub = try HubProcess(data: data, port: port, arguments: ["--requests-per-second", "1"])
+        let limited = try world.tool.run(["sync", "--journal", world.path("ben")])
+        #expect(limited.status == 3 && limited.stderr.contains("rate limiting"), limited.stderr)
+        #expect(hub.terminate() == 0)
+
+        // Up again: it syncs, and the purchase is ben's.
+        hub = try HubProcess(data: data, port: port)
+        let synced = try world.tool.run(["sync", "--journal", world.path("ben"), "--json"])
+        #expect(synced.status == 0, synced.stderr)
+        let purchase = try world.hubEvents().last
+        #expect(purchase?.actor == "ben" && purchase?.event.typeName == "ItemPurchased")
+        let ana = try world.sync("ana", actor: "ana")
+        #expect(ana.status == 0)
+        #expect(Scratch.bytes(world.path("ana")) == Scratch.bytes(world.hub) && Scratch.bytes(world.path("ben")) == Scratch.bytes(world.hub))
+        #expect(hub.terminate() == 0)
+    }
 }

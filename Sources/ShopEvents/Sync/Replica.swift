@@ -9,11 +9,15 @@ import Darwin
 /// Its presence makes the journal a replica.
 public struct SyncSettings: Hashable, Sendable, Codable {
     /// A command run by `/bin/sh -c` that speaks the protocol on its standard
-    /// input and output (`ssh host shop-replay hub --journal …`).
+    /// input and output (`ssh host shop-replay hub --journal …`), or a hosted
+    /// hub's household URL (`https://HOST/v1/households/H`).
     public var hub: String
     public var device: String
+    /// The actor a hosted hub's token is, when the hub said so (a join): the
+    /// hub takes commands by it alone, so a tool may take it as its default.
+    public var actor: String?
 
-    public init(hub: String, device: String) { self.hub = hub; self.device = device }
+    public init(hub: String, device: String, actor: String? = nil) { self.hub = hub; self.device = device; self.actor = actor }
 
     /// Reads `<journal>.sync`.
     public static func load(journal path: String) throws(JournalError) -> SyncSettings {
@@ -26,10 +30,10 @@ public struct SyncSettings: Hashable, Sendable, Codable {
               let device = pairs.first(where: { $0.0 == "device" })?.1.stringValue else {
             throw JournalError(.corruptLine, "\(file) is not {\"hub\": COMMAND, \"device\": NAME}")
         }
-        return SyncSettings(hub: hub, device: device)
+        return SyncSettings(hub: hub, device: device, actor: pairs.first(where: { $0.0 == "actor" })?.1.stringValue)
     }
 
-    var json: JSONValue { .object([("hub", .string(hub)), ("device", .string(device))]) }
+    var json: JSONValue { .object([("hub", .string(hub)), ("device", .string(device))] + (actor.map { [("actor", .string($0))] } ?? [])) }
 }
 
 /// A device's replica of the hub's journal, with the commands made on this

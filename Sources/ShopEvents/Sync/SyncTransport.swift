@@ -67,7 +67,10 @@ public final class ProcessTransport: SyncTransport, @unchecked Sendable {
         lines = DescriptorLines(fd: output, maxLine: JournalLines.maxLineBytes)
     }
 
-    deinit { close() }
+    // Not `close()`: the last reference may go on `queue` itself (a task's
+    // `send` finishing there), where `queue.sync` would trap; with no
+    // reference left nothing else runs on the queue.
+    deinit { closeNow() }
 
     public func send(_ request: SyncRequest) async throws -> SyncResponse {
         try await withCheckedThrowingContinuation { continuation in
@@ -100,12 +103,14 @@ public final class ProcessTransport: SyncTransport, @unchecked Sendable {
 
     /// Ends the hub's input (it stops at the end of input) and waits for it to exit.
     public func close() {
-        queue.sync {
-            guard !closed else { return }
-            closed = true
-            _ = Posix.close(input)
-            if process.isRunning { process.waitUntilExit() }
-            _ = Posix.close(output)
-        }
+        queue.sync { closeNow() }
+    }
+
+    private func closeNow() {
+        guard !closed else { return }
+        closed = true
+        _ = Posix.close(input)
+        if process.isRunning { process.waitUntilExit() }
+        _ = Posix.close(output)
     }
 }

@@ -23,10 +23,12 @@ enum ToolJournal {
         }
     }
 
-    /// `--actor`, or $USER, checked by the actor rule. With neither there is
-    /// no one to record as the writer: refused, never made up.
-    static func actor(_ arguments: inout Arguments) throws(UsageError) -> String {
-        guard let actor = try arguments.option("--actor", "NAME") ?? userName else {
+    /// `--actor`, else the actor a hosted hub's replica at `journal` was
+    /// enrolled as (its `J.sync`), else $USER, checked by the actor rule.
+    /// With none there is no one to record as the writer: refused, never made up.
+    static func actor(_ arguments: inout Arguments, journal: String? = nil) throws(UsageError) -> String {
+        let enrolled = journal.flatMap { Replica.isReplica($0) ? (try? SyncSettings.load(journal: $0))?.actor : nil }
+        guard let actor = try arguments.option("--actor", "NAME") ?? enrolled ?? userName else {
             throw UsageError(message: "who is this? there is no --actor and $USER is not set: give --actor NAME (the name recorded as who wrote each command); nothing was written")
         }
         do { try Limits.checkActor(actor) } catch {
@@ -89,8 +91,9 @@ struct Apply: ToolCommand {
         A household always keeps an owner (last_owner).
 
         Options:
-          --actor NAME     who issues commands that name no actor (default: $USER;
-                           with neither, nothing is written)
+          --actor NAME     who issues commands that name no actor (default: on a
+                           replica a hosted hub enrolled, its actor; else $USER;
+                           with none, nothing is written)
           --batch N        commands per write and fsync (default 1000 from a file,
                            1 from standard input so that each answer comes at once)
           --wait SECONDS   how long each write waits for another writer (default 5);
@@ -112,7 +115,7 @@ struct Apply: ToolCommand {
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
-        actor = try ToolJournal.actor(&arguments)
+        actor = try ToolJournal.actor(&arguments, journal: options.journal)
         batch = try arguments.number("--batch", "N", in: 1...100_000)
         wait = try arguments.number("--wait", "SECONDS", in: 0...3600) ?? 5
         input = arguments.positional()

@@ -118,7 +118,7 @@ struct Clone: ToolCommand {
             enrolled = try SyncRun.wait { try await HubEnrolment.createHousehold(hub: hub, device: device, actor: actor) }
         }
         try HubToken.save(enrolled.token, journal: journal)
-        let settings = SyncSettings(hub: enrolled.url.absoluteString, device: device)
+        let settings = SyncSettings(hub: enrolled.url.absoluteString, device: device, actor: enrolled.actor)
         let transport = HTTPSyncTransport(household: enrolled.url, token: enrolled.token)
         let report = try SyncRun.wait {
             try await SyncClient.clone(journal: journal, settings: settings, options: Journal.Options(actor: enrolled.actor), over: transport)

@@ -27,7 +27,7 @@ struct SyncCommand: ToolCommand {
     (nothing is lost: run it again).
 
     Options:
-      --actor NAME     who this device says it is to the hub (default: $USER)
+      --actor NAME     who this device says it is to the hub (default: the actor a hosted hub enrolled it as, else $USER)
     \(JournalOptions.help)
     """
 
@@ -38,7 +38,7 @@ struct SyncCommand: ToolCommand {
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
         listRejected = arguments.flag("--rejected")
-        actor = listRejected ? nil : try ToolJournal.actor(&arguments)
+        actor = listRejected ? nil : try ToolJournal.actor(&arguments, journal: options.journal)
     }
 
     func run() throws -> Int32 {

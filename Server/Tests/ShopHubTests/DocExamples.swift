@@ -1,0 +1,113 @@
+// Every DocC example in Server/Sources, verbatim, so that building the tests compiles them.
+// DocExampleTests (below) checks that each example here is still exactly its doc comment.
+import Foundation
+import Hummingbird
+import ShopEvents
+import ShopHub
+import ShopTestSupport
+import Testing
+
+// Sources/ShopHub/FileHubStorage.swift #1
+@MainActor func example_FileHubStorage_1() async throws {
+    let storage = try FileHubStorage(directory: "shop-hub-data")
+    print(try await storage.households().count)
+}
+
+// Sources/ShopHub/HubError.swift #1
+@MainActor func example_HubError_1() {
+    let refusal = HubError.forbidden("the token is another household's")
+    print(refusal.status.code, refusal.code)   // 403 forbidden
+}
+
+// Sources/ShopHub/HubRoutes.swift #1
+@MainActor func example_HubRoutes_1() {
+    var limits = HubLimits()
+    limits.requestsPerTokenPerSecond = 50
+    limits.maxWaitSeconds = 25          // a proxy in front times out at 30 s
+}
+
+// Sources/ShopHub/HubRoutes.swift #2
+@MainActor func example_HubRoutes_2() {
+    let router = Router(context: HubRequestContext.self)
+    router.get("/hello") { _, context in "hello, \(context.remoteAddress?.ipAddress ?? "someone")" }
+}
+
+// Sources/ShopHub/HubRoutes.swift #3
+@MainActor func example_HubRoutes_3() throws {
+    let storage = try FileHubStorage(directory: "shop-hub-data")
+    let router = HubRoutes(storage: storage).router()
+    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
+    _ = app
+}
+
+// Sources/ShopHub/HubStorage.swift #1
+@MainActor func example_HubStorage_1() {
+    func head(of household: HouseholdID, in storage: some HubStorage) async throws -> Int {
+        guard case let .hello(_, _, head) = try await storage.sync(household, .hello(protocol: 1, device: "d", actor: "a"), as: "a") else { return 0 }
+        return head.seq
+    }
+}
+
+// Sources/ShopHub/HubStorage.swift #2
+@MainActor func example_HubStorage_2() {
+    let token = Secrets.token()
+    let phone = DeviceRecord(household: HouseholdID(), name: "ana-phone", actor: "ana",
+                             tokenHash: TokenHash(of: token), created: Clock.system.now())
+    print(phone.revoked == nil)   // true: its token works
+}
+
+// Sources/ShopHub/HubStorage.swift #3
+@MainActor func example_HubStorage_3() {
+    let code = Secrets.joinCode()
+    let invite = InviteRecord(household: HouseholdID(), codeHash: TokenHash(of: code), actor: "ben",
+                              expires: Timestamp(millisecondsSince1970: 1_800_000_000_000), by: "ana-phone")
+    print(invite.actor)   // ben
+}
+
+// Sources/ShopHub/Secrets.swift #1
+@MainActor func example_Secrets_1() {
+    let token = Secrets.token()
+    let kept = TokenHash(of: token)
+    print(kept.matches(TokenHash(of: token)))   // true, compared in constant time
+}
+
+// Sources/ShopHub/Secrets.swift #2
+@MainActor func example_Secrets_2() {
+    print(Secrets.token().count)                       // 47: "she_" and 43 base64url characters
+    print(Secrets.canonicalCode("7kq2m x9d4f"))        // 7KQ2M-X9D4F
+}
+
+@Suite("the hub's DocC examples")
+struct DocExampleTests {
+    static let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("every example in a doc comment under Server/Sources is compiled here, line for line; and says what it prints")
+    func everyDocExampleIsCompiled() throws {
+        let docs = try DocExampleCheck.docExamples(sources: Self.server.appendingPathComponent("Sources"))
+        let compiled = try DocExampleCheck.compiledExamples(in: Self.server.appendingPathComponent("Tests/ShopHubTests/DocExamples.swift"))
+        #expect(docs.count >= 10)
+        for (key, lines) in docs {
+            #expect(compiled[key] == lines, "\(key): the doc example and its compiled copy differ")
+        }
+        #expect(Set(compiled.keys) == Set(docs.map(\.key)))
+        // What the examples say they print.
+        #expect(Secrets.token().count == 47 && Secrets.canonicalCode("7kq2m x9d4f") == "7KQ2M-X9D4F")
+        let refusal = HubError.forbidden("x")
+        #expect(refusal.status.code == 403 && refusal.code == "forbidden")
+    }
+
+    @Test("tokens and codes: as long and as random as promised, and a code read back however it is typed")
+    func secrets() {
+        let tokens = Set((0..<1000).map { _ in Secrets.token() })
+        #expect(tokens.count == 1000 && tokens.allSatisfy { $0.hasPrefix("she_") && $0.count == 47 })
+        let codes = (0..<1000).map { _ in Secrets.joinCode() }
+        #expect(Set(codes).count == 1000)
+        for code in codes {
+            #expect(code.count == 11 && Secrets.canonicalCode(code.lowercased().replacingOccurrences(of: "-", with: " ")) == code)
+            #expect(!code.contains { "ILOU".contains($0) })
+        }
+        #expect(Secrets.canonicalCode("OIL1O-abcde") == "01110-ABCDE")
+        let hash = TokenHash(of: "she_x")
+        #expect(hash.matches(TokenHash(of: "she_x")) && !hash.matches(TokenHash(of: "she_y")) && TokenHash(hex: hash.hex) == hash)
+    }
+}
