@@ -101,13 +101,15 @@ struct BadInputTests {
         }
 
         // Sync: each malformed request is 400; over a MiB 413; a pull from a non-prefix 409.
-        for (what, body) in [("garbage", Array("}{ not json".utf8)), ("an empty body", []),
-                             ("wrong types", Array(#"{"pull":{"after":"one","hash":5}}"#.utf8)),
-                             ("a negative seq", Array(#"{"pull":{"after":-1,"hash":"\#(Self.zeros)"}}"#.utf8)),
-                             ("an unknown request", Array(#"{"merge":{}}"#.utf8)),
-                             ("two requests", Array(#"{"hello":{"protocol":1,"device":"d","actor":"ana"}}"#.utf8 + [0x0A] + #"{"hello":{"protocol":1,"device":"d","actor":"ana"}}"#.utf8)),
-                             ("a wait over 60 s", Array(#"{"pull":{"after":0,"hash":"\#(Self.zeros)","wait":61}}"#.utf8)),
-                             ("a command without an id", Array(#"{"push":{"commands":[{"type":"CreateItem","data":{"name":"X"}}]}}"#.utf8))] {
+        let hello = Array(#"{"hello":{"protocol":1,"device":"d","actor":"ana"}}"#.utf8)
+        var malformed: [(String, [UInt8])] = [("garbage", Array("}{ not json".utf8)), ("an empty body", [])]
+        malformed.append(("wrong types", Array(#"{"pull":{"after":"one","hash":5}}"#.utf8)))
+        malformed.append(("a negative seq", Array(#"{"pull":{"after":-1,"hash":"\#(Self.zeros)"}}"#.utf8)))
+        malformed.append(("an unknown request", Array(#"{"merge":{}}"#.utf8)))
+        malformed.append(("two requests", hello + [0x0A] + hello))
+        malformed.append(("a wait over 60 s", Array(#"{"pull":{"after":0,"hash":"\#(Self.zeros)","wait":61}}"#.utf8)))
+        malformed.append(("a command without an id", Array(#"{"push":{"commands":[{"type":"CreateItem","data":{"name":"X"}}]}}"#.utf8)))
+        for (what, body) in malformed {
             refused(try await api.call("POST", base, "\(h)/sync", token: owner, body: body), 400, "bad_request", what)
         }
         let many = (0...1000).map { _ in ["type": "CreateItem", "id": UUID().uuidString, "data": ["name": UUID().uuidString]] as [String: Any] }

@@ -150,7 +150,7 @@ struct HostedSyncTests {
         let applied = try world.tool.run(["apply", "--journal", world.path("ben"), "--json"],
                                          stdin: #"{"type":"PurchaseItem","data":{"item":"\#(items[0])","list":"\#(list)"}}"# + "\n",
                                          environment: ["USER": "someone-else"])
-        #expect(applied.status == 0 && applied.stdout.contains("\"ok\":true"), applied.stdout + applied.stderr)
+        #expect(applied.status == 0 && applied.stdout.contains("\"ok\":true"), "\(applied.stdout) \(applied.stderr)")
         let port = hub.port
         #expect(hub.terminate() == 0)
         let outbox = Scratch.bytes(world.path("ben") + ".outbox")
@@ -158,19 +158,19 @@ struct HostedSyncTests {
 
         // Down: exit 3, nothing lost.
         let down = try world.tool.run(["sync", "--journal", world.path("ben")])
-        #expect(down.status == 3 && down.stderr.contains("hub_unreachable") && down.stderr.contains("nothing was lost"), down.stderr)
+        #expect(down.status == 3 && down.stderr.contains("hub_unreachable") && down.stderr.contains("nothing was lost"), "\(down.stderr)")
         #expect(Scratch.bytes(world.path("ben") + ".outbox") == outbox)
 
         // Rate limiting: 429 is an unreachable hub too.
         hub = try HubProcess(data: data, port: port, arguments: ["--requests-per-second", "1"])
         let limited = try world.tool.run(["sync", "--journal", world.path("ben")])
-        #expect(limited.status == 3 && limited.stderr.contains("rate limiting"), limited.stderr)
+        #expect(limited.status == 3 && limited.stderr.contains("rate limiting"), "\(limited.stderr)")
         #expect(hub.terminate() == 0)
 
         // Up again: it syncs, and the purchase is ben's.
         hub = try HubProcess(data: data, port: port)
         let synced = try world.tool.run(["sync", "--journal", world.path("ben"), "--json"])
-        #expect(synced.status == 0, synced.stderr)
+        #expect(synced.status == 0, "\(synced.stderr)")
         let purchase = try world.hubEvents().last
         #expect(purchase?.actor == "ben" && purchase?.event.typeName == "ItemPurchased")
         let ana = try world.sync("ana", actor: "ana")
