@@ -19,6 +19,8 @@ let package = Package(
         // The Prometheus text exposition of swift-metrics: the swift-server project's own backend.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The PostgreSQL storage (`serve --postgres URL`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // TLS in the process (`--tls-cert`/`--tls-key`), for a hub with no proxy in front.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
@@ -32,6 +34,7 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // `shop-hub`: arguments, signals, the service group.

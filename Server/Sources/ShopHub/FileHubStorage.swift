@@ -143,6 +143,33 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
         }
     }
 
+    /// Moves a verified journal in as household `household`'s (`shop-hub
+    /// household import`): refused if the household has events here already.
+    /// The file is copied beside its place, `fsync`ed and renamed into it,
+    /// then the household recorded.
+    public func importJournal(_ household: HouseholdID, from file: String, created: Timestamp) async throws {
+        let target = journalPath(household)
+        try await onRecords { [self] in
+            if Self.hasEvents(target) { throw HubError.conflict("household_exists", "household \(household) has events here already") }
+            guard let bytes = FileManager.default.contents(atPath: file) else { throw HubError.unavailable("cannot read \(file)") }
+            let temporary = target + ".import-\(getpid())"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw HubError.unavailable("cannot create \(temporary)") }
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let synced = fsync(fd) == 0
+            close(fd)
+            guard written == bytes.count, synced, rename(temporary, target) == 0 else {
+                unlink(temporary)
+                throw HubError.unavailable("cannot write \(target)")
+            }
+            let folder = open(directory + "/households", O_RDONLY | O_CLOEXEC)
+            if folder >= 0 { _ = fsync(folder); close(folder) }
+            if records.households[household] == nil {
+                try append([.household(id: household, created: created, address: nil)])
+            }
+        }
+    }
+
     /// The household's journal file: a path other tools (`shop-replay verify`) read.
     public func journalPath(_ household: HouseholdID) -> String { directory + "/households/\(household).ndjson" }
 

@@ -85,6 +85,10 @@ public struct HubRoutes: Sendable {
         tokenLimiter = RateLimiter(perSecond: limits.requestsPerTokenPerSecond, burst: max(1, limits.requestsPerTokenPerSecond))
         joinLimiter = RateLimiter(perSecond: Double(limits.joinsPerAddressPerMinute) / 60, burst: Double(max(1, limits.joinsPerAddressPerMinute)))
         metrics = metricsText
+        // Pushes other processes committed wake this one's long polls too.
+        if let pushes = storage.pushes() {
+            Task { [watch] in for await household in pushes { watch.bump(household) } }
+        }
     }
 
     /// Every route the hub answers, as `METHOD /path/{parameter}`: what the

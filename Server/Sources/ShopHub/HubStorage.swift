@@ -57,6 +57,14 @@ public protocol HubStorage: Sendable {
 
     /// Throws unless the storage answers (`/readyz`).
     func checkReady() async throws
+
+    /// The households pushed to by other processes over the same store, as
+    /// they are (long polls wake on them); nil where one process serves the store.
+    func pushes() -> AsyncStream<HouseholdID>?
+}
+
+extension HubStorage {
+    public func pushes() -> AsyncStream<HouseholdID>? { nil }
 }
 
 /// A device enrolled in a household.

@@ -19,6 +19,8 @@ Usage: shop-hub serve [--host 127.0.0.1] [--port 8080] [--data DIR | --postgres 
        shop-hub household show H [--data DIR] [--json]
        shop-hub household export H [--data DIR] [--out FILE]
        shop-hub household verify H [--data DIR]
+       shop-hub household import H FILE [--data DIR] [--device NAME --actor A]
+       (each household command takes --postgres URL, or $DATABASE_URL, instead of --data)
 
 serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            finishes the requests it holds, takes no more, exits 0). --data is
@@ -32,7 +34,13 @@ serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            with a shorter read timeout wants less).
 household  the operator's commands: list the households, show one (devices,
            head), export its journal byte for byte, verify it (the chain and
-           every rule, as `shop-replay verify`).
+           every rule, as `shop-replay verify`), import a journal file into a
+           household (verified first; from a file hub into PostgreSQL and back),
+           enrolling a first device if --device and --actor are given.
+--postgres URL  postgres://USER:PASSWORD@HOST:PORT/DATABASE: the PostgreSQL
+           storage, its schema made or migrated at start; any number of
+           shop-hub processes may serve one database. --postgres-layout
+           partitioned hash-partitions every table by household.
 
 Exit codes: 0 success; 1 verification failed; 2 usage error; 3 the storage could not be used.
 """
@@ -72,6 +80,10 @@ func serve(_ options: inout Options) async throws -> Int32 {
     let port = try options.int("--port") ?? 8080
     let data = try options.value("--data")
     let postgres = try options.value("--postgres")
+    let layoutName = try options.value("--postgres-layout") ?? "plain"
+    guard let layout = PostgresHubStorage.Layout(rawValue: layoutName) else {
+        throw UsageFailure(message: "--postgres-layout is plain or partitioned, not \(layoutName)")
+    }
     let cert = try options.value("--tls-cert"), key = try options.value("--tls-key")
     var limits = HubLimits()
     if let perHour = try options.int("--households-per-hour") { limits.householdsPerAddressPerHour = perHour }
@@ -83,20 +95,36 @@ func serve(_ options: inout Options) async throws -> Int32 {
     }
     try options.finish()
     guard (cert == nil) == (key == nil) else { throw UsageFailure(message: "--tls-cert and --tls-key go together") }
-    if postgres != nil || (data == nil && ProcessInfo.processInfo.environment["DATABASE_URL"] != nil) {
-        fail("the PostgreSQL storage is not built yet (issue 37); serve with --data DIR, the embedded storage")
-        return 2
-    }
     LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
     let registry = PrometheusCollectorRegistry()
     MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
     let logger = Logger(label: "shop-hub")
 
-    let storage: FileHubStorage
-    do { storage = try FileHubStorage(directory: data ?? "shop-hub-data") } catch let error as HubError {
-        fail(error.message)
-        return 3
+    let storage: any HubStorage
+    let description: String
+    // The database's pool runs beside the HTTP server and outlives it: requests in flight at SIGTERM still reach it.
+    var pool: Task<Void, Never>?
+    if let url = postgres ?? (data == nil ? ProcessInfo.processInfo.environment["DATABASE_URL"] : nil) {
+        let database = try PostgresHubStorage(url: url, layout: layout, logger: logger)
+        pool = Task { await database.run() }
+        do { try await database.migrate() } catch {
+            pool?.cancel()
+            fail("cannot prepare the database: \(String(reflecting: error))")
+            return 3
+        }
+        storage = database
+        description = "postgres, \(layout.rawValue) tables"
+    } else {
+        do {
+            let files = try FileHubStorage(directory: data ?? "shop-hub-data")
+            storage = files
+            description = "data \(files.directory)"
+        } catch let error as HubError {
+            fail(error.message)
+            return 3
+        }
     }
+    defer { pool?.cancel() }
     let routes = HubRoutes(storage: storage, limits: limits, metricsText: { registry.emitToBuffer() })
     let scheme = cert == nil ? "http" : "https"
     let server: HTTPServerBuilder
@@ -114,7 +142,7 @@ func serve(_ options: inout Options) async throws -> Int32 {
         onServerRunning: { channel in
             let bound = channel.localAddress?.port ?? port
             // Written at once (no buffering): a test or a supervisor waits for this line.
-            FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(bound) (data \(storage.directory))\n".utf8))
+            FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(bound) (\(description))\n".utf8))
         },
         logger: logger
     )
@@ -123,11 +151,14 @@ func serve(_ options: inout Options) async throws -> Int32 {
 }
 
 func household(_ options: inout Options) async throws -> Int32 {
-    guard !options.words.isEmpty else { throw UsageFailure(message: "household takes list, show, export or verify") }
+    guard !options.words.isEmpty else { throw UsageFailure(message: "household takes list, show, export, verify or import") }
     let verb = options.words.removeFirst()
-    let data = try options.value("--data") ?? "shop-hub-data"
+    let data = try options.value("--data")
+    let postgres = try options.value("--postgres") ?? (data == nil ? ProcessInfo.processInfo.environment["DATABASE_URL"] : nil)
+    let layout = PostgresHubStorage.Layout(rawValue: try options.value("--postgres-layout") ?? "plain") ?? .plain
     let json = options.flag("--json")
     let out = try options.value("--out")
+    let device = try options.value("--device"), actor = try options.value("--actor")
     var household: HouseholdID?
     if verb != "list" {
         guard !options.words.isEmpty, let id = HouseholdID(options.words.removeFirst()) else {
@@ -135,8 +166,21 @@ func household(_ options: inout Options) async throws -> Int32 {
         }
         household = id
     }
+    let file = verb == "import" ? options.words.isEmpty ? nil : options.words.removeFirst() : nil
     try options.finish()
-    let storage = try FileHubStorage(readingOnly: data)
+    var pool: Task<Void, Never>?
+    defer { pool?.cancel() }
+    let storage: any HubStorage
+    if let postgres {
+        let database = try PostgresHubStorage(url: postgres, layout: layout, logger: Logger(label: "shop-hub"))
+        pool = Task { await database.run() }
+        try await database.migrate()
+        storage = database
+    } else if verb == "import" {
+        storage = try FileHubStorage(directory: data ?? "shop-hub-data")   // takes the folder's lock: not beside a running hub
+    } else {
+        storage = try FileHubStorage(readingOnly: data ?? "shop-hub-data")
+    }
     func emit(_ value: JSONValue) { FileHandle.standardOutput.write(Data(SyncWire.line(value))) }
     switch verb {
     case "list":
@@ -156,12 +200,12 @@ func household(_ options: inout Options) async throws -> Int32 {
         let head = try await headOf(household, storage)
         if json {
             emit(.object([("household", .string(household.description)), ("head", .string(head.description)),
-                          ("journal", .string(storage.journalPath(household))),
                           ("devices", .array(devices.map { .object([("device", .string($0.name)), ("actor", .string($0.actor)),
                                                                    ("created", .string($0.created.description)),
                                                                    ("lastSeen", $0.lastSeen.map { .string($0.description) } ?? .null)]) }))]))
         } else {
-            print("household \(household)\nhead      \(head)\njournal   \(storage.journalPath(household))")
+            print("household \(household)\nhead      \(head)")
+            if let files = storage as? FileHubStorage { print("journal   \(files.journalPath(household))") }
             for d in devices { print("device    \(d.name) (\(d.actor)), enrolled \(d.created), last seen \(d.lastSeen?.description ?? "never")") }
         }
         return 0
@@ -176,24 +220,47 @@ func household(_ options: inout Options) async throws -> Int32 {
         return 0
     case "verify":
         guard let household, try await storage.householdExists(household) else { throw HubError.unknownHousehold(household?.description ?? "") }
-        let path = storage.journalPath(household)
-        guard FileManager.default.fileExists(atPath: path) else {
+        // The journal as it is exported, checked as `shop-replay verify` checks a file: every line, the chain, every rule.
+        let bytes = try await storage.journal(household)
+        guard !bytes.isEmpty else {
             print("household \(household) has no events yet")
             return 0
         }
-        let report = try JournalVerifier.verify(path: path)
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("shop-hub-verify-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        guard FileManager.default.createFile(atPath: copy, contents: Data(bytes)) else { throw HubError.unavailable("cannot write \(copy)") }
+        let report = try JournalVerifier.verify(path: copy)
         if let failure = report.failure {
             print("FAILED: \(failure.message)")
             return 1
         }
         print("ok: \(report.events) events, head \(report.head)")
         return 0
+    case "import":
+        guard let household, let file else { throw UsageFailure(message: "household import takes a household id and a journal file") }
+        guard let contents = FileManager.default.contents(atPath: file) else { throw HubError.unavailable("cannot read \(file)") }
+        let report = try JournalVerifier.verify(path: file)
+        if let failure = report.failure { throw HubError.badRequest("\(file) does not verify: \(failure.message); nothing was imported") }
+        let lines = Array(contents).split(separator: 0x0A).map(Array.init)
+        let now = Clock.system.now()
+        if let database = storage as? PostgresHubStorage {
+            try await database.importJournal(household, lines: lines, created: now)
+        } else if let files = storage as? FileHubStorage {
+            try await files.importJournal(household, from: file, created: now)
+        }
+        print("imported \(lines.count) events into household \(household) (head \(report.head))")
+        if let device, let actor {
+            let token = Secrets.token()
+            try await storage.addDevice(DeviceRecord(household: household, name: device, actor: actor, tokenHash: TokenHash(of: token), created: now))
+            print("device \(device) enrolled as \(actor); its token, shown once: \(token)")
+        }
+        return 0
     default:
-        throw UsageFailure(message: "household takes list, show, export or verify, not \(verb)")
+        throw UsageFailure(message: "household takes list, show, export, verify or import, not \(verb)")
     }
 }
 
-func headOf(_ household: HouseholdID, _ storage: FileHubStorage) async throws -> JournalHead {
+func headOf(_ household: HouseholdID, _ storage: any HubStorage) async throws -> JournalHead {
     guard case let .hello(_, _, head) = try await storage.sync(household, .hello(protocol: SyncWire.protocolVersion, device: "operator", actor: "operator"),
                                                                as: "operator") else { return .empty }
     return head
