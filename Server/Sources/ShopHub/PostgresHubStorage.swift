@@ -106,12 +106,23 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         }
     }
 
+    /// A transaction on a pooled connection: committed if `body` returns, rolled back if it throws. A
+    /// ``HubError`` thrown inside comes out as itself (PostgresNIO wraps what the closure throws).
+    private func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> sending T) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger, body)
+        } catch let error as PostgresTransactionError {
+            if let hub = error.closureError as? HubError { throw hub }
+            throw error
+        }
+    }
+
     // MARK: Schema
 
     /// Creates or migrates the schema: versioned, idempotent, and safe when
     /// several hubs start at once (an advisory lock orders them).
     public func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(72707)", logger: logger)
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS shop_hub_schema (version integer PRIMARY KEY, layout text NOT NULL,
@@ -170,7 +181,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     // MARK: Households
 
     public func createHousehold(_ household: HouseholdID, firstDevice: DeviceRecord, from address: String?) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("""
                 INSERT INTO households (household, created_ms, head_hash) VALUES (\(household.uuid), \(firstDevice.created.millisecondsSince1970), \(SHA256Digest.zero.hex))
                 """, logger: logger)
@@ -275,7 +286,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// and command records inserted, the head moved, the commit; answered only after it.
     private func push(_ household: HouseholdID, _ commands: [CommandEnvelope], as actor: String) async throws -> SyncResponse {
         let now = clock.now()
-        let (results, folded) = try await client.withTransaction(logger: logger) { connection -> ([PushResult], Folded?) in
+        let (results, folded) = try await transaction { connection -> ([PushResult], Folded?) in
             var seq = 0, hash = "", lastAt: Int64?
             for try await row in try await connection.query("""
                 SELECT head_seq, head_hash, last_at_ms FROM households WHERE household = \(household.uuid) FOR UPDATE
@@ -431,7 +442,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                 commands[recorded.command.uuid] = (recorded.seq, 1)
             }
         }
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("""
                 INSERT INTO households (household, created_ms, head_hash) VALUES (\(household.uuid), \(created.millisecondsSince1970), \(SHA256Digest.zero.hex))
                 ON CONFLICT (household) DO NOTHING
@@ -505,7 +516,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func addDevice(_ device: DeviceRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in try await insertDevice(device, invite: nil, on: connection) }
+        try await transaction { connection in try await insertDevice(device, invite: nil, on: connection) }
     }
 
     public func revokeDevice(_ name: String, of household: HouseholdID, at: Timestamp) async throws -> Bool {
@@ -525,7 +536,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func addInvite(_ invite: InviteRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("""
                 INSERT INTO invites (household, code_hash, actor, expires_ms, by_device)
                 VALUES (\(invite.household.uuid), \(invite.codeHash.hex), \(invite.actor), \(invite.expires.millisecondsSince1970), \(invite.by))
@@ -536,7 +547,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
 
     public func redeemInvite(codeHash: TokenHash, at now: Timestamp,
                              enrolling device: @escaping @Sendable (InviteRecord) -> DeviceRecord) async throws -> (InviteRecord, DeviceRecord)? {
-        try await client.withTransaction(logger: logger) { connection -> (InviteRecord, DeviceRecord)? in
+        try await transaction { connection -> (InviteRecord, DeviceRecord)? in
             var found: InviteRecord?
             let rows = try await connection.query("""
                 SELECT i.household, i.actor, i.expires_ms, i.by_device FROM invite_codes c

@@ -172,7 +172,9 @@ func household(_ options: inout Options) async throws -> Int32 {
     defer { pool?.cancel() }
     let storage: any HubStorage
     if let postgres {
-        let database = try PostgresHubStorage(url: postgres, layout: layout, logger: Logger(label: "shop-hub"))
+        var quiet = Logger(label: "shop-hub")
+        quiet.logLevel = .error
+        let database = try PostgresHubStorage(url: postgres, layout: layout, logger: quiet)
         pool = Task { await database.run() }
         try await database.migrate()
         storage = database

@@ -11,12 +11,18 @@ import Glibc
 /// through ``HTTPSyncTransport``, conflicting offline changes, every order of sync.
 @Suite("hosted hub: devices sync over HTTP", .serialized)
 struct HostedSyncTests {
-    @Test("three devices — two shop-replay processes and an app — create, invite, join, change offline and sync in every order: the laws hold")
-    func lawsHoldInEveryOrder() async throws {
+    @Test("three devices — two shop-replay processes and an app — create, invite, join, change offline and sync in every order: the laws hold", arguments: [Backend.files])
+    func lawsHoldInEveryOrder(_ backend: Backend) async throws { try await Self.lawsHoldInEveryOrderBody(backend) }
+
+    @Test("three devices — two shop-replay processes and an app — create, invite, join, change offline and sync in every order: the laws hold — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
+          arguments: [Backend.postgres, .partitioned])
+    func lawsHoldInEveryOrderOnPostgres(_ backend: Backend) async throws { try await Self.lawsHoldInEveryOrderBody(backend) }
+
+    static func lawsHoldInEveryOrderBody(_ backend: Backend) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let hub = try HubProcess(data: folder.appendingPathComponent("data").path)
+        let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend)
         for order in every(["ana", "ben", "cleo"]) {
             let world = SyncWorld()
             let (household, list, items) = try HostedHousehold.make(on: hub, world: world)
@@ -52,6 +58,7 @@ struct HostedSyncTests {
                     #expect(synced.status == 0, "\(device): \(synced.stderr)")
                 }
             }
+            try household.refresh()
             #expect(try world.brokenLaws(devices: ["ana", "ben", "cleo"]) == [], "order \(order)")
             // Both purchases of the milk and ben's bread are in the hub: one on the list, the others retried off it.
             let purchases = try world.hubEvents().compactMap { recorded -> (ItemID, ListID?)? in
@@ -67,17 +74,23 @@ struct HostedSyncTests {
         #expect(hub.terminate() == 0)
     }
 
-    @Test("isolation: another household's token is forbidden on every route; a revoked token is refused at once; roles and actors are the rules'")
-    func isolation() async throws {
+    @Test("isolation: another household's token is forbidden on every route; a revoked token is refused at once; roles and actors are the rules'", arguments: [Backend.files])
+    func isolation(_ backend: Backend) async throws { try await Self.isolationBody(backend) }
+
+    @Test("isolation: another household's token is forbidden on every route; a revoked token is refused at once; roles and actors are the rules' — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
+          arguments: [Backend.postgres, .partitioned])
+    func isolationOnPostgres(_ backend: Backend) async throws { try await Self.isolationBody(backend) }
+
+    static func isolationBody(_ backend: Backend) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The token rate limit is tested on its own (BadInputTests); here, many requests a second.
-        let hub = try HubProcess(data: folder.appendingPathComponent("data").path, arguments: ["--requests-per-second", "1000"])
+        let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend, arguments: ["--requests-per-second", "1000"])
         let (a, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld())
         let worldB = SyncWorld()
         let (b, listB, itemsB) = try HostedHousehold.make(on: hub, world: worldB, members: [("vic", .viewer)])
-        let before = Scratch.bytes(worldB.hub)
+        let before = try hub.journal(b.id)
         let routes: [(String, String, Any?)] = [
             ("POST", "/invites", ["actor": "eve"]), ("GET", "/devices", nil), ("DELETE", "/devices/ana-phone", nil),
             ("POST", "/sync", ["hello": ["protocol": 1, "device": "x", "actor": "ana"]]),
@@ -96,7 +109,8 @@ struct HostedSyncTests {
             let unknown = try await HTTP.call(method, "\(hub.base)/v1/households/\(HouseholdID())\(path)", token: a.ownerToken)
             #expect(unknown.status == 404 && unknown.errorCode == "unknown_household", "\(method) \(path) of an unknown household")
         }
-        #expect(Scratch.bytes(worldB.hub) == before, "nothing of B was written")
+        let unchangedB = try hub.journal(b.id) == before
+        #expect(unchangedB, "nothing of B was written")
 
         // A viewer's command and a non-member's are refused by the roles; a command naming another actor is forbidden.
         let vicCode = try await b.invite("vic"), eveCode = try await b.invite("eve")
@@ -114,7 +128,8 @@ struct HostedSyncTests {
         #expect(try await push(vic.token, actor: nil, buy).error?.code == "forbidden")
         #expect(try await push(eve.token, actor: nil, buy).error?.code == "not_a_member")
         #expect(try await push(b.ownerToken, actor: "vic", buy).error?.code == "forbidden")
-        #expect(Scratch.bytes(worldB.hub) == before, "nothing of B was written")
+        let unchangedAfter = try hub.journal(b.id) == before
+        #expect(unchangedAfter, "nothing of B was written")
         // A pull by a non-member works: it may read until an owner adds it.
         let pulled = try await HTTPSyncTransport(household: URL(string: b.url)!, token: eve.token).send(.pull(after: 0, hash: .zero))
         guard case let .lines(lines, _) = pulled else { Issue.record("\(pulled)"); return }
@@ -136,13 +151,19 @@ struct HostedSyncTests {
         #expect(hub.terminate() == 0)
     }
 
-    @Test("sync over HTTP exits 3 and loses nothing when the hub rate-limits (429) or cannot be reached; run again, it syncs; a joined replica's commands are by its actor")
-    func unreachableHubExitsThree() async throws {
+    @Test("sync over HTTP exits 3 and loses nothing when the hub rate-limits (429) or cannot be reached; run again, it syncs; a joined replica's commands are by its actor", arguments: [Backend.files])
+    func unreachableHubExitsThree(_ backend: Backend) async throws { try await Self.unreachableHubExitsThreeBody(backend) }
+
+    @Test("sync over HTTP exits 3 and loses nothing when the hub rate-limits (429) or cannot be reached; run again, it syncs; a joined replica's commands are by its actor — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
+          arguments: [Backend.postgres, .partitioned])
+    func unreachableHubExitsThreeOnPostgres(_ backend: Backend) async throws { try await Self.unreachableHubExitsThreeBody(backend) }
+
+    static func unreachableHubExitsThreeBody(_ backend: Backend) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("data").path
-        var hub = try HubProcess(data: data)
+        let data = try backend.newStore(in: folder)
+        var hub = try HubProcess(data: data, backend: backend)
         let world = SyncWorld()
         let (household, list, items) = try HostedHousehold.make(on: hub, world: world)
         try await household.join("ben", actor: "ben")
@@ -162,19 +183,21 @@ struct HostedSyncTests {
         #expect(Scratch.bytes(world.path("ben") + ".outbox") == outbox)
 
         // Rate limiting: 429 is an unreachable hub too.
-        hub = try HubProcess(data: data, port: port, arguments: ["--requests-per-second", "1"])
+        hub = try HubProcess(data: data, backend: backend, port: port, arguments: ["--requests-per-second", "1"])
         let limited = try world.tool.run(["sync", "--journal", world.path("ben")])
         #expect(limited.status == 3 && limited.stderr.contains("rate limiting"), "\(limited.stderr)")
         #expect(hub.terminate() == 0)
 
         // Up again: it syncs, and the purchase is ben's.
-        hub = try HubProcess(data: data, port: port)
+        hub = try HubProcess(data: data, backend: backend, port: port)
         let synced = try world.tool.run(["sync", "--journal", world.path("ben"), "--json"])
         #expect(synced.status == 0, "\(synced.stderr)")
+        try household.refresh()
         let purchase = try world.hubEvents().last
         #expect(purchase?.actor == "ben" && purchase?.event.typeName == "ItemPurchased")
         let ana = try world.sync("ana", actor: "ana")
         #expect(ana.status == 0)
+        try household.refresh()
         #expect(Scratch.bytes(world.path("ana")) == Scratch.bytes(world.hub) && Scratch.bytes(world.path("ben")) == Scratch.bytes(world.hub))
         #expect(hub.terminate() == 0)
     }

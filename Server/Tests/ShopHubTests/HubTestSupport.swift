@@ -41,6 +41,50 @@ enum Programs {
     }
 }
 
+/// Which storage a test's hubs use: the embedded files, or PostgreSQL with
+/// plain or hash-partitioned tables (a database of the test's own in the
+/// cluster `$PGHOST`/`$PGPORT`/`$PGUSER`/`$PGPASSWORD` name, as
+/// `pg_virtualenv` sets them).
+enum Backend: String, CustomStringConvertible, Sendable, CaseIterable {
+    case files, postgres, partitioned
+    var description: String { rawValue }
+
+    /// The cluster's address, if the environment names one.
+    static let cluster: (host: String, port: String, user: String, password: String)? = {
+        let env = ProcessInfo.processInfo.environment
+        guard let host = env["PGHOST"], let user = env["PGUSER"] else { return nil }
+        return (host, env["PGPORT"] ?? "5432", user, env["PGPASSWORD"] ?? "")
+    }()
+
+    static var postgresAvailable: Bool { cluster != nil }
+    static let noPostgres = "no PostgreSQL: run the tests under pg_virtualenv (it sets PGHOST, PGPORT, PGUSER, PGPASSWORD), as .ci/run does"
+
+    /// A new, empty database's URL.
+    static func newDatabase() throws -> String {
+        guard let cluster else { throw HubTestFailure(noPostgres) }
+        let name = "shop_hub_test_\(UUID().uuidString.prefix(8).lowercased())"
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let made = try tool.run(["-c", "CREATE DATABASE \(name)"], environment: ["PGDATABASE": "postgres"], executable: "/usr/bin/psql")
+        guard made.status == 0 else { throw HubTestFailure("psql CREATE DATABASE: \(made.stderr)") }
+        return "postgres://\(cluster.user):\(cluster.password)@\(cluster.host):\(cluster.port)/\(name)"
+    }
+
+    /// `serve`'s storage arguments for a store at `place` (a folder, or a database's URL).
+    func arguments(_ place: String) -> [String] {
+        switch self {
+        case .files: return ["--data", place]
+        case .postgres: return ["--postgres", place]
+        case .partitioned: return ["--postgres", place, "--postgres-layout", "partitioned"]
+        }
+    }
+
+    /// A new store: a folder under `folder`, or a new database.
+    func newStore(in folder: URL, _ name: String = "data") throws -> String {
+        self == .files ? folder.appendingPathComponent(name).path : try Self.newDatabase()
+    }
+}
+
 /// A `shop-hub serve` process on loopback over a data folder of its own.
 final class HubProcess: @unchecked Sendable {
     // @unchecked: one task at a time drives it (a test, or the task that kills and restarts it while devices only send to its port).
@@ -50,18 +94,69 @@ final class HubProcess: @unchecked Sendable {
     let logPath: String
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts the hub; `port` 0 takes a free one (kept across ``restart()``).
-    init(data: String, port: Int = 0, arguments: [String] = []) throws {
+    let backend: Backend
+
+    /// Starts the hub; `port` 0 takes a free one (kept across ``restart()``). `data` is the
+    /// store: a folder with the files backend, a database's URL with PostgreSQL.
+    init(data: String, backend: Backend = .files, port: Int = 0, arguments: [String] = []) throws {
         self.data = data
-        logPath = data + ".log"
-        (child, self.port) = try Self.start(data: data, port: port, arguments: arguments, log: logPath)
-        self.arguments = arguments
+        self.backend = backend
+        logPath = backend == .files ? data + ".log" : FileManager.default.temporaryDirectory.appendingPathComponent("shop-hub-\(UUID().uuidString.prefix(8)).log").path
+        self.arguments = backend.arguments(data) + arguments
+        (child, self.port) = try Self.start(port: port, arguments: self.arguments, log: logPath)
+    }
+
+    /// Another process over the same store (PostgreSQL: any number may serve one database).
+    func sibling(arguments extra: [String] = []) throws -> HubProcess {
+        try HubProcess(data: data, backend: backend, arguments: extra)
     }
 
     private let arguments: [String]
 
-    private static func start(data: String, port: Int, arguments: [String], log: String) throws -> (ChildProcess, Int) {
-        let child = try ChildProcess(Programs.shopHub, ["serve", "--port", "\(port)", "--data", data] + arguments,
+    /// The household's journal as the hub holds it: its file, or exported from the database.
+    func journal(_ household: HouseholdID) throws -> [UInt8] {
+        switch backend {
+        case .files: return Scratch.bytes(data + "/households/\(household).ndjson")
+        case .postgres, .partitioned:
+            let tool = ToolRunner()
+            defer { tool.remove() }
+            let out = tool.path("export.ndjson")
+            let exported = try tool.run(["household", "export", household.description, "--out", out] + backend.arguments(data),
+                                        executable: Programs.shopHub)
+            guard exported.status == 0 else { throw HubTestFailure("export: \(exported.stderr)") }
+            return Scratch.bytes(out)
+        }
+    }
+
+    /// The hub's own records (households, devices, invites, tokens) but for when devices were last seen:
+    /// what a refused request must leave as it was.
+    func records() throws -> [String] {
+        switch backend {
+        case .files:
+            return String(decoding: Scratch.bytes(data + "/hub.ndjson"), as: UTF8.self).split(separator: "\n")
+                .filter { !$0.contains(#""type":"seen""#) }.map(String.init)
+        case .postgres, .partitioned:
+            let tool = ToolRunner()
+            defer { tool.remove() }
+            let query = """
+                SELECT 'h ' || household || ' ' || created_ms || ' ' || head_seq || ' ' || head_hash FROM households
+                UNION ALL SELECT 'd ' || household || ' ' || token_hash || ' ' || name || ' ' || actor || ' ' || coalesce(revoked_ms::text, '-') FROM devices
+                UNION ALL SELECT 'i ' || household || ' ' || code_hash || ' ' || actor || ' ' || coalesce(used_ms::text, '-') FROM invites
+                UNION ALL SELECT 't ' || token_hash || ' ' || household FROM tokens
+                UNION ALL SELECT 'c ' || code_hash || ' ' || household FROM invite_codes
+                UNION ALL SELECT 'a ' || address_hash || ' ' || household FROM household_creations
+                UNION ALL SELECT 'l ' || household || ' ' || seq || ' ' || hash FROM lines
+                UNION ALL SELECT 'm ' || household || ' ' || command || ' ' || first_seq FROM commands
+                ORDER BY 1
+                """
+            let result = try tool.run([data, "-At", "-c", query], executable: "/usr/bin/psql")
+            guard result.status == 0 else { throw HubTestFailure("psql: \(result.stderr)") }
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+    }
+
+    private static func start(port: Int, arguments: [String], log: String) throws -> (ChildProcess, Int) {
+        let child = try ChildProcess(Programs.shopHub, ["serve", "--port", "\(port)"] + arguments,
                                      stdout: .pipe, stderr: .file(log))
         guard let line = child.readLine(timeout: 60), line.hasPrefix("listening on http://127.0.0.1:") else {
             child.kill(SIGKILL)
@@ -89,7 +184,7 @@ final class HubProcess: @unchecked Sendable {
         var attempts = 0
         while true {
             do {
-                (child, port) = try Self.start(data: data, port: port, arguments: arguments, log: logPath)
+                (child, port) = try Self.start(port: port, arguments: arguments, log: logPath)
                 return
             } catch where attempts < 20 {
                 attempts += 1
@@ -182,8 +277,17 @@ struct HostedHousehold {
         let synced = try world.sync("ana", actor: "ana")
         guard synced.status == 0 else { throw HubTestFailure("sync: \(synced.stderr)") }
         let token = try HubToken.load(journal: world.path("ana"))
-        world.hub = hub.data + "/households/\(id).ndjson"
-        return (HostedHousehold(hub: hub, id: id, world: world, ownerToken: token), list, ids)
+        // The files backend's journal is read where it is; PostgreSQL's as exported, by `refresh()`.
+        world.hub = hub.backend == .files ? hub.data + "/households/\(id).ndjson" : world.tool.path("hub-export.ndjson")
+        let household = HostedHousehold(hub: hub, id: id, world: world, ownerToken: token)
+        try household.refresh()
+        return (household, list, ids)
+    }
+
+    /// Brings `world.hub` up to the hub's journal (an export, with PostgreSQL).
+    func refresh() throws {
+        guard hub.backend != .files else { return }
+        Scratch.write(try hub.journal(id), to: world.hub)
     }
 
     /// An owner's join code for `actor`.

@@ -13,12 +13,13 @@ final class LoadDevice: @unchecked Sendable {
     let actor: String
     let path: String
     let transport: HTTPSyncTransport
+    let token: String
     let replica: Replica
     var accepted: [CommandOutcome] = []
     var unreachable = 0
 
-    init(name: String, actor: String, path: String, transport: HTTPSyncTransport) throws {
-        self.name = name; self.actor = actor; self.path = path; self.transport = transport
+    init(name: String, actor: String, path: String, transport: HTTPSyncTransport, token: String) throws {
+        self.name = name; self.actor = actor; self.path = path; self.transport = transport; self.token = token
         replica = try Replica(path: path, options: .init(actor: actor))
     }
 
@@ -49,11 +50,14 @@ final class LoadDevice: @unchecked Sendable {
 
 /// Households and their devices on one hub, driven at once.
 struct Load {
+    var households: [HostedHousehold] = []
     var worlds: [SyncWorld] = []
     var devices: [[LoadDevice]] = []
     var lists: [ListID] = []
 
-    static func make(on hub: HubProcess, households: Int, devicesEach: Int) async throws -> Load {
+    /// `households` households of `devicesEach` devices; device i of each talks to `hubs[i % hubs.count]`.
+    static func make(on hubs: [HubProcess], households: Int, devicesEach: Int) async throws -> Load {
+        let hub = hubs[0]
         var load = Load()
         for _ in 0..<households {
             let world = SyncWorld()
@@ -63,17 +67,19 @@ struct Load {
             for index in 0..<devicesEach {
                 let actor = index == 0 ? "ana" : "m\(index)"
                 let enrolled: HubEnrolment
+                let base = hubs[index % hubs.count].base
                 if index == 0 {
                     enrolled = HubEnrolment(household: household.id, actor: "ana", url: URL(string: household.url)!, token: household.ownerToken)
                 } else {
-                    enrolled = try await HubEnrolment.join(hub: URL(string: hub.base)!, code: try await household.invite(actor), device: "d\(index)")
+                    enrolled = try await HubEnrolment.join(hub: URL(string: base)!, code: try await household.invite(actor), device: "d\(index)")
                 }
                 let path = world.path("device\(index)")
                 let transport = HTTPSyncTransport(household: enrolled.url, token: enrolled.token)
                 _ = try await SyncClient.clone(journal: path, settings: SyncSettings(hub: enrolled.url.absoluteString, device: "d\(index)"),
                                                options: .init(actor: actor), over: transport)
-                devices.append(try LoadDevice(name: "h\(load.worlds.count)d\(index)", actor: actor, path: path, transport: transport))
+                devices.append(try LoadDevice(name: "h\(load.worlds.count)d\(index)", actor: actor, path: path, transport: transport, token: enrolled.token))
             }
+            load.households.append(household)
             load.worlds.append(world)
             load.devices.append(devices)
             load.lists.append(list)
@@ -109,6 +115,7 @@ struct Load {
             for _ in 0..<3 { for device in devices { try await device.sync() } }
             for device in devices { _ = try await SyncClient(journal: device.path, options: .init(actor: device.actor)).sync(over: device.transport) }
             let world = worlds[index]
+            try households[index].refresh()
             for device in devices {
                 for outcome in device.accepted { world.recordAccepted("device\(devices.firstIndex { $0 === device }!)", outcome) }
             }
@@ -122,17 +129,24 @@ struct Load {
 
 @Suite("hosted hub: long polls, shutdown, load and crashes", .serialized)
 struct LifecycleTests {
-    @Test("a pull with wait answers when another device's push lands, long before its time is up")
-    func longPollWakesOnPush() async throws {
+    @Test("a pull with wait answers when another device's push lands, long before its time is up", arguments: [Backend.files])
+    func longPollWakesOnPush(_ backend: Backend) async throws { try await Self.longPollWakesOnPushBody(backend) }
+
+    @Test("a pull with wait answers when another device's push lands, long before its time is up — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
+          arguments: [Backend.postgres, .partitioned])
+    func longPollWakesOnPushOnPostgres(_ backend: Backend) async throws { try await Self.longPollWakesOnPushBody(backend) }
+
+    static func longPollWakesOnPushBody(_ backend: Backend) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let hub = try HubProcess(data: folder.appendingPathComponent("data").path)
+        let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend)
         let world = SyncWorld()
         let (household, _, _) = try HostedHousehold.make(on: hub, world: world)
         let transport = HTTPSyncTransport(household: URL(string: household.url)!, token: household.ownerToken)
         var latencies: [Double] = []
         for round in 0..<5 {
+            try household.refresh()
             let head = try Self.head(of: world.hub)
             let poll = Task { () -> (SyncResponse, Date) in
                 let answer = try await transport.pull(after: head.seq, hash: head.hash, waiting: 30)
@@ -155,19 +169,26 @@ struct LifecycleTests {
         // A pull with wait at a head that has lines after it answers at once.
         let answer = try await transport.pull(after: 0, hash: .zero, waiting: 30)
         guard case let .lines(lines, _) = answer else { Issue.record("\(answer)"); return }
+        try household.refresh()
         #expect(lines.count == Scratch.bytes(world.hub).split(separator: 0x0A).count)
         #expect(hub.terminate() == 0)
     }
 
-    @Test("SIGTERM: the requests in flight are answered (a long poll at once), then the process exits 0 and takes no more")
-    func sigtermAnswersAndExits() async throws {
+    @Test("SIGTERM: the requests in flight are answered (a long poll at once), then the process exits 0 and takes no more", arguments: [Backend.files])
+    func sigtermAnswersAndExits(_ backend: Backend) async throws { try await Self.sigtermAnswersAndExitsBody(backend) }
+
+    @Test("SIGTERM: the requests in flight are answered (a long poll at once), then the process exits 0 and takes no more — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
+          arguments: [Backend.postgres, .partitioned])
+    func sigtermAnswersAndExitsOnPostgres(_ backend: Backend) async throws { try await Self.sigtermAnswersAndExitsBody(backend) }
+
+    static func sigtermAnswersAndExitsBody(_ backend: Backend) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let hub = try HubProcess(data: folder.appendingPathComponent("data").path)
+        let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend)
         let world = SyncWorld()
         let (household, _, _) = try HostedHousehold.make(on: hub, world: world)
-        let head = try Self.head(of: world.hub)
+        let head = try Self.head(of: world.hub)   // make() refreshed it
         let transport = HTTPSyncTransport(household: URL(string: household.url)!, token: household.ownerToken)
         let started = Date()
         let poll = Task { try await transport.pull(after: head.seq, hash: head.hash, waiting: 60) }
@@ -180,14 +201,20 @@ struct LifecycleTests {
         await #expect(throws: SyncFailure.self) { _ = try await transport.send(.pull(after: 0, hash: .zero)) }
     }
 
-    @Test("load: 50 devices over 10 households push and pull at once for a minute; every acknowledged command is there once and every journal verifies")
-    func load() async throws {
+    @Test("load: 50 devices over 10 households push and pull at once for a minute; every acknowledged command is there once and every journal verifies", arguments: [Backend.files])
+    func load(_ backend: Backend) async throws { try await Self.loadBody(backend) }
+
+    @Test("load: 50 devices over 10 households push and pull at once for a minute; every acknowledged command is there once and every journal verifies — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
+          arguments: [Backend.postgres, .partitioned])
+    func loadOnPostgres(_ backend: Backend) async throws { try await Self.loadBody(backend) }
+
+    static func loadBody(_ backend: Backend) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let hub = try HubProcess(data: folder.appendingPathComponent("data").path,
+        let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend,
                                  arguments: ["--requests-per-second", "1000", "--households-per-hour", "1000", "--joins-per-minute", "1000"])
-        let load = try await Load.make(on: hub, households: 10, devicesEach: 5)
+        let load = try await Load.make(on: [hub], households: 10, devicesEach: 5)
         let seconds = Double(ProcessInfo.processInfo.environment["SHOP_HUB_LOAD_SECONDS"] ?? "") ?? 60
         try await load.run(seconds: seconds)
         #expect(load.commands > 100, "the devices made \(load.commands) commands")
@@ -195,14 +222,20 @@ struct LifecycleTests {
         #expect(hub.terminate() == 0)
     }
 
-    @Test("SIGKILL at random moments under load, then restart: nothing acknowledged is lost, nothing is duplicated, every journal verifies")
-    func sigkillUnderLoad() async throws {
+    @Test("SIGKILL at random moments under load, then restart: nothing acknowledged is lost, nothing is duplicated, every journal verifies", arguments: [Backend.files])
+    func sigkillUnderLoad(_ backend: Backend) async throws { try await Self.sigkillUnderLoadBody(backend) }
+
+    @Test("SIGKILL at random moments under load, then restart: nothing acknowledged is lost, nothing is duplicated, every journal verifies — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
+          arguments: [Backend.postgres, .partitioned])
+    func sigkillUnderLoadOnPostgres(_ backend: Backend) async throws { try await Self.sigkillUnderLoadBody(backend) }
+
+    static func sigkillUnderLoadBody(_ backend: Backend) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let hub = try HubProcess(data: folder.appendingPathComponent("data").path,
+        let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend,
                                  arguments: ["--requests-per-second", "1000", "--households-per-hour", "1000", "--joins-per-minute", "1000"])
-        let load = try await Load.make(on: hub, households: 4, devicesEach: 3)
+        let load = try await Load.make(on: [hub], households: 4, devicesEach: 3)
         var random = SystemRandomNumberGenerator()
         let kills = Task {
             for _ in 0..<6 {
@@ -216,6 +249,49 @@ struct LifecycleTests {
         #expect(load.devices.joined().map(\.unreachable).reduce(0, +) > 0, "some syncs met the hub down")
         #expect(try await load.settleAndCheck() == [])
         #expect(hub.terminate() == 0)
+    }
+
+    @Test("two and three hub processes over one database: devices of one household on different processes; the laws hold, a long poll wakes across processes, a revocation holds on every process at once",
+          .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)), arguments: [2, 3])
+    func severalProcesses(_ processes: Int) async throws {
+        try Programs.prepare()
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["--requests-per-second", "1000", "--households-per-hour", "1000", "--joins-per-minute", "1000"]
+        let first = try HubProcess(data: try Backend.newDatabase(), backend: .postgres, arguments: arguments)
+        var hubs = [first]
+        for _ in 1..<processes { hubs.append(try first.sibling(arguments: arguments)) }
+        let load = try await Load.make(on: hubs, households: 3, devicesEach: 4)
+        try await load.run(seconds: 10)
+        #expect(try await load.settleAndCheck() == [])
+
+        // A long poll on one process answers a push through another.
+        let household = load.households[0]
+        let mine = HTTPSyncTransport(household: URL(string: "\(hubs[processes - 1].base)/v1/households/\(household.id)")!, token: household.ownerToken)
+        let theirs = HTTPSyncTransport(household: URL(string: household.url)!, token: household.ownerToken)
+        try household.refresh()
+        let head = try Self.head(of: household.world.hub)
+        let started = Date()
+        let poll = Task { try await mine.pull(after: head.seq, hash: head.hash, waiting: 30) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        guard case let .results(results) = try await theirs.send(.push(commands: [CommandEnvelope(.createItem(name: "Across"), id: CommandID())])),
+              results.first?.ok == true else { Issue.record("the push was refused"); return }
+        let answer = try await poll.value
+        guard case let .lines(lines, _) = answer else { Issue.record("\(answer)"); return }
+        #expect(lines.count == 1 && Date().timeIntervalSince(started) < 10, "woken by the other process's push")
+
+        // A device revoked through one process is refused by every other at once.
+        let device = load.devices[0][1]
+        let revoked = try await HTTP.call("DELETE", "\(hubs[0].base)/v1/households/\(household.id)/devices/d1", token: household.ownerToken)
+        #expect(revoked.status == 204)
+        for hub in hubs {
+            let answer = try await HTTP.call("POST", "\(hub.base)/v1/households/\(household.id)/sync", token: device.token,
+                                             json: ["hello": ["protocol": 1, "device": "x", "actor": "x"]])
+            #expect(answer.status == 401 && answer.errorCode == "unauthorized", "\(hub.base)")
+        }
+        let refused = try await device.transport.send(.pull(after: 0, hash: .zero))
+        #expect(refused == .error(SyncFailure(code: "unauthorized", message: "the token is unknown or revoked")))
+        for hub in hubs { #expect(hub.terminate() == 0) }
     }
 
     /// The last line's seq and hash.
