@@ -106,6 +106,32 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         }
     }
 
+    /// How long a request waits for the database before it is answered 503: a connection the
+    /// database dropped mid-query (a restart) must not hold a device's request forever.
+    static let deadline: Duration = .seconds(10)
+
+    /// `body`, or `unavailable` once ``deadline`` has passed (`body` is cancelled, and left to end on its own).
+    func answered<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let once = Once()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let work = Task {
+                do {
+                    let value = try await body()
+                    if once.claim() { continuation.resume(returning: value) }
+                } catch {
+                    if once.claim() { continuation.resume(throwing: error) }
+                }
+            }
+            Task {
+                try? await Task.sleep(for: Self.deadline)
+                if once.claim() {
+                    work.cancel()
+                    continuation.resume(throwing: HubError.unavailable("the database did not answer within \(Self.deadline)"))
+                }
+            }
+        }
+    }
+
     /// A transaction on a pooled connection: committed if `body` returns, rolled back if it throws. A
     /// ``HubError`` thrown inside comes out as itself (PostgresNIO wraps what the closure throws).
     private func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> sending T) async throws -> T {
@@ -181,6 +207,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     // MARK: Households
 
     public func createHousehold(_ household: HouseholdID, firstDevice: DeviceRecord, from address: String?) async throws {
+        try await answered { try await self.createHouseholdNow(household, firstDevice: firstDevice, from: address) }
+    }
+
+    private func createHouseholdNow(_ household: HouseholdID, firstDevice: DeviceRecord, from address: String?) async throws {
         try await transaction { connection in
             try await connection.query("""
                 INSERT INTO households (household, created_ms, head_hash) VALUES (\(household.uuid), \(firstDevice.created.millisecondsSince1970), \(SHA256Digest.zero.hex))
@@ -196,10 +226,18 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func householdExists(_ household: HouseholdID) async throws -> Bool {
+        try await answered { try await self.householdExistsNow(household) }
+    }
+
+    private func householdExistsNow(_ household: HouseholdID) async throws -> Bool {
         try await client.query("SELECT 1 FROM households WHERE household = \(household.uuid)", logger: logger).collect().count == 1
     }
 
     public func households() async throws -> [HouseholdID] {
+        try await answered { try await self.householdsNow() }
+    }
+
+    private func householdsNow() async throws -> [HouseholdID] {
         var all: [HouseholdID] = []
         for try await (id, _) in try await client.query("SELECT household, created_ms FROM households ORDER BY created_ms, household", logger: logger)
             .decode((UUID, Int64).self) { all.append(HouseholdID(id)) }
@@ -207,6 +245,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func householdsCreated(from address: String, since: Timestamp) async throws -> Int {
+        try await answered { try await self.householdsCreatedNow(from: address, since: since) }
+    }
+
+    private func householdsCreatedNow(from address: String, since: Timestamp) async throws -> Int {
         let rows = try await client.query("""
             SELECT count(*) FROM household_creations WHERE address_hash = \(TokenHash(of: address).hex) AND created_ms >= \(since.millisecondsSince1970)
             """, logger: logger)
@@ -217,6 +259,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     // MARK: The journal
 
     public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
+        try await answered { try await self.syncNow(household, request, as: actor) }
+    }
+
+    private func syncNow(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
         switch request {
         case let .hello(version, _, _):
             guard version == SyncWire.protocolVersion else {
@@ -402,6 +448,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func journal(_ household: HouseholdID) async throws -> [UInt8] {
+        try await answered { try await self.journalNow(household) }
+    }
+
+    private func journalNow(_ household: HouseholdID) async throws -> [UInt8] {
         var out: [UInt8] = []
         for try await buffer in try await client.query("SELECT line FROM lines WHERE household = \(household.uuid) ORDER BY seq", logger: logger)
             .decode(ByteBuffer.self) {
@@ -494,6 +544,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func device(tokenHash: TokenHash) async throws -> DeviceRecord? {
+        try await answered { try await self.deviceNow(tokenHash: tokenHash) }
+    }
+
+    private func deviceNow(tokenHash: TokenHash) async throws -> DeviceRecord? {
         let rows = try await client.query("""
             SELECT d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms
             FROM tokens t JOIN devices d ON d.household = t.household AND d.token_hash = t.token_hash
@@ -504,6 +558,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func devices(of household: HouseholdID) async throws -> [DeviceRecord] {
+        try await answered { try await self.devicesNow(of: household) }
+    }
+
+    private func devicesNow(of household: HouseholdID) async throws -> [DeviceRecord] {
         var all: [DeviceRecord] = []
         let rows = try await client.query("""
             SELECT household, token_hash, name, actor, created_ms, last_seen_ms, revoked_ms FROM devices
@@ -516,10 +574,18 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func addDevice(_ device: DeviceRecord) async throws {
+        try await answered { try await self.addDeviceNow(device) }
+    }
+
+    private func addDeviceNow(_ device: DeviceRecord) async throws {
         try await transaction { connection in try await insertDevice(device, invite: nil, on: connection) }
     }
 
     public func revokeDevice(_ name: String, of household: HouseholdID, at: Timestamp) async throws -> Bool {
+        try await answered { try await self.revokeDeviceNow(name, of: household, at: at) }
+    }
+
+    private func revokeDeviceNow(_ name: String, of household: HouseholdID, at: Timestamp) async throws -> Bool {
         let rows = try await client.query("""
             UPDATE devices SET revoked_ms = \(at.millisecondsSince1970)
             WHERE household = \(household.uuid) AND name = \(name) AND revoked_ms IS NULL RETURNING token_hash
@@ -536,6 +602,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func addInvite(_ invite: InviteRecord) async throws {
+        try await answered { try await self.addInviteNow(invite) }
+    }
+
+    private func addInviteNow(_ invite: InviteRecord) async throws {
         try await transaction { connection in
             try await connection.query("""
                 INSERT INTO invites (household, code_hash, actor, expires_ms, by_device)
@@ -546,6 +616,11 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func redeemInvite(codeHash: TokenHash, at now: Timestamp,
+                             enrolling device: @escaping @Sendable (InviteRecord) -> DeviceRecord) async throws -> (InviteRecord, DeviceRecord)? {
+        try await answered { try await self.redeemInviteNow(codeHash: codeHash, at: now, enrolling: device) }
+    }
+
+    private func redeemInviteNow(codeHash: TokenHash, at now: Timestamp,
                              enrolling device: @escaping @Sendable (InviteRecord) -> DeviceRecord) async throws -> (InviteRecord, DeviceRecord)? {
         try await transaction { connection -> (InviteRecord, DeviceRecord)? in
             var found: InviteRecord?
@@ -570,6 +645,16 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     public func checkReady() async throws {
+        try await answered { try await self.checkReadyNow() }
+    }
+
+    private func checkReadyNow() async throws {
         _ = try await client.query("SELECT 1 FROM shop_hub_schema LIMIT 1", logger: logger).collect()
     }
+}
+
+/// True for the first caller only.
+private final class Once: Sendable {
+    private let done = Mutex(false)
+    func claim() -> Bool { done.withLock { done in defer { done = true }; return !done } }
 }

@@ -294,6 +294,46 @@ struct LifecycleTests {
         for hub in hubs { #expect(hub.terminate() == 0) }
     }
 
+    /// The command that restarts the cluster at once (`SHOP_HUB_PG_RESTART`, else the pg_virtualenv cluster's).
+    static var restartPostgres: String {
+        ProcessInfo.processInfo.environment["SHOP_HUB_PG_RESTART"]
+            ?? "pg_ctlcluster \(ProcessInfo.processInfo.environment["PGVERSION"] ?? "15") regress restart -m immediate"
+    }
+    /// Restarting the cluster breaks every other test's connections, so this one runs alone: .ci/run runs it
+    /// in a step of its own with SHOP_HUB_RESTART_POSTGRES=1.
+    static var restartsAllowed: Bool { Backend.postgresAvailable && ProcessInfo.processInfo.environment["SHOP_HUB_RESTART_POSTGRES"] == "1" }
+
+    @Test("PostgreSQL restarted at once during 50 devices' load: requests in flight fail with 503 and Retry-After, the hub reconnects by itself; every acknowledged command is there once, every export verifies, every replica is byte-identical to its export",
+          .enabled(if: restartsAllowed, "restarts the cluster: run alone, with SHOP_HUB_RESTART_POSTGRES=1 under pg_virtualenv (.ci/run does)"))
+    func postgresRestartedUnderLoad() async throws {
+        try Programs.prepare()
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["--requests-per-second", "1000", "--households-per-hour", "1000", "--joins-per-minute", "1000"]
+        let hub = try HubProcess(data: try Backend.newDatabase(), backend: .postgres, arguments: arguments)
+        let load = try await Load.make(on: [hub], households: 10, devicesEach: 5)
+        let restarts = Task {
+            for _ in 0..<3 {
+                try await Task.sleep(nanoseconds: 4_000_000_000)
+                let tool = ToolRunner()
+                defer { tool.remove() }
+                let restarted = try tool.run(["-c", Self.restartPostgres], executable: "/bin/sh")
+                #expect(restarted.status == 0, "\(Self.restartPostgres): \(restarted.stderr)")
+            }
+        }
+        try await load.run(seconds: 16)
+        try await restarts.value
+        #expect(load.devices.joined().map(\.unreachable).reduce(0, +) > 0, "some syncs met the database down (503)")
+        let unavailable = String(decoding: Scratch.bytes(hub.logPath), as: UTF8.self).components(separatedBy: #""status":"503""#).count - 1
+        #expect(unavailable > 0, "the hub answered 503 while the database restarted")
+        #expect(try await load.settleAndCheck() == [])
+        for household in load.households {
+            let verified = try household.world.tool.run(["verify", "--journal", household.world.hub])
+            #expect(verified.status == 0, "\(verified.stdout)")
+        }
+        #expect(hub.terminate() == 0)
+    }
+
     /// The last line's seq and hash.
     static func head(of journal: String) throws -> JournalHead {
         guard let last = Scratch.bytes(journal).split(separator: 0x0A).last.map(Array.init),
