@@ -15,13 +15,20 @@ struct FuzzTests {
         return FileManager.default.isExecutableFile(atPath: local) ? local : nil
     }
 
-    @Test("schemathesis finds no server error, no crash and no undocumented answer on any route", .enabled(if: schemathesis != nil,
-          "schemathesis is not installed: `python3 -m venv .build/venv && .build/venv/bin/pip install schemathesis` (CI does)"))
-    func schemathesisFindsNothing() async throws {
+    static let notInstalled: Comment = "schemathesis is not installed: `python3 -m venv .build/venv && .build/venv/bin/pip install schemathesis` (CI does)"
+
+    @Test("schemathesis finds no server error, no crash and no undocumented answer on any route", .enabled(if: schemathesis != nil, notInstalled))
+    func schemathesisFindsNothing() async throws { try await Self.fuzz(.files) }
+
+    @Test("schemathesis finds no server error, no crash and no undocumented answer on any route — on PostgreSQL",
+          .enabled(if: schemathesis != nil, notInstalled), .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)))
+    func schemathesisFindsNothingOnPostgres() async throws { try await Self.fuzz(.postgres) }
+
+    static func fuzz(_ backend: Backend) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let hub = try HubProcess(data: folder.appendingPathComponent("data").path,
+        let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend,
                                  arguments: ["--requests-per-second", "1000", "--households-per-hour", "100000", "--joins-per-minute", "100000",
                                              "--max-wait", "1"])   // a generated long poll waits a second, not a minute
         let (household, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld())
