@@ -45,10 +45,12 @@ final class Server: @unchecked Sendable {
     // @unchecked: started and stopped by the main task only.
     let process = Process()
     let base: String
-    init(_ binary: String, data: String) throws {
+    convenience init(_ binary: String, data: String) throws { try self.init(binary, storage: ["--data", data]) }
+
+    init(_ binary: String, storage: [String]) throws {
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--port", "0", "--data", data, "--requests-per-second", "100000",
-                             "--households-per-hour", "100000", "--joins-per-minute", "100000"]
+        process.arguments = ["serve", "--port", "0", "--requests-per-second", "100000",
+                             "--households-per-hour", "100000", "--joins-per-minute", "100000"] + storage
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
@@ -258,7 +260,107 @@ func main() async throws {
     print("shop-hub peak RSS: \(String(format: "%.1f", rss)) MiB (VmHWM, the whole run: \(options.households + 4) households)")
 }
 
-do { try await main() } catch {
+// MARK: PostgreSQL
+
+/// `hub-bench postgres --database URL`: commands/s and push latency of the PostgreSQL storage for 1, 10
+/// and 100 households, one and two hub processes, pushes of 1 and 10 commands from 32 devices at once;
+/// then the Python `eventsourcing` library and pgbench's plain insert on the same cluster.
+func postgresMain() async throws {
+    var words = Array(CommandLine.arguments.dropFirst(2))
+    func value(_ name: String) -> String? {
+        guard let i = words.firstIndex(of: name), i + 1 < words.count else { return nil }
+        defer { words.removeSubrange(i...(i + 1)) }
+        return words[i + 1]
+    }
+    guard let cluster = value("--database") else { throw BenchFailure(description: "postgres needs --database postgres://USER:PASSWORD@HOST:PORT/DB") }
+    let shopHub = value("--shop-hub") ?? "Server/.build/release/shop-hub"
+    let python = value("--python") ?? ".build/venv/bin/python"
+    let peers = value("--peers") ?? "Server/Benchmarks/peers.py"
+    let duration = Double(value("--seconds") ?? "") ?? 5
+    let devices = 32
+
+    func newDatabase() throws -> String {
+        let name = "hub_bench_\(UUID().uuidString.prefix(8).lowercased())"
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        psql.arguments = [cluster, "-q", "-c", "CREATE DATABASE \(name)"]
+        try psql.run()
+        psql.waitUntilExit()
+        guard var parts = URLComponents(string: cluster) else { throw BenchFailure(description: "bad URL") }
+        parts.path = "/" + name
+        return parts.string ?? cluster
+    }
+
+    print("| hub processes | households | commands a push | commands/s | push p50 ms | push p99 ms |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for processes in [1, 2] {
+        let database = try newDatabase()
+        var servers: [Server] = []
+        for _ in 0..<processes { servers.append(try Server(shopHub, storage: ["--postgres", database])) }
+        for households in [1, 10, 100] {
+            var owners: [HubEnrolment] = []
+            for _ in 0..<households {
+                let enrolled = try await HubEnrolment.createHousehold(hub: URL(string: servers[0].base)!, device: "bench", actor: "bench")
+                let transport = HTTPSyncTransport(household: enrolled.url, token: enrolled.token)
+                try await push(transport, [CommandEnvelope(.createHousehold(household: enrolled.household, name: "Bench", currency: "EUR", timeZone: "UTC"), id: CommandID())])
+                owners.append(enrolled)
+            }
+            for size in [1, 10] {
+                let start = ContinuousClock.now
+                let deadline = Date().addingTimeInterval(duration)
+                let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+                    for device in 0..<devices {
+                        let owner = owners[device % households]
+                        let base = servers[device % processes].base
+                        let transport = HTTPSyncTransport(household: URL(string: "\(base)/v1/households/\(owner.household)")!, token: owner.token)
+                        group.addTask {
+                            var times: [Double] = []
+                            var n = 0
+                            while Date() < deadline {
+                                let began = ContinuousClock.now
+                                try await push(transport, createItems(size, prefix: "d\(device) \(size) \(n)"))
+                                times.append(seconds(since: began) * 1000)
+                                n += 1
+                            }
+                            return times
+                        }
+                    }
+                    var all: [Double] = []
+                    for try await times in group { all += times }
+                    return all
+                }
+                let rate = Double(latencies.count * size) / seconds(since: start)
+                print("| \(processes) | \(households) | \(size) | \(String(format: "%.0f", rate)) | \(String(format: "%.1f", percentile(latencies, 0.5))) | \(String(format: "%.1f", percentile(latencies, 0.99))) |")
+            }
+        }
+        for server in servers { server.stop() }
+    }
+    print("")
+    print("| peer, same cluster, 32 writers | per save / transaction | events or rows/s |")
+    print("|---|---:|---:|")
+    for (kind, label) in [("eventsourcing", "eventsourcing (Python, postgres module)"), ("pgbench", "pgbench plain INSERT")] {
+        for size in [1, 10] {
+            let database = try newDatabase()
+            let run = Process()
+            run.executableURL = URL(fileURLWithPath: kind == "pgbench" ? "/usr/bin/python3" : python)
+            run.arguments = [peers, kind, database, "\(Int(duration))", "\(devices)", "\(size)"]
+            let out = Pipe()
+            run.standardOutput = out
+            do { try run.run() } catch {
+                print("| \(label) | \(size) | not run: \(error) |")
+                continue
+            }
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            run.waitUntilExit()
+            let rate = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["perSecond"] as? Double
+            print("| \(label) | \(size) | \(rate.map { String(format: "%.0f", $0) } ?? "not run (exit \(run.terminationStatus); is it installed?)") |")
+        }
+    }
+}
+
+do {
+    if CommandLine.arguments.dropFirst().first == "postgres" { try await postgresMain() } else { try await main() }
+} catch {
     FileHandle.standardError.write(Data("hub-bench: \(error)\n".utf8))
     exit(3)
 }
