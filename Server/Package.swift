@@ -55,6 +55,8 @@ let package = Package(
             "ShopHub",
             .product(name: "ShopEvents", package: "ShopEvents"),
             .product(name: "ShopTestSupport", package: "ShopEvents"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -308,8 +308,18 @@ public struct HubRoutes: Sendable {
               device.revoked == nil else {
             throw HubError.unauthorized("the token is unknown or revoked")
         }
-        if let wait = tokenLimiter.take(hash.hex, now: Self.seconds(clock)) {
-            throw HubError.rateLimited("more than \(Int(limits.requestsPerTokenPerSecond)) requests a second from this device", retryAfter: wait)
+        let rate = limits.requestsPerTokenPerSecond, burst = max(1, limits.requestsPerTokenPerSecond)
+        let decision = try await storageCall {
+            try await storage.takeRequest(token: hash, of: device.household, rate: rate, burst: burst, at: clock.now())
+        }
+        let wait: Int?
+        switch decision {
+        case .notKept: wait = tokenLimiter.take(hash.hex, now: Self.seconds(clock))
+        case .allowed: wait = nil
+        case let .limited(retryAfter): wait = retryAfter
+        }
+        if let wait {
+            throw HubError.rateLimited("more than \(Int(rate)) requests a second from this device", retryAfter: wait)
         }
         guard let text = context.parameters.get("household"), let household = HouseholdID(text),
               try await storageCall({ try await storage.householdExists(household) }) else {

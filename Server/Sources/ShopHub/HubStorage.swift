@@ -61,10 +61,25 @@ public protocol HubStorage: Sendable {
     /// The households pushed to by other processes over the same store, as
     /// they are (long polls wake on them); nil where one process serves the store.
     func pushes() -> AsyncStream<HouseholdID>?
+
+    /// One request of `token` against its rate (`rate` a second, in bursts of
+    /// `burst`), counted where every process serving the store sees it: nil
+    /// if it may go on, else the seconds to wait. A storage that one process
+    /// serves may leave it to that process (``RateDecision/notKept``).
+    func takeRequest(token: TokenHash, of household: HouseholdID, rate: Double, burst: Double, at: Timestamp) async throws -> RateDecision
+}
+
+/// What a storage says of one request against a token's rate.
+public enum RateDecision: Hashable, Sendable {
+    /// The storage keeps no rate: the process counts it in memory.
+    case notKept
+    case allowed
+    case limited(retryAfter: Int)
 }
 
 extension HubStorage {
     public func pushes() -> AsyncStream<HouseholdID>? { nil }
+    public func takeRequest(token: TokenHash, of household: HouseholdID, rate: Double, burst: Double, at: Timestamp) async throws -> RateDecision { .notKept }
 }
 
 /// A device enrolled in a household.

@@ -201,6 +201,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                 "CREATE TABLE household_creations (address_hash text NOT NULL, created_ms bigint NOT NULL, household uuid NOT NULL)",
                 "CREATE INDEX household_creations_by_address ON household_creations (address_hash, created_ms)",
             ],
+            // 2: each token's rate, counted by every process (a token bucket a row).
+            table("rate_limits", "household uuid NOT NULL, token_hash text NOT NULL, tokens double precision NOT NULL, at_ms bigint NOT NULL, PRIMARY KEY (household, token_hash)"),
         ]
     }
 
@@ -641,6 +643,28 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             let enrolled = device(invite)
             try await insertDevice(enrolled, invite: codeHash, on: connection)
             return (invite, enrolled)
+        }
+    }
+
+    /// The token's bucket, in `rate_limits`: refilled by the time since its last request, less this one.
+    /// Written without waiting for the disk (`synchronous_commit = off`): a crash forgets a few
+    /// requests' worth of a limit, never an event.
+    public func takeRequest(token: TokenHash, of household: HouseholdID, rate: Double, burst: Double, at: Timestamp) async throws -> RateDecision {
+        try await answered {
+            let left: Double = try await self.transaction { connection in
+                try await connection.query("SET LOCAL synchronous_commit = off", logger: self.logger)
+                let rows = try await connection.query("""
+                    INSERT INTO rate_limits AS r (household, token_hash, tokens, at_ms)
+                    VALUES (\(household.uuid), \(token.hex), \(burst - 1), \(at.millisecondsSince1970))
+                    ON CONFLICT (household, token_hash) DO UPDATE SET
+                        tokens = greatest(-1, least(\(burst), r.tokens + greatest(0, excluded.at_ms - r.at_ms) / 1000.0 * \(rate)) - 1),
+                        at_ms = greatest(r.at_ms, excluded.at_ms)
+                    RETURNING tokens
+                    """, logger: self.logger)
+                for try await tokens in rows.decode(Double.self) { return tokens }
+                return 0
+            }
+            return left >= 0 ? .allowed : .limited(retryAfter: max(1, Int((-left / max(rate, 0.001)).rounded(.up))))
         }
     }
 

@@ -2,6 +2,7 @@
 // DocExampleTests (below) checks that each example here is still exactly its doc comment.
 import Foundation
 import Hummingbird
+import Logging
 import ShopEvents
 import ShopHub
 import ShopTestSupport
@@ -62,6 +63,16 @@ import Testing
     let invite = InviteRecord(household: HouseholdID(), codeHash: TokenHash(of: code), actor: "ben",
                               expires: Timestamp(millisecondsSince1970: 1_800_000_000_000), by: "ana-phone")
     print(invite.actor)   // ben
+}
+
+// Sources/ShopHub/PostgresHubStorage.swift #1
+@MainActor func example_PostgresHubStorage_1() {
+    func open(_ url: String, logger: Logger) async throws -> PostgresHubStorage {
+        let storage = try PostgresHubStorage(url: url, logger: logger)
+        Task { await storage.run() }          // the connection pool, for the storage's life
+        try await storage.migrate()
+        return storage
+    }
 }
 
 // Sources/ShopHub/Secrets.swift #1
