@@ -59,8 +59,11 @@ def pgbench_run(url, seconds, clients, rows):
     values = ", ".join(["(gen_random_uuid(), 1, convert_to(repeat('x', 280), 'UTF8'), md5(random()::text))"] * rows)
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as script:
         script.write(f"INSERT INTO bench_lines VALUES {values};\n")
-    out = subprocess.run(["pgbench", "-n", "-c", str(clients), "-j", "2", "-T", str(seconds), "-f", script.name, url],
-                         check=True, capture_output=True, text=True).stdout
+    u = urlparse(url)
+    env = dict(os.environ, PGPASSWORD=u.password or "")
+    out = subprocess.run(["pgbench", "-n", "-c", str(clients), "-j", "2", "-T", str(seconds), "-f", script.name,
+                          "-h", u.hostname, "-p", str(u.port or 5432), "-U", u.username, u.path.lstrip("/")],
+                         check=True, capture_output=True, text=True, env=env).stdout
     tps = next(float(line.split("=")[1].split()[0]) for line in out.splitlines() if line.startswith("tps"))
     return tps * rows
 

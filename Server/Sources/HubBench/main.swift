@@ -262,6 +262,11 @@ func main() async throws {
 
 // MARK: PostgreSQL
 
+/// A line on standard output at once (a run cut short keeps what it printed).
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+/// Progress, on standard error.
+func progress(_ line: String) { FileHandle.standardError.write(Data("hub-bench: \(line)\n".utf8)) }
+
 /// `hub-bench postgres --database URL`: commands/s and push latency of the PostgreSQL storage for 1, 10
 /// and 100 households, one and two hub processes, pushes of 1 and 10 commands from 32 devices at once;
 /// then the Python `eventsourcing` library and pgbench's plain insert on the same cluster.
@@ -291,8 +296,8 @@ func postgresMain() async throws {
         return parts.string ?? cluster
     }
 
-    print("| hub processes | households | commands a push | commands/s | push p50 ms | push p99 ms |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    say("| hub processes | households | commands a push | commands/s | push p50 ms | push p99 ms |")
+    say("|---:|---:|---:|---:|---:|---:|")
     for processes in [1, 2] {
         let database = try newDatabase()
         var servers: [Server] = []
@@ -305,6 +310,7 @@ func postgresMain() async throws {
                 try await push(transport, [CommandEnvelope(.createHousehold(household: enrolled.household, name: "Bench", currency: "EUR", timeZone: "UTC"), id: CommandID())])
                 owners.append(enrolled)
             }
+            progress("\(processes) process(es), \(households) household(s) enrolled")
             for size in [1, 10] {
                 let start = ContinuousClock.now
                 let deadline = Date().addingTimeInterval(duration)
@@ -330,30 +336,31 @@ func postgresMain() async throws {
                     return all
                 }
                 let rate = Double(latencies.count * size) / seconds(since: start)
-                print("| \(processes) | \(households) | \(size) | \(String(format: "%.0f", rate)) | \(String(format: "%.1f", percentile(latencies, 0.5))) | \(String(format: "%.1f", percentile(latencies, 0.99))) |")
+                say("| \(processes) | \(households) | \(size) | \(String(format: "%.0f", rate)) | \(String(format: "%.1f", percentile(latencies, 0.5))) | \(String(format: "%.1f", percentile(latencies, 0.99))) |")
             }
         }
         for server in servers { server.stop() }
     }
-    print("")
-    print("| peer, same cluster, 32 writers | per save / transaction | events or rows/s |")
-    print("|---|---:|---:|")
+    say("")
+    say("| peer, same cluster, 32 writers | per save / transaction | events or rows/s |")
+    say("|---|---:|---:|")
     for (kind, label) in [("eventsourcing", "eventsourcing (Python, postgres module)"), ("pgbench", "pgbench plain INSERT")] {
         for size in [1, 10] {
             let database = try newDatabase()
+            progress("\(kind), \(size) a save")
             let run = Process()
             run.executableURL = URL(fileURLWithPath: kind == "pgbench" ? "/usr/bin/python3" : python)
             run.arguments = [peers, kind, database, "\(Int(duration))", "\(devices)", "\(size)"]
             let out = Pipe()
             run.standardOutput = out
             do { try run.run() } catch {
-                print("| \(label) | \(size) | not run: \(error) |")
+                say("| \(label) | \(size) | not run: \(error) |")
                 continue
             }
             let data = out.fileHandleForReading.readDataToEndOfFile()
             run.waitUntilExit()
             let rate = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["perSecond"] as? Double
-            print("| \(label) | \(size) | \(rate.map { String(format: "%.0f", $0) } ?? "not run (exit \(run.terminationStatus); is it installed?)") |")
+            say("| \(label) | \(size) | \(rate.map { String(format: "%.0f", $0) } ?? "not run (exit \(run.terminationStatus); is it installed?)") |")
         }
     }
 }
