@@ -123,12 +123,8 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
         return try await on(lane.queue) {
             if case let .push(commands) = request, let first = commands.first, !Self.hasEvents(lane.path) {
                 // An empty hub: its first command creates this household, and no other.
-                guard case let .createHousehold(id, _, _, _) = first.command, id == household else {
-                    return .results(commands.map {
-                        PushResult(command: $0.id ?? CommandID(), seqs: [], error: SyncFailure(
-                            code: "wrong_household",
-                            message: "household \(household) is new on this hub: its first command is CreateHousehold with \"household\": \"\(household)\""))
-                    })
+                if let refusal = FirstPush.refusal(of: first, in: household) {
+                    return .results(commands.map { PushResult(command: $0.id ?? CommandID(), seqs: [], error: refusal) })
                 }
             }
             return lane.hub.respond(to: request, as: actor)

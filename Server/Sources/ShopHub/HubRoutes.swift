@@ -222,7 +222,8 @@ public struct HubRoutes: Sendable {
         if line.contains(0x0A) { throw HubError.badRequest("the body is one request line (hello, pull or push)") }
         let syncRequest: SyncRequest
         do { syncRequest = try SyncWire.decodeRequest(line) } catch { throw HubError.badRequest(error.message) }
-        let wait = min(try Self.wait(line, max: 60), limits.maxWaitSeconds)
+        // Read again only for a pull (a push's body may be a MiB): the wire checked `wait`, and keeps none.
+        let wait = if case .pull = syncRequest { min(try Self.wait(line, max: 60), limits.maxWaitSeconds) } else { 0 }
         let started = ContinuousClock.now
         var answer: SyncResponse
         let generation = watch.generation(household)
@@ -321,11 +322,14 @@ public struct HubRoutes: Sendable {
         if let wait {
             throw HubError.rateLimited("more than \(Int(rate)) requests a second from this device", retryAfter: wait)
         }
-        guard let text = context.parameters.get("household"), let household = HouseholdID(text),
-              try await storageCall({ try await storage.householdExists(household) }) else {
+        guard let text = context.parameters.get("household"), let household = HouseholdID(text) else {
             throw HubError.unknownHousehold(context.parameters.get("household") ?? "")
         }
-        guard device.household == household else { throw HubError.forbidden("the token is another household's") }
+        if device.household != household {
+            // Asked only then: a device's own household exists.
+            guard try await storageCall({ try await storage.householdExists(household) }) else { throw HubError.unknownHousehold(text) }
+            throw HubError.forbidden("the token is another household's")
+        }
         context.logDevice.set(device.name)
         await storage.seen(device, at: clock.now())
         return (household, device)

@@ -82,6 +82,16 @@ extension HubStorage {
     public func takeRequest(token: TokenHash, of household: HouseholdID, rate: Double, burst: Double, at: Timestamp) async throws -> RateDecision { .notKept }
 }
 
+/// The rule of a new household's first push (SPEC section 9), which every storage keeps.
+enum FirstPush {
+    /// `wrong_household` unless `command` is `CreateHousehold` of `household`.
+    static func refusal(of command: CommandEnvelope, in household: HouseholdID) -> SyncFailure? {
+        if case let .createHousehold(id, _, _, _) = command.command, id == household { return nil }
+        return SyncFailure(code: "wrong_household",
+                           message: "household \(household) is new on this hub: its first command is CreateHousehold with \"household\": \"\(household)\"")
+    }
+}
+
 /// A device enrolled in a household.
 ///
 /// ```swift

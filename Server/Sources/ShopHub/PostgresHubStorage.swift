@@ -316,15 +316,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     static func wholeCommands(_ lines: [[UInt8]]) -> [[UInt8]] {
         var whole = 0, left = 0
         for (index, line) in lines.enumerated() {
-            if left > 0 {
-                left -= 1
-            } else {
-                switch try? EventLineCodec.decodeLine(line) {
-                case let .event(recorded)?: left = (recorded.commandEvents ?? 1) - 1
-                case let .newer(newer)?: left = (newer.commandEvents ?? 1) - 1
-                case nil: left = 0
-                }
-            }
+            left = left > 0 ? left - 1 : EventLineCodec.commandLines(beginningWith: line) - 1
             if left == 0 { whole = index + 1 }
         }
         return Array(lines.prefix(whole))
@@ -364,12 +356,9 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                     results.append(PushResult(command: id, seqs: Array(first..<(first + count)), error: nil))
                     continue
                 }
-                if folded.head.seq == 0, results.allSatisfy({ !$0.ok }) {
-                    guard case let .createHousehold(created, _, _, _) = command.command, created == household else {
-                        results.append(PushResult(command: id, seqs: [], error: SyncFailure(code: "wrong_household",
-                            message: "household \(household) is new on this hub: its first command is CreateHousehold with \"household\": \"\(household)\"")))
-                        continue
-                    }
+                if folded.head.seq == 0, results.allSatisfy({ !$0.ok }), let refusal = FirstPush.refusal(of: command, in: household) {
+                    results.append(PushResult(command: id, seqs: [], error: refusal))
+                    continue
                 }
                 var request = command
                 request.actor = actor

@@ -52,6 +52,16 @@ public enum EventLineCodec {
     }
 
     /// Decodes a line's bytes (without the newline); see ``decodeLine(_:)-(UnsafeRawBufferPointer)``.
+    /// How many lines the command that `line` begins has (its `commandEvents`, else 1);
+    /// 1 for a line that does not decode (a reader's chain check names it).
+    public static func commandLines(beginningWith line: [UInt8]) -> Int {
+        switch try? decodeLine(line) {
+        case let .event(recorded)?: recorded.commandEvents ?? 1
+        case let .newer(newer)?: newer.commandEvents ?? 1
+        case nil: 1
+        }
+    }
+
     public static func decodeLine(_ bytes: [UInt8]) throws(CodecError) -> JournalLine {
         try bytes.withUnsafeBytes { raw in Result { () throws(CodecError) in try decodeLine(raw) } }.get()
     }

@@ -229,15 +229,7 @@ public final class SyncHub {
                 more = true
                 break
             }
-            if commandLeft > 0 {
-                commandLeft -= 1
-            } else {
-                switch try? EventLineCodec.decodeLine(line.bytes) {
-                case let .event(recorded)?: commandLeft = (recorded.commandEvents ?? 1) - 1
-                case let .newer(newer)?: commandLeft = (newer.commandEvents ?? 1) - 1
-                case nil: commandLeft = 0   // a damaged line: the device's chain check names it
-                }
-            }
+            commandLeft = commandLeft > 0 ? commandLeft - 1 : EventLineCodec.commandLines(beginningWith: Array(line.bytes)) - 1
             out.append(Array(line.bytes))
             if commandLeft == 0 { whole = (out.count, lines.consumedOffset) }
         }
