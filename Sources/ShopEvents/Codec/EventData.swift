@@ -227,7 +227,7 @@ extension EventData.Field: CaseIterable {
 extension EventType {
     /// The type named by the bytes of a string, without making a String.
     static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> EventType? {
-        guard bytes.count < byLength.count else { return nil }
+        guard bytes.count > 0, bytes.count < byLength.count else { return nil }   // then both have an address
         for (type, name) in byLength[bytes.count] {
             if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0 { return type }
         }

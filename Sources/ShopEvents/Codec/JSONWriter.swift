@@ -41,6 +41,7 @@ package struct JSONWriter {
     /// Writes `n` bytes that `fill` puts through a pointer.
     @inline(__always)
     mutating func write(_ n: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        guard n > 0 else { return }   // an empty storage has no address
         let at = count
         if at + n > storage.count { grow(to: at + n) }
         storage.withUnsafeMutableBufferPointer { fill($0.baseAddress! + at) }
@@ -221,6 +222,7 @@ extension Array where Element == UInt8 {
     /// one costs one each.
     @inline(__always)
     mutating func appendBytes(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        guard count > 0 else { return }   // an empty allocation has no address
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
             fill(buffer.baseAddress!)
             append(contentsOf: UnsafeBufferPointer(buffer))

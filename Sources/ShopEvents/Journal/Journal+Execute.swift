@@ -33,7 +33,7 @@ extension Journal {
 
     /// The offset just after the last line this journal has read or written.
     var endPosition: JournalPosition {
-        JournalPosition(seq: chain.head.seq, offset: size, lastLineOffset: chain.lastLineOffset, lastAt: chain.lastAt)
+        JournalPosition(seq: chain.head.seq, offset: file.end, lastLineOffset: chain.lastLineOffset, lastAt: chain.lastAt)
     }
 
     /// Executes commands in order as one unit: either every one is accepted
@@ -46,10 +46,10 @@ extension Journal {
     /// catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
     /// ```
     public func execute(allOrNothing requests: [CommandEnvelope]) throws -> [CommandOutcome] {
-        if !holdsLock, fd >= 0 {
+        if !file.holdsLock, file.isOpen {
             // Shared mode: what others wrote is folded first, so that a rejection restores the caught-up chain.
-            try lockBlocking()
-            defer { unlockAfterWriting() }
+            try file.lockBlocking(timeout: options.lockTimeout)
+            defer { file.unlock() }
             try catchUp()
             return try execute(allOrNothing: requests)
         }
@@ -68,16 +68,18 @@ extension Journal {
     }
 
     func execute(_ requests: [CommandEnvelope], allOrNothing: Bool) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
-        guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
-        if !holdsLock {
+        guard file.isOpen else { throw file.closedError() }
+        if !file.holdsLock {
             // Shared mode: the lock for this write only, after folding what others wrote.
-            try lockBlocking()
-            defer { unlockAfterWriting() }
+            try file.lockBlocking(timeout: options.lockTimeout)
+            defer { file.unlock() }
             try catchUp()
             return try execute(requests, allOrNothing: allOrNothing)
         }
         var batch = decideAndWrite(requests, allOrNothing: allOrNothing)
-        if batch.bytes > 0, batch.failure == nil, !DurableFile.sync(fd) { batch.failure = .io("fsync", path) }
+        if batch.bytes > 0, batch.failure == nil {
+            do { try file.writer.sync() } catch { batch.failure = error }
+        }
         return try results(of: batch)
     }
 
@@ -105,15 +107,15 @@ extension Journal {
         }
     }
 
-    /// Decides the batch and writes its lines (no `fsync`); `size` is then their end.
+    /// Decides the batch and writes its lines (no `fsync`); the file's `end` is then theirs.
     /// A large batch is encoded and hashed on a second thread while this one decides (see `LineEncoder`).
     /// Unless all or nothing, that thread also writes the lines as it goes (each command is accepted on
     /// its own, and the `fsync` still comes before any is reported; a crash leaves a torn tail, as always).
     func decideAndWrite(_ requests: [CommandEnvelope], allOrNothing: Bool) -> WrittenBatch {
         notPipelining("execute")
-        let startSize = size
+        let startSize = file.end
         let encoder = requests.count >= Self.encodeAsideFrom
-            ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : (fd, path),
+            ? LineEncoder(prev: chain.head.hash, start: startSize, writingTo: allOrNothing ? nil : file.writer,
                           capacity: allOrNothing ? 512 * requests.count : LineEncoder.writeChunk + 4096, eventIDs: nil)
             : nil
         defer { encoder?.finish() }   // also on an early return (all or nothing, rejected): the encoding thread is let go
@@ -130,10 +132,10 @@ extension Journal {
             (batch.bytes, batch.failure) = (written.streamed, written.failure)
         }
         if batch.failure == nil, !out.isEmpty {
-            if !out.withUnsafeBytes({ DurableFile.writeWhole(fd, $0, at: startSize + batch.bytes) }) { batch.failure = .io("write", path) }
+            do { try file.writer.write(out, at: startSize + batch.bytes) } catch { batch.failure = error }
             batch.bytes += out.count
         }
-        size = startSize + batch.bytes
+        file.end = startSize + batch.bytes
         return batch
     }
 
@@ -204,7 +206,7 @@ extension Journal {
         for (index, command) in batch.retries {
             // Looked up now: a command repeated within the batch has its offset only once its lines are encoded.
             guard let record = chain.commands[command] else { continue }
-            let events = try readEvents(at: record.offset, firstSeq: record.firstSeq, count: record.count)
+            let events = try ReadBack.events(in: path, at: record.offset, firstSeq: record.firstSeq, count: record.count)
             results[index] = .success(CommandOutcome(command: command, events: events, isRetry: true))
         }
         return results

@@ -87,21 +87,15 @@ public final class Journal {
     /// Set when opening truncated a torn tail or an incomplete command.
     public internal(set) var recoveredTornTail: TornTailRecovery?
     /// `true` when this open created the file (it did not exist when the lock was taken).
-    public internal(set) var createdFile = false
+    public var createdFile: Bool { file.created }
     /// Where ``create(path:options:existing:)`` kept the journal that was there before.
-    public internal(set) var previousJournalBackup: String?
+    public var previousJournalBackup: String? { file.previousBackup }
     /// The seq of the chain snapshot (`<journal>.chain`) that opening started from, if one was good.
     public internal(set) var startedFromSnapshot: Int?
-    /// Opened by sync to write a replica (``openReplicaForSync(path:options:)``).
-    var isReplicaForSync = false
 
-    var fd: Int32
-    var lockFD: Int32
-    /// Shared mode (``ShopStore``): the lock is held only between
-    /// ``lockForWriting()`` and ``unlockAfterWriting()``, not while open.
-    var holdsLock = true
+    /// The file and its lock: every byte written goes through it.
+    let file: AppendFile
     var chain: JournalChain
-    var size: Int
     /// A pipelined run is under way (``execute(batches:acknowledge:)``): its
     /// encoding thread writes at offsets of its own, and holds the table of
     /// event ids, so nothing else may write or close the journal meanwhile.
@@ -119,8 +113,8 @@ public final class Journal {
     /// The `at` of the last event.
     public var lastAt: Timestamp? { chain.lastAt }
 
-    init(path: String, options: Options, fd: Int32, lockFD: Int32, chain: JournalChain, size: Int) {
-        self.path = path; self.options = options; self.fd = fd; self.lockFD = lockFD; self.chain = chain; self.size = size
+    private init(file: AppendFile, options: Options) {
+        self.path = file.path; self.options = options; self.file = file; self.chain = JournalChain()
     }
 
     deinit { close() }
@@ -147,54 +141,37 @@ public final class Journal {
         try open(path: path, options: options, existing: existing)
     }
 
-    static func open(path: String, options: Options, existing: ExistingJournal?, lockFD held: Int32? = nil,
-                             forSync: Bool = false) throws(JournalError) -> Journal {
+    static func open(path: String, options: Options, existing: ExistingJournal?, lockFD held: Int32? = nil) throws(JournalError) -> Journal {
         let path = JournalPath.absolute(path)
-        let lockFD: Int32
-        if let held { lockFD = held } else { lockFD = try WriterLock.acquire(journalPath: path, timeout: options.lockTimeout) }
-        if !forSync, JournalPath.isReplica(path) {
-            WriterLock.release(lockFD)
+        if JournalPath.isReplica(path) {
+            if let held { WriterLock.release(held) }
             throw JournalError(.replica, "\(path) is a replica of a sync hub (\(path).sync): only sync writes it; commands go to its outbox (`Replica`, `ReplicaStore`) — nothing was changed")
         }
-        var backup: String?
-        if let existing, access(path, F_OK) == 0 {
-            switch existing {
-            case .refuse:
-                WriterLock.release(lockFD)
-                throw JournalError(.exists, "\(path) already exists; nothing was changed — choose another path, or move it away first")
-            case .keepAsBackup:
-                do throws(JournalError) {
-                    backup = try moveAside(path, stamp: Timestamp(Date()))
-                } catch {
-                    WriterLock.release(lockFD)
-                    throw error
-                }
-            }
-        }
-        var created = true
-        var fd = Posix.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        if fd < 0, errno == EEXIST {
-            created = false
-            fd = Posix.open(path, O_RDWR | O_CLOEXEC)
-        }
-        guard fd >= 0 else {
-            let error = JournalError.io("open", path)
-            WriterLock.release(lockFD)
-            throw error
-        }
-        // From here on the journal owns both descriptors: close() releases each exactly once.
-        let journal = Journal(path: path, options: options, fd: fd, lockFD: lockFD, chain: JournalChain(), size: 0)
-        journal.isReplicaForSync = forSync
-        journal.createdFile = created
-        journal.previousJournalBackup = backup
+        let file = try AppendFile.open(path: path, lockTimeout: options.lockTimeout, existing: existing, lockFD: held)
+        // From here on the journal owns the file: close() releases it.
+        let journal = Journal(file: file, options: options)
         do throws(JournalError) {
-            if created { try DurableFile.syncDirectory(of: path) }
             try journal.load(recoverTail: true)
         } catch {
             journal.close(discardingIfEmpty: true)
             throw error
         }
         return journal
+    }
+
+    /// Reads the file back into the chain (see ``ReadBack``).
+    func load(recoverTail: Bool) throws(JournalError) {
+        let read = try ReadBack.load(file, replica: false, recoverTail: recoverTail)
+        chain = read.chain
+        startedFromSnapshot = read.startedFromSnapshot
+        if let recovered = read.recovered { recoveredTornTail = recovered }
+    }
+
+    /// After a failed write: the file cut back to `offset` (the last acknowledged byte) and the
+    /// state read again from it. If either fails, the journal closes.
+    func rollBack(to offset: Int) {
+        guard file.cutBack(to: offset) else { return close() }
+        do { try load(recoverTail: false) } catch { close() }
     }
 
     /// Saves the writer's chain (head, state, command and event ids) to
@@ -207,9 +184,9 @@ public final class Journal {
     /// print(again.startedFromSnapshot as Any)
     /// ```
     public func saveSnapshot() throws(JournalError) {
-        guard fd >= 0 else { throw JournalError(.closed, "the journal \(path) is closed; open it again") }
+        guard file.isOpen else { throw file.closedError() }
         guard chain.head.seq > 0 else { return }
-        try ChainSnapshot.save(chain, size: size, journal: path)
+        try ChainSnapshot.save(chain, size: file.end, journal: path)
     }
 
     /// Releases the lock and the file. Further calls fail with `journal_closed`.
@@ -222,24 +199,8 @@ public final class Journal {
     /// lock file itself is never removed (another process may be waiting on it).
     public func close(discardingIfEmpty: Bool) {
         notPipelining("close")
-        if fd >= 0 {
-            // Only under the lock (in shared mode: if it can be had at once), and only while empty.
-            // A shared writer that opened this file meanwhile checks, under the lock, before it writes.
-            if discardingIfEmpty, createdFile, lockFD >= 0, holdsLock || ((try? lockForWriting()) ?? false), isStillOurEmptyFile() {
-                if unlink(path) == 0 { try? DurableFile.syncDirectory(of: path) }
-            }
-            _ = Posix.close(fd); fd = -1
-        }
-        if lockFD >= 0 { WriterLock.release(lockFD); lockFD = -1 }
+        file.close(discardingIfEmpty: discardingIfEmpty)
     }
-
-    /// The file at `path` is the one this journal has open, and it is empty.
-    func isStillOurEmptyFile() -> Bool {
-        var mine = stat(), there = stat()
-        guard fstat(fd, &mine) == 0, stat(path, &there) == 0 else { return false }
-        return mine.st_dev == there.st_dev && mine.st_ino == there.st_ino && mine.st_size == 0 && there.st_size == 0
-    }
-
 }
 
 /// The command of an all-or-nothing batch that a rule rejected; nothing of

@@ -33,6 +33,13 @@ public struct SyncSettings: Hashable, Sendable, Codable {
         return SyncSettings(hub: hub, device: device, actor: pairs.first(where: { $0.0 == "actor" })?.1.stringValue)
     }
 
+    /// The actor the replica at `journal` was enrolled as by a hosted hub, if it is a replica
+    /// and was: an app or a tool takes it as the default writer of its commands.
+    public static func enrolledActor(journal path: String) -> String? {
+        guard Replica.isReplica(path) else { return nil }
+        return (try? load(journal: path))?.actor
+    }
+
     var json: JSONValue { .object([("hub", .string(hub)), ("device", .string(device))] + (actor.map { [("actor", .string($0))] } ?? [])) }
 }
 

@@ -100,8 +100,7 @@ public struct SyncClient: Sendable {
     public func sync(over transport: some SyncTransport) async throws -> SyncReport {
         let settings = try SyncSettings.load(journal: path)
         // Waiting for the replica's lock (another sync of it) suspends; it never blocks a pool thread.
-        let replica = try Journal.openReplicaForSync(path: path, options: options,
-                                                     lockFD: try await WriterLock.acquire(journalPath: path, timeout: options.lockTimeout))
+        let replica = try ReplicaJournal(path: path, lockFD: try await WriterLock.acquire(journalPath: path, timeout: options.lockTimeout))
         defer { replica.close() }
         var report = SyncReport()
         report.recoveredTornTail = replica.recoveredTornTail
@@ -133,13 +132,13 @@ public struct SyncClient: Sendable {
     }
 
     /// Pulls until the hub says there is no more; returns the lines appended.
-    private func pull(into replica: Journal, over transport: some SyncTransport) async throws -> Int {
+    private func pull(into replica: ReplicaJournal, over transport: some SyncTransport) async throws -> Int {
         var pulled = 0
         while true {
             let head = replica.head
             switch try await transport.send(.pull(after: head.seq, hash: head.hash)) {
             case let .lines(lines, more):
-                let appended = try replica.appendReplicated(lines)
+                let appended = try replica.append(replicated: lines)
                 pulled += appended
                 guard more else { return pulled }
                 guard appended > 0 else {
@@ -153,7 +152,7 @@ public struct SyncClient: Sendable {
 
     /// Drops from the outbox the commands the replica already holds (a sync
     /// that was killed after the hub took them, before the outbox was rewritten).
-    private func dropDone(_ replica: Journal) async throws {
+    private func dropDone(_ replica: ReplicaJournal) async throws {
         try await withOutboxLock {
             let entries = try Outbox.read(journal: path)
             let left = entries.filter { !replica.holds($0.id) }
@@ -162,7 +161,7 @@ public struct SyncClient: Sendable {
     }
 
     /// Pushes the next chunk of the outbox and files the answers; `false` when there was nothing to push.
-    private func pushRound(_ replica: Journal, over transport: some SyncTransport, report: inout SyncReport) async throws -> Bool {
+    private func pushRound(_ replica: ReplicaJournal, over transport: some SyncTransport, report: inout SyncReport) async throws -> Bool {
         let chunk = try await withOutboxLock { () throws -> [CommandEnvelope] in
             var chunk: [CommandEnvelope] = []
             var bytes = 64

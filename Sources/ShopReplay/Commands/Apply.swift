@@ -27,7 +27,7 @@ enum ToolJournal {
     /// enrolled as (its `J.sync`), else $USER, checked by the actor rule.
     /// With none there is no one to record as the writer: refused, never made up.
     static func actor(_ arguments: inout Arguments, journal: String? = nil) throws(UsageError) -> String {
-        let enrolled = journal.flatMap { Replica.isReplica($0) ? (try? SyncSettings.load(journal: $0))?.actor : nil }
+        let enrolled = journal.flatMap(SyncSettings.enrolledActor(journal:))
         guard let actor = try arguments.option("--actor", "NAME") ?? enrolled ?? userName else {
             throw UsageError(message: "who is this? there is no --actor and $USER is not set: give --actor NAME (the name recorded as who wrote each command); nothing was written")
         }

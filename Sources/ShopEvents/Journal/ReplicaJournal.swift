@@ -1,29 +1,48 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-// A replica of a sync hub: written by sync only, line for line as the hub has them.
-extension Journal {
-    // MARK: A replica, written by sync only
+/// A replica of a sync hub, opened by sync, its one writer: lines are
+/// appended as the hub has them, byte for byte, after their chain is checked.
+/// Lines a newer version wrote are kept (their chain checked, nothing of them
+/// folded). A torn tail a killed pull left is backed up and cut, as a
+/// ``Journal`` does on opening.
+final class ReplicaJournal {
+    let file: AppendFile
+    private(set) var chain: JournalChain
+    /// Set when opening cut a torn tail or an incomplete command.
+    let recoveredTornTail: Journal.TornTailRecovery?
 
-    /// Opens a sync replica for the one writer it has, sync, which holds the
-    /// writer's lock (`lockFD`, released by ``close()``, on failure too); a torn tail a killed pull left is backed up
-    /// and cut as usual; lines a newer version wrote are kept (chain checked).
-    static func openReplicaForSync(path: String, options: Options, lockFD: Int32) throws(JournalError) -> Journal {
-        try open(path: path, options: options, existing: nil, lockFD: lockFD, forSync: true)
+    /// Opens the replica at `path`; sync holds the writer's lock (`lockFD`), which
+    /// ``close()`` releases (on failure too).
+    init(path: String, lockFD: Int32) throws(JournalError) {
+        file = try AppendFile.open(path: JournalPath.absolute(path), lockTimeout: 0, existing: nil, lockFD: lockFD)
+        do throws(JournalError) {
+            let read = try ReadBack.load(file, replica: true, recoverTail: true)
+            (chain, recoveredTornTail) = (read.chain, read.recovered)
+        } catch {
+            file.close(discardingIfEmpty: true)
+            throw error
+        }
     }
+
+    deinit { close() }
+
+    var state: ShopState { chain.state }
+    var head: JournalHead { chain.head }
+
+    /// Whether the replica holds the command.
+    func holds(_ command: CommandID) -> Bool { chain.commands[command] != nil }
+
+    func close() { file.close(discardingIfEmpty: false) }
 
     /// Appends lines pulled from the hub, byte for byte, after checking each
     /// one's chain (`seq`, `prev`, `at`, command grouping); with one `write`
     /// and one `fsync`. A command whose lines are not all there is left out
     /// (the next pull brings it whole). The first bad line throws and nothing
     /// is written. Returns how many lines were appended.
-    func appendReplicated(_ lines: [[UInt8]]) throws(JournalError) -> Int {
-        guard fd >= 0, holdsLock else { throw JournalError(.closed, "the replica \(path) is closed; open it again") }
+    func append(replicated lines: [[UInt8]]) throws(JournalError) -> Int {
+        guard file.isOpen else { throw JournalError(.closed, "the replica \(file.path) is closed; open it again") }
         let saved = chain
+        let size = file.end
         // Accepts the first `count` lines; returns how many end a whole command, and their bytes.
         func accept(_ count: Int) throws(JournalError) -> (lines: Int, bytes: Int) {
             var offset = size
@@ -57,10 +76,13 @@ extension Journal {
             bytes.append(contentsOf: line)
             bytes.append(0x0A)
         }
-        try writeDurably(bytes, at: size)
+        do throws(JournalError) {
+            try file.append(bytes)
+        } catch {
+            // Cut back (or closed): the chain is what the file holds.
+            chain = saved
+            throw error
+        }
         return whole.lines
     }
-
-    /// The command ids this journal holds.
-    func holds(_ command: CommandID) -> Bool { chain.commands[command] != nil }
 }
