@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import ShopEvents
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -262,6 +264,29 @@ func main() async throws {
 
 // MARK: PostgreSQL
 
+/// A device of the load: pushes over AsyncHTTPClient, the body and the answer in the sync protocol's
+/// wire form (what ``HTTPSyncTransport`` sends; a device's own client is not what is measured).
+struct LoadDevice: Sendable {
+    let client: HTTPClient
+    let url: String
+    let token: String
+
+    func push(_ commands: [CommandEnvelope]) async throws {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/x-ndjson")
+        request.body = .bytes(ByteBuffer(bytes: SyncWire.encode(.push(commands: commands))))
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 1 << 24)
+        var lines = Array(body.readableBytesView).split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init).makeIterator()
+        let answer = try SyncWire.readResponse({ lines.next() })
+        guard response.status == .ok, case let .results(results) = answer, results.allSatisfy(\.ok) else {
+            throw BenchFailure(description: "a push was refused: HTTP \(response.status.code): \(answer)")
+        }
+    }
+}
+
 /// A line on standard output at once (a run cut short keeps what it printed).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 /// Progress, on standard error.
@@ -283,6 +308,10 @@ func postgresMain() async throws {
     let peers = value("--peers") ?? "Server/Benchmarks/peers.py"
     let duration = Double(value("--seconds") ?? "") ?? 5
     let devices = 32
+    // A part of the matrix (to profile one cell): --processes 1 --households 100 --sizes 1 --no-peers.
+    func numbers(_ name: String, _ all: [Int]) -> [Int] { value(name).map { $0.split(separator: ",").compactMap { Int($0) } } ?? all }
+    let processCounts = numbers("--processes", [1, 2]), householdCounts = numbers("--households", [1, 10, 100]), sizes = numbers("--sizes", [1, 10])
+    let peersToo = !words.contains("--no-peers")
 
     func newDatabase() throws -> String {
         let name = "hub_bench_\(UUID().uuidString.prefix(8).lowercased())"
@@ -296,13 +325,17 @@ func postgresMain() async throws {
         return parts.string ?? cluster
     }
 
+    // One connection a device, kept alive, as 32 phones would have.
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: devices)
+    let loadClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     say("| hub processes | households | commands a push | commands/s | push p50 ms | push p99 ms |")
     say("|---:|---:|---:|---:|---:|---:|")
-    for processes in [1, 2] {
+    for processes in processCounts {
         let database = try newDatabase()
         var servers: [Server] = []
         for _ in 0..<processes { servers.append(try Server(shopHub, storage: ["--postgres", database])) }
-        for households in [1, 10, 100] {
+        for households in householdCounts {
             var owners: [HubEnrolment] = []
             for _ in 0..<households {
                 let enrolled = try await HubEnrolment.createHousehold(hub: URL(string: servers[0].base)!, device: "bench", actor: "bench")
@@ -311,20 +344,20 @@ func postgresMain() async throws {
                 owners.append(enrolled)
             }
             progress("\(processes) process(es), \(households) household(s) enrolled")
-            for size in [1, 10] {
+            for size in sizes {
                 let start = ContinuousClock.now
                 let deadline = Date().addingTimeInterval(duration)
                 let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
                     for device in 0..<devices {
                         let owner = owners[device % households]
                         let base = servers[device % processes].base
-                        let transport = HTTPSyncTransport(household: URL(string: "\(base)/v1/households/\(owner.household)")!, token: owner.token)
+                        let phone = LoadDevice(client: loadClient, url: "\(base)/v1/households/\(owner.household)/sync", token: owner.token)
                         group.addTask {
                             var times: [Double] = []
                             var n = 0
                             while Date() < deadline {
                                 let began = ContinuousClock.now
-                                try await push(transport, createItems(size, prefix: "d\(device) \(size) \(n)"))
+                                try await phone.push(createItems(size, prefix: "d\(device) \(size) \(n)"))
                                 times.append(seconds(since: began) * 1000)
                                 n += 1
                             }
@@ -341,6 +374,8 @@ func postgresMain() async throws {
         }
         for server in servers { server.stop() }
     }
+    try await loadClient.shutdown()
+    guard peersToo else { return }
     say("")
     say("| peer, same cluster, 32 writers | per save / transaction | events or rows/s |")
     say("|---|---:|---:|")

@@ -305,13 +305,10 @@ public struct HubRoutes: Sendable {
             throw HubError.unauthorized("this route takes Authorization: Bearer TOKEN")
         }
         let hash = TokenHash(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
-        guard let device = try await storageCall({ try await storage.device(tokenHash: hash) }), device.tokenHash.matches(hash),
-              device.revoked == nil else {
-            throw HubError.unauthorized("the token is unknown or revoked")
-        }
         let rate = limits.requestsPerTokenPerSecond, burst = max(1, limits.requestsPerTokenPerSecond)
-        let decision = try await storageCall {
-            try await storage.takeRequest(token: hash, of: device.household, rate: rate, burst: burst, at: clock.now())
+        guard let (device, decision) = try await storageCall({ try await storage.authenticate(tokenHash: hash, rate: rate, burst: burst, at: clock.now()) }),
+              device.tokenHash.matches(hash), device.revoked == nil else {
+            throw HubError.unauthorized("the token is unknown or revoked")
         }
         let wait: Int?
         switch decision {

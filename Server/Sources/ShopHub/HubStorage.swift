@@ -62,11 +62,12 @@ public protocol HubStorage: Sendable {
     /// they are (long polls wake on them); nil where one process serves the store.
     func pushes() -> AsyncStream<HouseholdID>?
 
-    /// One request of `token` against its rate (`rate` a second, in bursts of
-    /// `burst`), counted where every process serving the store sees it: nil
-    /// if it may go on, else the seconds to wait. A storage that one process
-    /// serves may leave it to that process (``RateDecision/notKept``).
-    func takeRequest(token: TokenHash, of household: HouseholdID, rate: Double, burst: Double, at: Timestamp) async throws -> RateDecision
+    /// The live (not revoked) device whose token has this hash, with this request counted against
+    /// the token's rate (`rate` a second, in bursts of `burst`) where every process serving the
+    /// store sees it; nil for an unknown or revoked token. A storage that one process serves may
+    /// leave the rate to that process (``RateDecision/notKept``). A request's one look at the store
+    /// before its work: a database answers it in one statement.
+    func authenticate(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)?
 }
 
 /// What a storage says of one request against a token's rate.
@@ -79,7 +80,10 @@ public enum RateDecision: Hashable, Sendable {
 
 extension HubStorage {
     public func pushes() -> AsyncStream<HouseholdID>? { nil }
-    public func takeRequest(token: TokenHash, of household: HouseholdID, rate: Double, burst: Double, at: Timestamp) async throws -> RateDecision { .notKept }
+    public func authenticate(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)? {
+        guard let device = try await device(tokenHash: tokenHash), device.revoked == nil else { return nil }
+        return (device, .notKept)
+    }
 }
 
 /// The rule of a new household's first push (SPEC section 9), which every storage keeps.

@@ -9,13 +9,19 @@ import Synchronization
 /// `shop-hub` processes over one database.
 ///
 /// Every table is keyed by household first. Each household has its own dense
-/// `seq` (1…n, no gaps, no sequence shared across households): a push takes
-/// the household's row lock (`SELECT … FOR UPDATE`), decides its commands
-/// against the state at the head, inserts their lines (byte for byte, each
-/// with its hash) and command records, moves the head and commits — and only
-/// then is it answered. The state at the head is kept in this process's
-/// memory per household and caught up from the lines after the head it
-/// knows, so a push costs its own commands, not the household's history.
+/// `seq` (1…n, no gaps, no sequence shared across households). Pushes are
+/// committed in batches (group commit, `PushQueue`): one statement, so one
+/// transaction and one round trip, for every push waiting in the process.
+/// Each household's commands are decided against the state at the head this
+/// process knows (kept in memory per household, caught up from the lines
+/// after it), and the statement takes the households' row locks
+/// (`SELECT … FOR UPDATE`), and only for a household whose head is still
+/// that one and none of whose commands is recorded already, inserts the
+/// lines (byte for byte, each with its hash) and command records and moves
+/// the head; it commits, and only then are the pushes answered. A household
+/// whose head another process moved writes nothing: the lines after the
+/// known head are folded and its pushes decided again. A push costs its own
+/// commands, not the household's history.
 /// A commit sends `NOTIFY shop_hub_push` with the household's id: every
 /// process's long polls wake (the lines are always read from the table).
 ///
@@ -33,6 +39,9 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     public enum Layout: String, Sendable, CaseIterable { case plain, partitioned }
 
     let client: PostgresClient
+    /// For what a crash may forget (a token's rate, when a device was last seen): commits without
+    /// waiting for the disk (`synchronous_commit = off`). Never for lines, devices or invites.
+    let bookkeeping: PostgresClient
     let logger: Logger
     let layout: Layout
     private let clock: Clock
@@ -45,7 +54,12 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         var state = ShopState.initial
         var head = JournalHead.empty
         var lastAt: Timestamp?
+        /// Another process moved the head under this one lately: the next batch is decided on a copy.
+        var contended = false
     }
+    /// Each household's pushes in this process, one batch at a time.
+    private let queue = PushQueue()
+    private let deadlines = Deadlines()
 
     /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (`postgresql://` too; a
     /// host starting with `/` is a Unix socket's folder). No TLS: put the
@@ -68,6 +82,9 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         }
         configuration.options.maximumConnections = 16
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        configuration.options.maximumConnections = 8
+        configuration.options.additionalStartupParameters = [("synchronous_commit", "off")]
+        bookkeeping = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         self.layout = layout
         self.clock = clock
@@ -77,6 +94,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     public func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.client.run() }
+            group.addTask { await self.bookkeeping.run() }
+            group.addTask { await self.deadlines.watch() }
             group.addTask { await self.listen() }
         }
     }
@@ -110,25 +129,28 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// database dropped mid-query (a restart) must not hold a device's request forever.
     static let deadline: Duration = .seconds(10)
 
-    /// `body`, or `unavailable` once ``deadline`` has passed (`body` is cancelled, and left to end on its own).
+    /// `body`, or `unavailable` once ``deadline`` has passed (`body` is cancelled, and left to end on
+    /// its own). One task of the storage's (in ``run()``) watches every request's deadline: a request
+    /// costs an entry in a table, not a timer of its own.
     func answered<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let once = Once()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let work = Task {
+            let work = Mutex<Task<Void, Never>?>(nil)
+            let entry = deadlines.add(at: .now + Self.deadline) {
+                guard once.claim() else { return }
+                work.withLock { $0?.cancel() }
+                continuation.resume(throwing: HubError.unavailable("the database did not answer within \(Self.deadline)"))
+            }
+            let task = Task {
                 do {
                     let value = try await body()
                     if once.claim() { continuation.resume(returning: value) }
                 } catch {
                     if once.claim() { continuation.resume(throwing: error) }
                 }
+                deadlines.remove(entry)
             }
-            Task {
-                try? await Task.sleep(for: Self.deadline)
-                if once.claim() {
-                    work.cancel()
-                    continuation.resume(throwing: HubError.unavailable("the database did not answer within \(Self.deadline)"))
-                }
-            }
+            work.withLock { $0 = task }
         }
     }
 
@@ -295,18 +317,22 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             .error(SyncFailure(code: "diverged", message: "the device's history is not a prefix of the hub's: \(why)"))
         }
         if after == 0, hash != .zero { return diverged("before seq 1 the hash is all zeros") }
+        // One query: the hash of line `after` (the device's last), then the lines after it.
+        var lines: [[UInt8]] = []
+        var found: String?
+        let rows = try await client.query("""
+            SELECT seq, CASE WHEN seq = \(after) THEN NULL ELSE line END, hash FROM lines
+            WHERE household = \(household.uuid) AND seq >= \(after) ORDER BY seq LIMIT \(Self.linesPerPull + 2)
+            """, logger: logger)
+        for try await (seq, line, lineHash) in rows.decode((Int, ByteBuffer?, String).self) {
+            if seq == after { found = lineHash; continue }
+            guard var line else { continue }
+            lines.append(line.readBytes(length: line.readableBytes) ?? [])
+        }
         if after > 0 {
-            var found: String?
-            for try await known in try await client.query("SELECT hash FROM lines WHERE household = \(household.uuid) AND seq = \(after)", logger: logger)
-                .decode(String.self) { found = known }
             guard let found else { return diverged("the hub has fewer than \(after) lines") }
             guard found == hash.hex else { return diverged("line \(after) has another hash on the hub") }
         }
-        var lines: [[UInt8]] = []
-        let rows = try await client.query("""
-            SELECT line FROM lines WHERE household = \(household.uuid) AND seq > \(after) ORDER BY seq LIMIT \(Self.linesPerPull + 1)
-            """, logger: logger)
-        for try await var line in rows.decode(ByteBuffer.self) { lines.append(line.readBytes(length: line.readableBytes) ?? []) }
         let more = lines.count > Self.linesPerPull
         if more { lines = Self.wholeCommands(Array(lines.prefix(Self.linesPerPull))) }
         return .lines(lines, more: more)
@@ -322,31 +348,130 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         return Array(lines.prefix(whole))
     }
 
-    /// One transaction: the row lock, the state at the head, the commands decided in order, the lines
-    /// and command records inserted, the head moved, the commit; answered only after it.
+    /// A push: it goes to the database with the other pushes waiting in this process, whatever their
+    /// households (group commit: see ``PushQueue``), and is answered only after their commit.
     private func push(_ household: HouseholdID, _ commands: [CommandEnvelope], as actor: String) async throws -> SyncResponse {
+        for (index, command) in commands.enumerated() where command.id == nil {
+            throw HubError.badRequest("command \(index + 1) of the push has no \"id\"")
+        }
+        return try await queue.push(PushQueue.Push(household: household, commands: commands, actor: actor)) { batch in
+            await self.write(batch)
+        }
+    }
+
+    /// A household's part of a batch while it is open: its state, the commands found recorded, how
+    /// often another process moved its head under it.
+    private struct OpenHousehold {
+        var folded: Folded
+        var known: [UUID: (Int, Int)] = [:]
+        var conflicts = 0
+    }
+
+    /// A batch of pushes, of any households, in one statement, so one transaction and one round trip:
+    /// each household's pushes decided in order against the state at the head this process knows;
+    /// then, under the households' row locks, a household's lines are written only if that is still
+    /// its head and none of its commands is recorded already. A household for which either failed
+    /// writes nothing; its pushes are decided again on what the table holds, in the next statement.
+    /// Each push's answer, in order.
+    private func write(_ batch: [PushQueue.Push]) async -> [Result<SyncResponse, any Error>] {
         let now = clock.now()
-        let (results, folded) = try await transaction { connection -> ([PushResult], Folded?) in
-            var seq = 0, hash = "", lastAt: Int64?
-            for try await row in try await connection.query("""
-                SELECT head_seq, head_hash, last_at_ms FROM households WHERE household = \(household.uuid) FOR UPDATE
-                """, logger: logger).decode((Int, String, Int64?).self) { (seq, hash, lastAt) = row }
-            guard !hash.isEmpty else { throw HubError.unknownHousehold(household.description) }
-            var folded = try await caughtUp(household, to: seq, on: connection)
-            _ = lastAt
-            // Commands the household has already: answered from their record.
-            var known: [UUID: (Int, Int)] = [:]
-            let ids = commands.compactMap { $0.id?.uuid }
-            for try await (command, first, count) in try await connection.query("""
-                SELECT command, first_seq, count FROM commands WHERE household = \(household.uuid) AND command = ANY(\(ids))
-                """, logger: logger).decode((UUID, Int, Int).self) { known[command] = (first, count) }
-            var results: [PushResult] = []
-            var newLines: [(seq: Int, line: [UInt8], hash: SHA256Digest)] = []
-            var newCommands: [(UUID, Int, Int)] = []
-            for (index, command) in commands.enumerated() {
-                guard let id = command.id else {
-                    throw HubError.badRequest("command \(index + 1) of the push has no \"id\"")
+        var answers = [Result<SyncResponse, any Error>?](repeating: nil, count: batch.count)
+        var order: [HouseholdID] = [], places: [HouseholdID: [Int]] = [:]
+        for (index, push) in batch.enumerated() {
+            if places[push.household] == nil { order.append(push.household) }
+            places[push.household, default: []].append(index)
+        }
+        func fail(_ household: HouseholdID, _ error: any Error) { for index in places[household] ?? [] { answers[index] = .failure(error) } }
+        // Each household's state, out of the cache while the batch is decided: only this task uses it
+        // (one batch runs at a time), and a value held once is changed in place, not copied. A household
+        // another process pushed to lately is decided on a copy, kept to catch up from if its head moved again.
+        var open: [HouseholdID: OpenHousehold] = [:]
+        for household in order {
+            if let cached = heads.withLock({ $0.removeValue(forKey: household) }) {
+                open[household] = OpenHousehold(folded: cached)
+            } else {
+                do { open[household] = OpenHousehold(folded: try await caughtUp(household, from: nil)) } catch { fail(household, error) }
+            }
+        }
+        while !open.isEmpty {
+            var round: [HouseholdPush] = []
+            for household in order {
+                guard var state = open.removeValue(forKey: household) else { continue }
+                var folded = Folded()
+                swap(&folded, &state.folded)
+                let before: Folded? = folded.contended ? folded : nil
+                let head = folded.head
+                let decided = decide(places[household, default: []].map { batch[$0] }, on: consume folded, known: state.known, in: household, at: now)
+                round.append(HouseholdPush(household: household, expected: head, before: before, known: state.known, conflicts: state.conflicts,
+                                           ids: places[household, default: []].flatMap { batch[$0].commands.compactMap { $0.id?.uuid } }, decided: decided))
+            }
+            let outcomes: [HouseholdID: WriteOutcome]
+            do { outcomes = try await write(round) } catch {
+                for part in round { fail(part.household, error) }
+                break
+            }
+            for part in round {
+                let household = part.household
+                do {
+                    switch outcomes[household] ?? .unknown {
+                    case .written:
+                        var after = part.decided.folded
+                        after.contended = part.conflicts > 0
+                        remember(household, after)
+                        for (index, results) in zip(places[household, default: []], part.decided.results) { answers[index] = .success(.results(results)) }
+                    case let .headMoved(moved):
+                        // Another process pushed (or the table was restored to an earlier history: folded anew).
+                        let restored = part.before == nil || moved.seq <= part.expected.seq   // equal seqs and another head: another history
+                        var folded = try await caughtUp(household, from: restored ? nil : part.before)
+                        folded.contended = true
+                        open[household] = OpenHousehold(folded: folded, known: part.known, conflicts: part.conflicts + 1)
+                    case let .recorded(records):
+                        // The decided state holds the batch's events: caught up anew (or from the copy).
+                        let folded = try await caughtUp(household, from: part.before)
+                        open[household] = OpenHousehold(folded: folded, known: part.known.merging(records) { $1 }, conflicts: part.conflicts + 1)
+                    case .unknown:
+                        fail(household, HubError.unknownHousehold(household.description))
+                    }
+                } catch {
+                    fail(household, error)
                 }
+            }
+        }
+        return answers.map { $0 ?? .failure(HubError.unavailable("the push was not answered")) }
+    }
+
+    /// One household's pushes of a batch, decided: what the statement writes for it and checks.
+    private struct HouseholdPush {
+        var household: HouseholdID
+        /// The head they were decided on.
+        var expected: JournalHead
+        /// The state they were decided on, kept when the household is contended.
+        var before: Folded?
+        var known: [UUID: (Int, Int)]
+        var conflicts: Int
+        /// Every command id of the household's pushes.
+        var ids: [UUID]
+        var decided: DecidedPush
+    }
+
+    /// A batch of pushes decided against `folded`, in order: each push's results, the lines and
+    /// command records to insert, and the state after them.
+    struct DecidedPush {
+        var results: [[PushResult]] = []
+        var lines: [(seq: Int, line: [UInt8], hash: SHA256Digest)] = []
+        var commands: [(UUID, Int, Int)] = []
+        var folded: Folded
+    }
+
+    private func decide(_ batch: [PushQueue.Push], on start: consuming Folded, known: [UUID: (Int, Int)], in household: HouseholdID,
+                        at now: Timestamp) -> DecidedPush {
+        var push = DecidedPush(folded: start)
+        var known = known
+        for queued in batch {
+            var results: [PushResult] = []
+            let actor = queued.actor
+            for command in queued.commands {
+                guard let id = command.id else { continue }   // refused before
                 if let named = command.actor, named != actor {
                     results.append(PushResult(command: id, seqs: [], error: SyncFailure(
                         code: RuleViolation.Reason.forbidden.rawValue, message: "this connection is \(actor)'s; a command by \(named) is not taken from it")))
@@ -356,74 +481,115 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                     results.append(PushResult(command: id, seqs: Array(first..<(first + count)), error: nil))
                     continue
                 }
-                if folded.head.seq == 0, results.allSatisfy({ !$0.ok }), let refusal = FirstPush.refusal(of: command, in: household) {
+                if push.folded.head.seq == 0, (push.results.joined() + results).allSatisfy({ !$0.ok }),
+                   let refusal = FirstPush.refusal(of: command, in: household) {
                     results.append(PushResult(command: id, seqs: [], error: refusal))
                     continue
                 }
                 var request = command
                 request.actor = actor
                 do {
-                    let decided = try ShopDecider.decide(request, folded.state, after: JournalEnd(seq: folded.head.seq, lastAt: folded.lastAt),
+                    let decided = try ShopDecider.decide(request, push.folded.state, after: JournalEnd(seq: push.folded.head.seq, lastAt: push.folded.lastAt),
                                                          now: now, defaultActor: actor)
-                    let first = folded.head.seq + 1
+                    let first = push.folded.head.seq + 1
                     for (position, event) in decided.events.enumerated() {
-                        let recorded = RecordedEvent(seq: folded.head.seq + 1, id: EventID(), at: decided.at, actor: decided.actor,
+                        let recorded = RecordedEvent(seq: push.folded.head.seq + 1, id: EventID(), at: decided.at, actor: decided.actor,
                                                      device: request.device, command: id,
                                                      commandEvents: position == 0 && decided.events.count > 1 ? decided.events.count : nil,
-                                                     correlation: request.correlation, event: event, prev: folded.head.hash)
+                                                     correlation: request.correlation, event: event, prev: push.folded.head.hash)
                         let line = EventLineCodec.encode(recorded)
                         let lineHash = SHA256.hash(line)
-                        newLines.append((recorded.seq, line, lineHash))
-                        folded.state.apply(recorded)
-                        folded.head = JournalHead(seq: recorded.seq, hash: lineHash)
-                        folded.lastAt = recorded.at
+                        push.lines.append((recorded.seq, line, lineHash))
+                        push.folded.state.apply(recorded)
+                        push.folded.head = JournalHead(seq: recorded.seq, hash: lineHash)
+                        push.folded.lastAt = recorded.at
                     }
                     if !decided.events.isEmpty {
-                        newCommands.append((id.uuid, first, decided.events.count))
+                        push.commands.append((id.uuid, first, decided.events.count))
                         known[id.uuid] = (first, decided.events.count)
                     }
                     results.append(PushResult(command: id, seqs: Array(first..<(first + decided.events.count)), error: nil))
-                } catch let violation as RuleViolation {
-                    results.append(PushResult(command: id, seqs: [], error: SyncFailure(code: violation.code, message: violation.message)))
+                } catch {
+                    results.append(PushResult(command: id, seqs: [], error: SyncFailure(code: error.code, message: error.message)))
                 }
             }
-            guard !newLines.isEmpty else { return (results, nil) }
-            let seqs = newLines.map { Int64($0.seq) }
-            let bytes = newLines.map { ByteBuffer(bytes: $0.line) }
-            let hashes = newLines.map { $0.hash.hex }
-            try await connection.query("""
-                INSERT INTO lines (household, seq, line, hash)
-                SELECT \(household.uuid), s, l, h FROM unnest(\(seqs)::bigint[], \(bytes)::bytea[], \(hashes)::text[]) AS t(s, l, h)
-                """, logger: logger)
-            let commandIDs = newCommands.map(\.0), firsts = newCommands.map { Int64($0.1) }, counts = newCommands.map { Int64($0.2) }
-            try await connection.query("""
-                INSERT INTO commands (household, command, first_seq, count)
-                SELECT \(household.uuid), c, f, n FROM unnest(\(commandIDs)::uuid[], \(firsts)::bigint[], \(counts)::bigint[]) AS t(c, f, n)
-                """, logger: logger)
-            try await connection.query("""
-                UPDATE households SET head_seq = \(folded.head.seq), head_hash = \(folded.head.hash.hex), last_at_ms = \(folded.lastAt?.millisecondsSince1970)
-                WHERE household = \(household.uuid)
-                """, logger: logger)
-            try await connection.query("SELECT pg_notify(\(Self.channel), \(household.description))", logger: logger)
-            return (results, folded)
+            push.results.append(results)
         }
-        if let folded { remember(household, folded) }
-        return .results(results)
+        return push
     }
 
-    /// The household's state at `seq`: this process's copy, caught up from the lines after the head it knew.
-    private func caughtUp(_ household: HouseholdID, to seq: Int, on connection: PostgresConnection) async throws -> Folded {
-        var folded = heads.withLock { $0[household] } ?? Folded()
-        if folded.head.seq > seq { folded = Folded() }   // the table was restored to an earlier history: fold it anew
-        guard folded.head.seq < seq else { return folded }
-        let rows = try await connection.query("""
-            SELECT line, hash FROM lines WHERE household = \(household.uuid) AND seq > \(folded.head.seq) AND seq <= \(seq) ORDER BY seq
+    enum WriteOutcome {
+        /// Committed (or, with nothing to write, the head was still the one decided on).
+        case written
+        /// Another process moved the head: nothing was written.
+        case headMoved(JournalHead)
+        /// Commands of the push the household holds already: nothing was written.
+        case recorded([UUID: (Int, Int)])
+        /// No such household.
+        case unknown
+    }
+
+    /// The batch's one statement: the households' row locks (`FOR UPDATE`, in household order, so two
+    /// processes never wait for each other in a circle), and for each household the check that its
+    /// head is the one decided on and that none of its commands is recorded, and — for those that
+    /// pass — the lines, the command records, the head moved and the `NOTIFY`, all committed together.
+    private func write(_ round: [HouseholdPush]) async throws -> [HouseholdID: WriteOutcome] {
+        var statement = PushStatement(channel: Self.channel)
+        for part in round {
+            let uuid = part.household.uuid
+            statement.households.append(uuid)
+            statement.expectedSeqs.append(Int64(part.expected.seq))
+            statement.expectedHashes.append(part.expected.hash.hex)
+            statement.writes.append(!part.decided.lines.isEmpty)
+            statement.headSeqs.append(Int64(part.decided.folded.head.seq))
+            statement.headHashes.append(part.decided.folded.head.hash.hex)
+            statement.lastAts.append(part.decided.folded.lastAt?.millisecondsSince1970 ?? 0)
+            for id in part.ids { statement.checkHouseholds.append(uuid); statement.checkCommands.append(id) }
+            for line in part.decided.lines {
+                statement.lineHouseholds.append(uuid)
+                statement.seqs.append(Int64(line.seq))
+                statement.lines.append(ByteBuffer(bytes: line.line))
+                statement.hashes.append(line.hash.hex)
+            }
+            for (command, first, count) in part.decided.commands {
+                statement.commandHouseholds.append(uuid)
+                statement.commands.append(command)
+                statement.firsts.append(Int64(first))
+                statement.counts.append(Int64(count))
+            }
+        }
+        var heads: [UUID: JournalHead] = [:]
+        var recorded: [UUID: [UUID: (Int, Int)]] = [:]
+        for try await (household, seq, hash, command, first, count) in try await client.execute(statement, logger: logger) {
+            if let seq, let hash { heads[household] = JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero) }
+            if let command, let first, let count { recorded[household, default: [:]][command] = (first, count) }
+        }
+        var outcomes: [HouseholdID: WriteOutcome] = [:]
+        for part in round {
+            let uuid = part.household.uuid
+            if let records = recorded[uuid] {
+                outcomes[part.household] = .recorded(records)
+            } else if let head = heads[uuid] {
+                outcomes[part.household] = head == part.expected ? .written : .headMoved(head)
+            } else {
+                outcomes[part.household] = .unknown
+            }
+        }
+        return outcomes
+    }
+
+    /// The household's state at its head in the table: `known` (this process's copy, if any)
+    /// caught up from the lines after it.
+    private func caughtUp(_ household: HouseholdID, from known: Folded?) async throws -> Folded {
+        var folded = known ?? Folded()
+        let rows = try await client.query("""
+            SELECT seq, line, hash FROM lines WHERE household = \(household.uuid) AND seq > \(folded.head.seq) ORDER BY seq
             """, logger: logger)
-        for try await (buffer, hash) in rows.decode((ByteBuffer, String).self) {
+        for try await (seq, buffer, hash) in rows.decode((Int, ByteBuffer, String).self) {
             var buffer = buffer
             let line = buffer.readBytes(length: buffer.readableBytes) ?? []
-            guard case let .event(recorded) = try EventLineCodec.decodeLine(line) else {
-                throw HubError.unavailable("household \(household): a line newer than this hub reads; update shop-hub")
+            guard seq == folded.head.seq + 1, case let .event(recorded) = try EventLineCodec.decodeLine(line) else {
+                throw HubError.unavailable("household \(household): line \(seq) is one this hub cannot fold (newer, or out of order); update shop-hub")
             }
             folded.state.apply(recorded)
             folded.head = JournalHead(seq: recorded.seq, hash: SHA256Digest(hex: hash) ?? SHA256.hash(line))
@@ -432,6 +598,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         return folded
     }
 
+    /// Keeps `folded` as this process's copy of the household, unless it holds a later head already.
     private func remember(_ household: HouseholdID, _ folded: Folded) {
         heads.withLock { heads in
             if (heads[household]?.head.seq ?? -1) < folded.head.seq { heads[household] = folded }
@@ -587,7 +754,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     public func seen(_ device: DeviceRecord, at: Timestamp) async {
         // At most a write a minute a device: a busy device's every request does not write.
         if let last = device.lastSeen, at.millisecondsSince1970 - last.millisecondsSince1970 < 60_000 { return }
-        _ = try? await client.query("""
+        _ = try? await bookkeeping.query("""
             UPDATE devices SET last_seen_ms = \(at.millisecondsSince1970) WHERE household = \(device.household.uuid) AND token_hash = \(device.tokenHash.hex)
             """, logger: logger)
     }
@@ -635,25 +802,20 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         }
     }
 
-    /// The token's bucket, in `rate_limits`: refilled by the time since its last request, less this one.
-    /// Written without waiting for the disk (`synchronous_commit = off`): a crash forgets a few
-    /// requests' worth of a limit, never an event.
-    public func takeRequest(token: TokenHash, of household: HouseholdID, rate: Double, burst: Double, at: Timestamp) async throws -> RateDecision {
+    /// The device and its request counted against the token's bucket in `rate_limits` (refilled by the
+    /// time since its last request, less this one), in one statement on the bookkeeping pool: a
+    /// crash forgets a few requests' worth of a limit, never an event. A revoked token is found as
+    /// such by every process at once: nothing of it is cached.
+    public func authenticate(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)? {
         try await answered {
-            let left: Double = try await self.transaction { connection in
-                try await connection.query("SET LOCAL synchronous_commit = off", logger: self.logger)
-                let rows = try await connection.query("""
-                    INSERT INTO rate_limits AS r (household, token_hash, tokens, at_ms)
-                    VALUES (\(household.uuid), \(token.hex), \(burst - 1), \(at.millisecondsSince1970))
-                    ON CONFLICT (household, token_hash) DO UPDATE SET
-                        tokens = greatest(-1, least(\(burst), r.tokens + greatest(0, excluded.at_ms - r.at_ms) / 1000.0 * \(rate)) - 1),
-                        at_ms = greatest(r.at_ms, excluded.at_ms)
-                    RETURNING tokens
-                    """, logger: self.logger)
-                for try await tokens in rows.decode(Double.self) { return tokens }
-                return 0
+            let rows = try await self.bookkeeping.execute(AuthenticateStatement(token: tokenHash.hex, burst: burst, rate: rate, at: at.millisecondsSince1970),
+                                                          logger: self.logger)
+            for try await (household, hash, name, actor, created, seen, revoked, left) in rows {
+                guard let device = Self.device((household, hash, name, actor, created, seen, revoked)) else { return nil }
+                let left = left ?? 0
+                return (device, left >= 0 ? .allowed : .limited(retryAfter: max(1, Int((-left / max(rate, 0.001)).rounded(.up)))))
             }
-            return left >= 0 ? .allowed : .limited(retryAfter: max(1, Int((-left / max(rate, 0.001)).rounded(.up))))
+            return nil
         }
     }
 
@@ -670,4 +832,167 @@ public final class PostgresHubStorage: HubStorage, Sendable {
 private final class Once: Sendable {
     private let done = Mutex(false)
     func claim() -> Bool { done.withLock { done in defer { done = true }; return !done } }
+}
+
+/// The deadlines of the requests at the database: an entry each, and one task (``watch()``) that
+/// fires those past due, every 100 ms.
+final class Deadlines: Sendable {
+    private let state = Mutex<(next: Int, entries: [Int: (at: ContinuousClock.Instant, fire: @Sendable () -> Void)])>((0, [:]))
+
+    func add(at: ContinuousClock.Instant, fire: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state in
+            state.next += 1
+            state.entries[state.next] = (at, fire)
+            return state.next
+        }
+    }
+
+    func remove(_ entry: Int) { _ = state.withLock { $0.entries.removeValue(forKey: entry) } }
+
+    /// Until cancelled: fires each entry once it is due, and forgets it.
+    func watch() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(100))
+            let now = ContinuousClock.now
+            let due = state.withLock { state -> [@Sendable () -> Void] in
+                let past = state.entries.filter { $0.value.at <= now }
+                for key in past.keys { state.entries[key] = nil }
+                return past.values.map(\.fire)
+            }
+            for fire in due { fire() }
+        }
+    }
+}
+
+/// A batch's one statement (``PostgresHubStorage``'s `write`), prepared once a connection: the
+/// households' row locks; each household's head and command ids checked; then, for the households
+/// that pass, their lines, command records, heads moved and `NOTIFY`s. Its rows: each household's head
+/// as the lock found it, then each command of the batch already recorded.
+struct PushStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH e AS (
+            SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::bool[], $5::bigint[], $6::text[], $7::bigint[])
+                AS e(household, expected_seq, expected_hash, writes, head_seq, head_hash, last_at)
+        ), h AS (
+            SELECT household, head_seq, head_hash FROM households WHERE household = ANY($1::uuid[]) ORDER BY household FOR UPDATE
+        ), k AS (
+            SELECT c.household, c.command, c.first_seq, c.count
+            FROM unnest($8::uuid[], $9::uuid[]) AS q(household, command) JOIN commands c ON c.household = q.household AND c.command = q.command
+        ), ok AS (
+            SELECT e.household, e.head_seq, e.head_hash, e.last_at FROM e JOIN h ON h.household = e.household
+            WHERE h.head_seq = e.expected_seq AND h.head_hash = e.expected_hash AND e.writes
+              AND NOT EXISTS (SELECT 1 FROM k WHERE k.household = e.household)
+        ), l AS (
+            INSERT INTO lines (household, seq, line, hash)
+            SELECT t.household, t.s, t.b, t.x FROM unnest($10::uuid[], $11::bigint[], $12::bytea[], $13::text[]) AS t(household, s, b, x)
+            JOIN ok ON ok.household = t.household
+            RETURNING 1
+        ), c AS (
+            INSERT INTO commands (household, command, first_seq, count)
+            SELECT t.household, t.i, t.f, t.n FROM unnest($14::uuid[], $15::uuid[], $16::bigint[], $17::bigint[]) AS t(household, i, f, n)
+            JOIN ok ON ok.household = t.household
+            RETURNING 1
+        ), u AS (
+            UPDATE households SET head_seq = ok.head_seq, head_hash = ok.head_hash, last_at_ms = ok.last_at
+            FROM ok WHERE households.household = ok.household
+            RETURNING households.household
+        ), n AS (
+            SELECT pg_notify($18, u.household::text) FROM u
+        )
+        SELECT h.household, h.head_seq, h.head_hash, NULL::uuid, NULL::bigint, NULL::bigint FROM h
+            WHERE (SELECT count(*) FROM n) >= 0
+        UNION ALL
+        SELECT k.household, NULL, NULL, k.command, k.first_seq, k.count FROM k
+        """
+    typealias Row = (UUID, Int?, String?, UUID?, Int?, Int?)
+
+    var households: [UUID] = []
+    var expectedSeqs: [Int64] = []
+    var expectedHashes: [String] = []
+    var writes: [Bool] = []
+    var headSeqs: [Int64] = []
+    var headHashes: [String] = []
+    var lastAts: [Int64] = []
+    var checkHouseholds: [UUID] = []
+    var checkCommands: [UUID] = []
+    var lineHouseholds: [UUID] = []
+    var seqs: [Int64] = []
+    var lines: [ByteBuffer] = []
+    var hashes: [String] = []
+    var commandHouseholds: [UUID] = []
+    var commands: [UUID] = []
+    var firsts: [Int64] = []
+    var counts: [Int64] = []
+    var channel: String
+
+    init(channel: String) { self.channel = channel }
+
+    static var bindingDataTypes: [PostgresDataType] {
+        [.uuidArray, .int8Array, .textArray, .boolArray, .int8Array, .textArray, .int8Array, .uuidArray, .uuidArray,
+         .uuidArray, .int8Array, .byteaArray, .textArray, .uuidArray, .uuidArray, .int8Array, .int8Array, .text]
+    }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 18)
+        bindings.append(households)
+        bindings.append(expectedSeqs)
+        bindings.append(expectedHashes)
+        bindings.append(writes)
+        bindings.append(headSeqs)
+        bindings.append(headHashes)
+        bindings.append(lastAts)
+        bindings.append(checkHouseholds)
+        bindings.append(checkCommands)
+        bindings.append(lineHouseholds)
+        bindings.append(seqs)
+        bindings.append(lines)
+        bindings.append(hashes)
+        bindings.append(commandHouseholds)
+        bindings.append(commands)
+        bindings.append(firsts)
+        bindings.append(counts)
+        bindings.append(channel)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// A request's one look at the database before its work, prepared once a connection: the live
+/// device of the token, and the request counted in its bucket (refilled by the time since the last).
+struct AuthenticateStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH d AS (
+            SELECT d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms
+            FROM tokens t JOIN devices d ON d.household = t.household AND d.token_hash = t.token_hash
+            WHERE t.token_hash = $1 AND d.revoked_ms IS NULL
+        ), r AS (
+            INSERT INTO rate_limits AS r (household, token_hash, tokens, at_ms)
+            SELECT household, token_hash, $2 - 1, $4 FROM d
+            ON CONFLICT (household, token_hash) DO UPDATE SET
+                tokens = greatest(-1, least($2, r.tokens + greatest(0, excluded.at_ms - r.at_ms) / 1000.0 * $3) - 1),
+                at_ms = greatest(r.at_ms, excluded.at_ms)
+            RETURNING tokens
+        )
+        SELECT d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms, (SELECT tokens FROM r) FROM d
+        """
+    typealias Row = (UUID, String, String, String, Int64, Int64?, Int64?, Double?)
+
+    var token: String
+    var burst: Double
+    var rate: Double
+    var at: Int64
+
+    static var bindingDataTypes: [PostgresDataType] { [.text, .float8, .float8, .int8] }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 4)
+        bindings.append(token)
+        bindings.append(burst)
+        bindings.append(rate)
+        bindings.append(at)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }

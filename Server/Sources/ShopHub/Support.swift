@@ -136,3 +136,96 @@ actor HouseholdFolds {
         return members.isEmpty || members.contains { $0.name == actor && $0.role == .owner }
     }
 }
+
+/// Group commit of the pushes of one process: a push arriving while batches are at the database
+/// waits, and the pushes that waited — whatever their households — go to the database together as a
+/// batch (one statement, one commit), each answered with its own results. At most ``concurrentBatches``
+/// batches are at the database at once, and a household is in at most one of them (its pushes are
+/// decided on the state the one before left). Across processes the households' row locks order them.
+///
+/// A push that finds a free slot leads: it takes every waiting push whose household is not at the
+/// database, runs the batch, answers the batch's other pushes, and hands the lead on to the oldest
+/// push that can go next (or frees the slot).
+final class PushQueue: Sendable {
+    struct Push: Sendable {
+        var household: HouseholdID
+        var commands: [CommandEnvelope]
+        var actor: String
+    }
+
+    /// At most this many pushes a batch.
+    static let batchLimit = 256
+    /// Batches at the database at once: enough to keep the connections and the database's cores busy
+    /// while one batch's round trip is under way.
+    static let concurrentBatches = 4
+
+    private enum Turn { case lead([Waiting]), answered(Result<SyncResponse, any Error>) }
+    private struct Waiting {
+        var id: Int
+        var push: Push
+        var turn: CheckedContinuation<Turn, Never>
+    }
+    private struct State {
+        var leaders = 0
+        var waiting: [Waiting] = []
+        /// The households of the batches at the database.
+        var busy: Set<HouseholdID> = []
+        var nextID = 0
+
+        /// Every waiting push whose household is not at the database (at most ``batchLimit``), taken
+        /// out of the queue, their households marked busy: the next batch.
+        mutating func takeBatch() -> [Waiting] {
+            var taken: [Waiting] = [], left: [Waiting] = []
+            var households = Set<HouseholdID>()
+            for waiting in waiting {
+                if taken.count < PushQueue.batchLimit, !busy.contains(waiting.push.household) {
+                    taken.append(waiting)
+                    households.insert(waiting.push.household)
+                } else {
+                    left.append(waiting)
+                }
+            }
+            waiting = left
+            busy.formUnion(households)
+            return taken
+        }
+    }
+    private let state = Mutex(State())
+
+    /// `push`, answered by the batch it goes with: `write` takes a batch and gives each push's answer, in order.
+    func push(_ push: Push, write: @Sendable ([Push]) async -> [Result<SyncResponse, any Error>]) async throws -> SyncResponse {
+        let myID = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        let turn = await withCheckedContinuation { (turn: CheckedContinuation<Turn, Never>) in
+            let batch = state.withLock { state -> [Waiting]? in
+                state.waiting.append(Waiting(id: myID, push: push, turn: turn))
+                guard state.leaders < Self.concurrentBatches, !state.busy.contains(push.household) else { return nil }
+                state.leaders += 1
+                return state.takeBatch()
+            }
+            if let batch { turn.resume(returning: .lead(batch)) }
+        }
+        let batch: [Waiting]
+        switch turn {
+        case let .answered(result): return try result.get()
+        case let .lead(taken): batch = taken
+        }
+        let answers = await write(batch.map(\.push))
+        // The next batch, if a waiting push can go now, led by its oldest; else the slot is freed.
+        let next = state.withLock { state -> [Waiting]? in
+            for waiting in batch { state.busy.remove(waiting.push.household) }
+            let taken = state.takeBatch()
+            if taken.isEmpty { state.leaders -= 1 }
+            return taken.isEmpty ? nil : taken
+        }
+        if let next { next[0].turn.resume(returning: .lead(next)) }
+        var mine: Result<SyncResponse, any Error> = .failure(HubError.unavailable("the push was not answered"))
+        for (index, waiting) in batch.enumerated() {
+            let answer: Result<SyncResponse, any Error> = index < answers.count ? answers[index] : .failure(HubError.unavailable("the push was not answered"))
+            if waiting.id == myID { mine = answer } else { waiting.turn.resume(returning: .answered(answer)) }
+        }
+        return try mine.get()
+    }
+}

@@ -15,22 +15,27 @@ struct HostedSyncTests {
     func lawsHoldInEveryOrder(_ backend: Backend) async throws { try await Self.lawsHoldInEveryOrderBody(backend) }
 
     @Test("three devices — two shop-replay processes and an app — create, invite, join, change offline and sync in every order: the laws hold — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
-          arguments: [Backend.postgres, .partitioned])
-    func lawsHoldInEveryOrderOnPostgres(_ backend: Backend) async throws { try await Self.lawsHoldInEveryOrderBody(backend) }
+          arguments: [(Backend.postgres, 1), (.partitioned, 1), (.postgres, 2), (.partitioned, 3)])
+    func lawsHoldInEveryOrderOnPostgres(_ backend: Backend, processes: Int) async throws { try await Self.lawsHoldInEveryOrderBody(backend, processes: processes) }
 
-    static func lawsHoldInEveryOrderBody(_ backend: Backend) async throws {
+    /// With several `processes` over one database, behind no balancer: ana's device syncs with the
+    /// first, ben's with the second, cleo's with the third (or the first again, with two).
+    static func lawsHoldInEveryOrderBody(_ backend: Backend, processes: Int = 1) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend)
+        var hubs = [hub]
+        for _ in 1..<processes { hubs.append(try hub.sibling()) }
+        defer { for sibling in hubs.dropFirst() { #expect(sibling.terminate() == 0) } }
         for order in every(["ana", "ben", "cleo"]) {
             let world = SyncWorld()
             let (household, list, items) = try HostedHousehold.make(on: hub, world: world)
             let (milk, bread) = (items[0], items[1])
-            try await household.join("ben", actor: "ben")
+            try await household.join("ben", actor: "ben", through: hubs[1 % processes])
             // cleo: an app, through the library.
             let code = try await household.invite("cleo")
-            let enrolled = try await HubEnrolment.join(hub: URL(string: hub.base)!, code: code, device: "cleo-app")
+            let enrolled = try await HubEnrolment.join(hub: URL(string: hubs[2 % processes].base)!, code: code, device: "cleo-app")
             #expect(enrolled.household == household.id && enrolled.actor == "cleo")
             let transport = HTTPSyncTransport(household: enrolled.url, token: enrolled.token)
             let cloned = try await SyncClient.clone(journal: world.path("cleo"), settings: SyncSettings(hub: enrolled.url.absoluteString, device: "cleo-app"),
@@ -78,18 +83,22 @@ struct HostedSyncTests {
     func isolation(_ backend: Backend) async throws { try await Self.isolationBody(backend) }
 
     @Test("isolation: another household's token is forbidden on every route; a revoked token is refused at once; roles and actors are the rules' — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
-          arguments: [Backend.postgres, .partitioned])
-    func isolationOnPostgres(_ backend: Backend) async throws { try await Self.isolationBody(backend) }
+          arguments: [(Backend.postgres, 1), (.partitioned, 1), (.postgres, 2)])
+    func isolationOnPostgres(_ backend: Backend, processes: Int) async throws { try await Self.isolationBody(backend, processes: processes) }
 
-    static func isolationBody(_ backend: Backend) async throws {
+    /// With two `processes` over one database, household B lives on the second: A's token is refused
+    /// there, and B's revoked token on the first.
+    static func isolationBody(_ backend: Backend, processes: Int = 1) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The token rate limit is tested on its own (BadInputTests); here, many requests a second.
         let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend, arguments: ["--requests-per-second", "1000"])
+        let other = processes > 1 ? try hub.sibling(arguments: ["--requests-per-second", "1000"]) : hub
+        defer { if processes > 1 { #expect(other.terminate() == 0) } }
         let (a, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld())
         let worldB = SyncWorld()
-        let (b, listB, itemsB) = try HostedHousehold.make(on: hub, world: worldB, members: [("vic", .viewer)])
+        let (b, listB, itemsB) = try HostedHousehold.make(on: other, world: worldB, members: [("vic", .viewer)])
         let before = try hub.journal(b.id)
         let routes: [(String, String, Any?)] = [
             ("POST", "/invites", ["actor": "eve"]), ("GET", "/devices", nil), ("DELETE", "/devices/ana-phone", nil),
@@ -140,6 +149,9 @@ struct HostedSyncTests {
         #expect(revoked.status == 204)
         let after = try await HTTP.call("POST", "\(b.url)/sync", token: eve.token, json: ["pull": ["after": 0, "hash": String(repeating: "0", count: 64)]])
         #expect(after.status == 401 && after.errorCode == "unauthorized")
+        let elsewhere = try await HTTP.call("POST", "\(hub.base)/v1/households/\(b.id)/sync", token: eve.token,
+                                            json: ["pull": ["after": 0, "hash": String(repeating: "0", count: 64)]])
+        #expect(elsewhere.status == 401 && elsewhere.errorCode == "unauthorized", "refused on the other process too")
         // An owner revokes another device; a member may not.
         let benCode = try await b.invite("ben")
         let ben = try await HubEnrolment.join(hub: URL(string: hub.base)!, code: benCode, device: "ben-phone")

@@ -297,10 +297,10 @@ struct HostedHousehold {
         return code
     }
 
-    /// `shop-replay clone --join`, a device of its own.
-    func join(_ device: String, actor: String) async throws {
+    /// `shop-replay clone --join`, a device of its own, through `other` (another process over the same database) if given.
+    func join(_ device: String, actor: String, through other: HubProcess? = nil) async throws {
         let code = try await invite(actor)
-        let result = try world.tool.run(["clone", "--join", code, "--hub", hub.base, "--journal", world.path(device), "--device", "\(device)-phone"])
+        let result = try world.tool.run(["clone", "--join", code, "--hub", (other ?? hub).base, "--journal", world.path(device), "--device", "\(device)-phone"])
         guard result.status == 0 else { throw HubTestFailure("clone --join: \(result.stderr)") }
     }
 }

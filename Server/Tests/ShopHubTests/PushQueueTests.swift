@@ -1,0 +1,80 @@
+import Foundation
+import ShopEvents
+import Synchronization
+import Testing
+@testable import ShopHub
+
+/// The group commit of the PostgreSQL storage (`PushQueue`), with a write that only records: many
+/// pushes at once, from real threads, over a few households.
+@Suite struct PushQueueTests {
+    /// What the recording write saw.
+    final class Record: Sendable {
+        struct State {
+            var atDatabase: Set<HouseholdID> = []
+            var batchesAtOnce = 0
+            var mostBatchesAtOnce = 0
+            var householdTwiceAtOnce = false
+            var batches = 0
+        }
+        let state = Mutex(State())
+    }
+
+    @Test("every push is answered once, with its own answer; a household is never in two batches at once; at most 4 batches at once; pushes wait and go together")
+    func groupCommit() async throws {
+        let queue = PushQueue()
+        let record = Record()
+        let households = (0..<5).map { _ in HouseholdID() }
+        let write: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
+            record.state.withLock { state in
+                let mine = Set(batch.map(\.household))
+                if !state.atDatabase.isDisjoint(with: mine) { state.householdTwiceAtOnce = true }
+                state.atDatabase.formUnion(mine)
+                state.batchesAtOnce += 1
+                state.mostBatchesAtOnce = max(state.mostBatchesAtOnce, state.batchesAtOnce)
+                state.batches += 1
+            }
+            try? await Task.sleep(for: .milliseconds(2))   // a round trip
+            record.state.withLock { state in
+                state.atDatabase.subtract(batch.map(\.household))
+                state.batchesAtOnce -= 1
+            }
+            // The answer names the push: its one command's id.
+            return batch.map { .success(.results([PushResult(command: $0.commands[0].id!, seqs: [], error: nil)])) }
+        }
+        let pushes = 400
+        let answers = try await withThrowingTaskGroup(of: (CommandID, SyncResponse).self) { group in
+            for index in 0..<pushes {
+                group.addTask {
+                    let id = CommandID()
+                    let push = PushQueue.Push(household: households[index % households.count],
+                                              commands: [CommandEnvelope(.createList(list: ListID(), name: "L\(index)", priority: nil), id: id)], actor: "ana")
+                    return (id, try await queue.push(push, write: write))
+                }
+            }
+            var all: [(CommandID, SyncResponse)] = []
+            for try await answer in group { all.append(answer) }
+            return all
+        }
+        #expect(answers.count == pushes)
+        for (id, answer) in answers {
+            #expect(answer == .results([PushResult(command: id, seqs: [], error: nil)]))
+        }
+        let seen = record.state.withLock { $0 }
+        #expect(!seen.householdTwiceAtOnce)
+        #expect(seen.mostBatchesAtOnce <= PushQueue.concurrentBatches)
+        #expect(seen.batches < pushes, "pushes that waited went together (\(seen.batches) batches for \(pushes) pushes)")
+    }
+
+    @Test("a batch's failure is each of its pushes' failure, and the queue goes on")
+    func aFailedBatchFailsItsPushesOnly() async throws {
+        let queue = PushQueue()
+        let household = HouseholdID()
+        let failing: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
+            batch.map { _ in .failure(HubError.unavailable("the database is gone")) }
+        }
+        let push = PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
+        await #expect(throws: HubError.self) { try await queue.push(push, write: failing) }
+        let answer = try await queue.push(push) { batch in batch.map { _ in .success(.results([])) } }
+        #expect(answer == .results([]))
+    }
+}
