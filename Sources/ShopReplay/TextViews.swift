@@ -85,6 +85,19 @@ enum TextViews {
             .joined(separator: "\n")
     }
 
+    static func due(_ view: DueView, calendar: HouseholdCalendar) -> String {
+        var table = Table(["item", "last bought", "every", "since", "overdue"], rightAligned: [2, 3, 4])
+        for row in view.items {
+            table.add([row.name, Format.time(row.lastPurchased, calendar), days(row.meanIntervalDays), days(row.daysSince),
+                       row.overdue.map { String(format: "%.1f×", $0) } ?? "always"])
+        }
+        return [header("Staples that are due", asOf: view.asOf), "",
+                view.items.isEmpty ? "Nothing is due: no item bought 3 times or more is as long since as usual and off every list." : table.render()]
+            .joined(separator: "\n")
+    }
+
+    private static func days(_ value: Double) -> String { String(format: "%.1f d", value) }
+
     static func itemsByPurchaseDate(_ view: ItemsByPurchaseDateView) -> String {
         var out = [header("All items by purchase date", asOf: view.asOf)]
         for section in view.sections {

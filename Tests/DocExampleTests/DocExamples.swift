@@ -397,6 +397,11 @@ import ShopProjections
     try query.forEach { row in print(row.seq, row.itemName, row.quantity, row.isReverted) }
 }
 
+// Sources/ShopProjections/Views/DueView.swift #1
+@MainActor func example_DueView_1(views: HouseholdViews) throws {
+    for row in DueView(views).items { print(row.name, row.daysSince, row.overdue ?? .infinity) }
+}
+
 // Sources/ShopProjections/Views/ItemsView.swift #1
 @MainActor func example_ItemsView_1(views: HouseholdViews) throws {
     for row in ItemsByNameView(views).items { print(row.name, row.locationName, row.lastPurchased as Any) }

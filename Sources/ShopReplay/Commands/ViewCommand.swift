@@ -16,6 +16,7 @@ enum ViewName: String, CaseIterable {
     case stats
     case shareText = "share-text"
     case members
+    case due
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
     /// How much of the purchase history the view shows: the audit every
@@ -24,7 +25,7 @@ enum ViewName: String, CaseIterable {
     var history: PurchaseHistory.Depth {
         switch self {
         case .audit: .none       // the views say where the history ends; the audit streams the journal
-        case .allItemsByName, .allItemsByPurchaseDate, .stats: .totals
+        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due: .totals
         default: .entries
         }
     }
@@ -88,7 +89,7 @@ func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool
 
 struct ViewCommand: ToolCommand {
     static let name = "view"
-    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text"
+    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due"
     static let help = """
     Usage: shop-replay view NAME [--list ID|NAME] [--as-of SEQ|TIME] [--journal PATH] [--json]
 
@@ -108,6 +109,7 @@ struct ViewCommand: ToolCommand {
       stats                       statistics (see also: shop-replay stats)
       share-text                  a list as plain text for a message
       members                     who belongs to the household, with roles
+      due                         staples due again: bought 3+ times, not on a list, as long since as usual
 
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
@@ -195,6 +197,9 @@ struct ViewCommand: ToolCommand {
         case .members:
             let members = MembersView(views)
             show(members.json) { TextViews.members(members, calendar: views.calendar) }
+        case .due:
+            let due = DueView(views)
+            show(due.json) { TextViews.due(due, calendar: views.calendar) }
         }
         return 0
     }

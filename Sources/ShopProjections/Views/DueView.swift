@@ -1,0 +1,89 @@
+import ShopEvents
+
+/// Staples that are due (SPEC section 10): live items bought at least three
+/// times (reverted purchases not counted) that are not on a live list
+/// unbought, and whose days since the last purchase are at least their mean
+/// days between purchases — most overdue first, ties by name.
+///
+/// "Now" is the time of the last event the views hold (``HouseholdViews/asOfTime``):
+/// a view is a fold of the journal, the same whenever it is read, and as of an
+/// earlier point it is what was due then. The mean interval is the statistics'
+/// (last − first) ÷ (purchases − 1), in days; overdue is days since ÷ mean
+/// interval. Three purchases at one moment have a mean of 0: always due, and
+/// first, with no `overdue` (null in JSON).
+///
+/// It needs no event of its own: it reads every journal, version 1 included.
+///
+/// ```swift
+/// for row in DueView(views).items { print(row.name, row.daysSince, row.overdue ?? .infinity) }
+/// ```
+public struct DueView: Hashable, Sendable {
+    /// One item that is due.
+    public struct Row: Hashable, Sendable {
+        public var item: ItemID
+        public var name: String
+        public var lastPurchased: Timestamp
+        public var meanIntervalDays: Double
+        public var daysSince: Double
+        /// `daysSince / meanIntervalDays`; `nil` when the mean is 0.
+        public var overdue: Double?
+
+        /// Memberwise, for preview data and tests.
+        public init(item: ItemID, name: String, lastPurchased: Timestamp, meanIntervalDays: Double, daysSince: Double, overdue: Double?) {
+            self.item = item; self.name = name; self.lastPurchased = lastPurchased
+            self.meanIntervalDays = meanIntervalDays; self.daysSince = daysSince; self.overdue = overdue
+        }
+    }
+
+    /// How many (non-reverted) purchases make an item a staple.
+    public static let purchasesForAStaple = 3
+
+    public var asOf: Int
+    public var items: [Row]
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, items: [Row]) {
+        self.asOf = asOf; self.items = items
+    }
+
+    /// From views that fold at least the totals of the purchase history (``PurchaseHistory/Depth/totals``).
+    public init(_ views: HouseholdViews) {
+        asOf = views.asOf
+        guard let now = views.asOfTime else {
+            items = []
+            return
+        }
+        var onAList = Set<ItemID>()
+        for list in views.state.lists.values where !list.isDeleted {
+            for entry in list.entries where !entry.isBought { onAList.insert(entry.item) }
+        }
+        var due: [Row] = []
+        for item in views.state.items.values where !item.isDeleted && !onAList.contains(item.id) {
+            guard let bought = views.history.items[item.id], bought.tally.purchases >= Self.purchasesForAStaple,
+                  let first = bought.first, let last = bought.last else { continue }
+            let day = 86_400_000.0
+            let mean = Double(last.millisecondsSince1970 - first.millisecondsSince1970) / day / Double(bought.tally.purchases - 1)
+            let since = Double(now.millisecondsSince1970 - last.millisecondsSince1970) / day
+            guard since >= mean else { continue }
+            due.append(Row(item: item.id, name: item.name, lastPurchased: last, meanIntervalDays: mean, daysSince: since,
+                           overdue: mean > 0 ? since / mean : nil))
+        }
+        // Most overdue first (a mean of 0 before all), then by name as every view sorts.
+        items = sortedByName(due) { ($0.name, $0.item) }.enumerated().sorted { a, b in
+            let (x, y) = (a.element.overdue ?? .infinity, b.element.overdue ?? .infinity)
+            return x != y ? x > y : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("view", "due"), ("asOf", .int(asOf)),
+            ("items", .array(items.map { row in
+                .object([("item", .string(row.item.description)), ("name", .string(row.name)),
+                         ("lastPurchased", .string(row.lastPurchased.description)),
+                         ("meanIntervalDays", .double(row.meanIntervalDays)), ("daysSince", .double(row.daysSince)),
+                         ("overdue", row.overdue.map(JSONValue.double) ?? .null)])
+            })),
+        ])
+    }
+}
