@@ -57,6 +57,15 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
         asOfTime = recorded.at
     }
 
+    /// The live lists each item is on and not bought, by item (lists in no order).
+    var unboughtOnLiveLists: [ItemID: [ListID]] {
+        var onLists: [ItemID: [ListID]] = [:]
+        for list in state.lists.values where !list.isDeleted {
+            for entry in list.entries where !entry.isBought { onLists[entry.item, default: []].append(list.id) }
+        }
+        return onLists
+    }
+
     /// Days and months in the household's time zone.
     public var calendar: HouseholdCalendar { history.calendar }
 

@@ -53,12 +53,9 @@ public struct DueView: Hashable, Sendable {
             items = []
             return
         }
-        var onAList = Set<ItemID>()
-        for list in views.state.lists.values where !list.isDeleted {
-            for entry in list.entries where !entry.isBought { onAList.insert(entry.item) }
-        }
+        let onAList = views.unboughtOnLiveLists
         var due: [Row] = []
-        for item in views.state.items.values where !item.isDeleted && !onAList.contains(item.id) {
+        for item in views.state.items.values where !item.isDeleted && onAList[item.id] == nil {
             guard let bought = views.history.items[item.id], bought.tally.purchases >= Self.purchasesForAStaple,
                   let first = bought.first, let last = bought.last else { continue }
             let day = 86_400_000.0

@@ -34,10 +34,7 @@ public struct ItemsByNameView: Hashable, Sendable {
 
     public init(_ views: HouseholdViews) {
         asOf = views.asOf
-        var onLists: [ItemID: [ListID]] = [:]
-        for list in views.state.lists.values where !list.isDeleted {
-            for entry in list.entries where !entry.isBought { onLists[entry.item, default: []].append(list.id) }
-        }
+        let onLists = views.unboughtOnLiveLists
         items = sortedByName(views.state.items.values.filter { !$0.isDeleted }) { ($0.name, $0.id) }
             .map { item in
                 Row(id: item.id, name: item.name, location: item.location, locationName: views.name(of: item.location),
