@@ -44,6 +44,7 @@ public enum EventHistory {
     public static func isAbout(_ event: Event, member name: String) -> Bool {
         switch event {
         case let .memberAdded(member, _), let .memberRoleChanged(member, _), let .memberRemoved(member): return member == name
+        case let .listEntryAssigned(_, _, member): return member == name
         case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
              .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
              .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
@@ -57,7 +58,8 @@ public enum EventHistory {
         switch event {
         case let .itemCreated(id, _, _, _), let .itemRenamed(id, _), let .itemDetailsChanged(id, _), let .itemRelocated(id, _),
              let .itemAvailabilityChanged(id, _), let .itemDeleted(id), let .itemAddedToList(_, id, _),
-             let .listEntryQuantityChanged(_, id, _), let .itemRemovedFromList(_, id), let .itemPurchased(_, id, _, _, _, _, _):
+             let .listEntryQuantityChanged(_, id, _), let .itemRemovedFromList(_, id), let .itemPurchased(_, id, _, _, _, _, _),
+             let .listEntryAssigned(_, id, _):
             return id == item
         case let .listReordered(_, order): return order.contains(item)
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.item == item
@@ -73,7 +75,7 @@ public enum EventHistory {
         switch event {
         case let .listCreated(id, _, _), let .listRenamed(id, _), let .listPriorityChanged(id, _), let .listDeleted(id),
              let .listRestored(id), let .listPurged(id), let .itemAddedToList(id, _, _), let .listEntryQuantityChanged(id, _, _),
-             let .itemRemovedFromList(id, _), let .listReordered(id, _), let .boughtEntriesCleared(id):
+             let .itemRemovedFromList(id, _), let .listReordered(id, _), let .boughtEntriesCleared(id), let .listEntryAssigned(id, _, _):
             return id == list
         case let .itemPurchased(_, _, id, _, _, _, _), let .tripStarted(_, id): return id == list
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.list == list
@@ -98,7 +100,7 @@ public enum EventHistory {
         case .itemRenamed, .itemDetailsChanged, .itemAvailabilityChanged, .itemDeleted, .listCreated, .listRenamed,
              .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList, .listEntryQuantityChanged,
              .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded,
-             .memberAdded, .memberRoleChanged, .memberRemoved:
+             .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
             return false
         }
     }

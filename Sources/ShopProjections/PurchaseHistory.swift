@@ -295,7 +295,7 @@ public struct PurchaseHistory: Hashable, Sendable {
              .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
              .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
              .itemAddedToList, .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared,
-             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved:
+             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
             break
         }
     }
@@ -336,7 +336,7 @@ public struct PurchaseHistory: Hashable, Sendable {
              .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .listCreated, .listRenamed,
              .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
              .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted,
-             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved:
+             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
             break
         }
     }

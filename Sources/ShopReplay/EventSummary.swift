@@ -29,6 +29,7 @@ enum EventSummary {
         case let .itemAddedToList(l, i, quantity): return "\(item(i)) ×\(quantity) on \(list(l))"
         case let .listEntryQuantityChanged(l, i, quantity): return "\(item(i)) ×\(quantity) on \(list(l))"
         case let .itemRemovedFromList(l, i): return "\(item(i)) off \(list(l))"
+        case let .listEntryAssigned(l, i, member): return "\(item(i)) on \(list(l)) for \(member ?? "nobody")"
         case let .listReordered(l, order): return "\(list(l)): \(order.map(item).joined(separator: ", "))"
         case let .itemPurchased(purchase, i, l, quantity, price, at, purchasedAt):
             return "purchase \(Format.short(purchase)): \(item(i)) ×\(quantity)" + (price.map { " at \(Format.money($0))" } ?? "") + " in \(location(at))"

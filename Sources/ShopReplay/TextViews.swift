@@ -6,13 +6,14 @@ enum TextViews {
     static func header(_ title: String, asOf: Int) -> String { "\(Limits.visible(title))  (as of seq \(asOf))" }
 
     static func shoppingList(_ view: ShoppingListView, currency: String?) -> String {
-        var out = [header("\(view.list.name) — shopping list \(view.grouping == .byLocation ? "by location" : "by name")", asOf: view.asOf)]
+        var out = [header("\(view.list.name) — shopping list \(view.grouping == .byLocation ? "by location" : "by name")"
+                          + (view.member.map { " for \($0) (and nobody's)" } ?? ""), asOf: view.asOf)]
         // One table for all sections, so that columns line up down the whole list.
         var table = Table(["", "item", "qty", "price", ""], rightAligned: [2, 3])
         for section in view.sections {
             for entry in section.entries {
                 table.add(["", entry.name, "×\(entry.quantity)", entry.unitPrice.map { Format.money($0) } ?? "",
-                           entry.available ? "" : "out of stock"])
+                           [entry.available ? nil : "out of stock", entry.assignee.map { "for \($0)" }].compactMap { $0 }.joined(separator: ", ")])
             }
         }
         var rows = table.render().split(separator: "\n", omittingEmptySubsequences: false).dropFirst().makeIterator()

@@ -442,6 +442,12 @@ import ShopProjections
 
 // Sources/ShopProjections/Views/ShoppingListView.swift #2
 @MainActor func example_ShoppingListView_2(weekly: ListID, views: HouseholdViews) throws {
+    let mine = ShoppingListView(views, list: weekly, grouping: .byLocation, for: "ben")!
+    print(mine.remaining, mine.sections.flatMap(\.entries).map(\.name))
+}
+
+// Sources/ShopProjections/Views/ShoppingListView.swift #3
+@MainActor func example_ShoppingListView_3(weekly: ListID, views: HouseholdViews) throws {
     let detail = ListDetailView(views, list: weekly)!
     print("bought \(detail.bought) of \(detail.total)")
 }

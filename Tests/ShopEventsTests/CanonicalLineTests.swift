@@ -52,6 +52,7 @@ import ShopTestSupport
             .tripStarted(trip: trip, list: list), .tripStarted(trip: trip, list: nil),
             .tripPaused(trip: trip), .tripResumed(trip: trip), .tripEnded(trip: trip),
             .memberAdded(member: "ana", role: .owner), .memberRoleChanged(member: "ana", role: .viewer), .memberRemoved(member: "ana"),
+            .listEntryAssigned(list: list, item: item, member: "ben"), .listEntryAssigned(list: list, item: item, member: nil),
         ]
     }
 

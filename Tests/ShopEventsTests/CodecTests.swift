@@ -229,6 +229,7 @@ struct RandomEvents {
         case .memberAdded: return .memberAdded(member: text(), role: Role.allCases.randomElement(using: &rng)!)
         case .memberRoleChanged: return .memberRoleChanged(member: text(), role: Role.allCases.randomElement(using: &rng)!)
         case .memberRemoved: return .memberRemoved(member: text())
+        case .listEntryAssigned: return .listEntryAssigned(list: id(), item: id(), member: Bool.random(using: &rng) ? nil : text())
         }
     }
 

@@ -94,8 +94,12 @@ public struct RandomCommands {
         case 42: return .purgeList(list: pick(lists) ?? anyList)
         case 43..<58:
             return .addItemToList(list: anyList, item: anyItem, quantity: chance(95) ? Int.random(in: 1...12, using: &rng) : 10_000)
-        case 58..<61:
+        case 58..<60:
             return .changeQuantity(list: anyList, item: entryItem(state, anyList) ?? anyItem, quantity: Int.random(in: 0...20, using: &rng))
+        case 60:
+            // Who is getting what: a member, a stranger (refused in a closed household), or nobody.
+            return .assignEntry(list: anyList, item: entryItem(state, anyList, unboughtOnly: chance(90)) ?? anyItem,
+                                member: chance(25) ? nil : pick(Self.actors))
         case 61..<63: return .removeItemFromList(list: anyList, item: entryItem(state, anyList) ?? anyItem)
         case 63..<65:
             var order = state.lists[anyList]?.entries.map(\.item) ?? []

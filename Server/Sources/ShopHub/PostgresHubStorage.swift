@@ -828,11 +828,6 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 }
 
-/// True for the first caller only.
-private final class Once: Sendable {
-    private let done = Mutex(false)
-    func claim() -> Bool { done.withLock { done in defer { done = true }; return !done } }
-}
 
 /// The deadlines of the requests at the database: an entry each, and one task (``watch()``) that
 /// fires those past due, every 100 ms.

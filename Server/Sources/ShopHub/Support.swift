@@ -159,6 +159,14 @@ final class PushQueue: Sendable {
     /// while one batch's round trip is under way.
     static let concurrentBatches = 4
 
+    /// How long a batch may take before its pushes are answered `unavailable` and its slot and
+    /// households are let go: a write the database never answers must not hold the queue. The write
+    /// is left to end on its own; if it commits after all, its pushes were not acknowledged, and a
+    /// device's retry is answered from the commands' records.
+    let timeout: Duration
+
+    init(timeout: Duration = .seconds(10)) { self.timeout = timeout }
+
     private enum Turn { case lead([Waiting]), answered(Result<SyncResponse, any Error>) }
     private struct Waiting {
         var id: Int
@@ -193,7 +201,7 @@ final class PushQueue: Sendable {
     private let state = Mutex(State())
 
     /// `push`, answered by the batch it goes with: `write` takes a batch and gives each push's answer, in order.
-    func push(_ push: Push, write: @Sendable ([Push]) async -> [Result<SyncResponse, any Error>]) async throws -> SyncResponse {
+    func push(_ push: Push, write: @escaping @Sendable ([Push]) async -> [Result<SyncResponse, any Error>]) async throws -> SyncResponse {
         let myID = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -212,7 +220,7 @@ final class PushQueue: Sendable {
         case let .answered(result): return try result.get()
         case let .lead(taken): batch = taken
         }
-        let answers = await write(batch.map(\.push))
+        let answers = await Self.within(timeout, count: batch.count) { await write(batch.map(\.push)) }
         // The next batch, if a waiting push can go now, led by its oldest; else the slot is freed.
         let next = state.withLock { state -> [Waiting]? in
             for waiting in batch { state.busy.remove(waiting.push.household) }
@@ -228,4 +236,29 @@ final class PushQueue: Sendable {
         }
         return try mine.get()
     }
+
+    /// `write`'s answers, or, once `timeout` has passed, `unavailable` for each of the batch's `count` pushes.
+    private static func within(_ timeout: Duration, count: Int,
+                               _ write: @escaping @Sendable () async -> [Result<SyncResponse, any Error>]) async -> [Result<SyncResponse, any Error>] {
+        let first = Once()
+        return await withCheckedContinuation { (answered: CheckedContinuation<[Result<SyncResponse, any Error>], Never>) in
+            let timer = Task {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                guard first.claim() else { return }
+                answered.resume(returning: Array(repeating: .failure(HubError.unavailable("the database did not answer within \(timeout)")), count: count))
+            }
+            Task {
+                let answers = await write()
+                timer.cancel()
+                guard first.claim() else { return }
+                answered.resume(returning: answers)
+            }
+        }
+    }
+}
+
+/// True for the first caller only.
+final class Once: Sendable {
+    private let done = Mutex(false)
+    func claim() -> Bool { done.withLock { done in defer { done = true }; return !done } }
 }

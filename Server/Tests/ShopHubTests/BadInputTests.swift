@@ -78,16 +78,21 @@ struct BadInputTests {
     func refusalsAndTheDocument(_ backend: Backend) async throws { try await Self.refusalsAndTheDocumentBody(backend) }
 
     @Test("every refusal has its status and code and writes nothing; every answer is one the document describes; every documented answer but storage failures is produced — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
-          arguments: [Backend.postgres, .partitioned])
-    func refusalsAndTheDocumentOnPostgres(_ backend: Backend) async throws { try await Self.refusalsAndTheDocumentBody(backend) }
+          arguments: [(Backend.postgres, 1), (.partitioned, 1), (.postgres, 2)])
+    func refusalsAndTheDocumentOnPostgres(_ backend: Backend, processes: Int) async throws {
+        try await Self.refusalsAndTheDocumentBody(backend, processes: processes)
+    }
 
-    static func refusalsAndTheDocumentBody(_ backend: Backend) async throws {
+    /// With two `processes` over one database, the household is made through the first and every
+    /// request asked of the second; what must stay unchanged is read from the database.
+    static func refusalsAndTheDocumentBody(_ backend: Backend, processes: Int = 1) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend, arguments: ["--households-per-hour", "4", "--requests-per-second", "500"])
         let api = try Conformance()
-        let base = hub.base
+        let asked = processes > 1 ? try hub.sibling(arguments: ["--households-per-hour", "4", "--requests-per-second", "500"]) : hub
+        let base = asked.base
         let (household, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld(), members: [("ben", .member)])
         let h = "/v1/households/\(household.id)", owner = household.ownerToken
         // The journal and the hub's records but for when devices were last seen (bookkeeping, not a request's effect).
@@ -199,9 +204,12 @@ struct BadInputTests {
         #expect(try await api.call("GET", base, "/healthz").status == 200)
         #expect(try await api.call("GET", base, "/readyz").status == 200)
         let metrics = try await api.call("GET", base, "/metrics")
-        #expect(metrics.text.contains("shop_hub_requests_total") && metrics.text.contains("shop_hub_commands_total"))
+        // Each process counts its own: the commands were pushed through the first.
+        let pushedThrough = processes > 1 ? try await api.call("GET", hub.base, "/metrics") : metrics
+        #expect(metrics.text.contains("shop_hub_requests_total") && pushedThrough.text.contains("shop_hub_commands_total"))
 
         // The token's rate and the join rate: the same store served again with low limits.
+        if processes > 1 { #expect(asked.terminate() == 0) }
         #expect(hub.terminate() == 0)
         let slow = try HubProcess(data: hub.data, backend: backend, port: hub.port, arguments: ["--requests-per-second", "1", "--joins-per-minute", "2"])
         var statuses: [Int] = []

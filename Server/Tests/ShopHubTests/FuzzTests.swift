@@ -21,10 +21,12 @@ struct FuzzTests {
     func schemathesisFindsNothing() async throws { try await Self.fuzz(.files) }
 
     @Test("schemathesis finds no server error, no crash and no undocumented answer on any route — on PostgreSQL",
-          .enabled(if: schemathesis != nil, notInstalled), .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)))
-    func schemathesisFindsNothingOnPostgres() async throws { try await Self.fuzz(.postgres) }
+          .enabled(if: schemathesis != nil, notInstalled), .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
+          arguments: [1, 2])
+    func schemathesisFindsNothingOnPostgres(processes: Int) async throws { try await Self.fuzz(.postgres, processes: processes) }
 
-    static func fuzz(_ backend: Backend) async throws {
+    /// With two `processes` over one database, the household is made through the first and fuzzed through the second.
+    static func fuzz(_ backend: Backend, processes: Int = 1) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -32,6 +34,8 @@ struct FuzzTests {
                                  arguments: ["--requests-per-second", "1000", "--households-per-hour", "100000", "--joins-per-minute", "100000",
                                              "--max-wait", "1"])   // a generated long poll waits a second, not a minute
         let (household, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld())
+        let fuzzed = processes > 1 ? try hub.sibling(arguments: ["--requests-per-second", "1000", "--households-per-hour", "100000",
+                                                                 "--joins-per-minute", "100000", "--max-wait", "1"]) : hub
         let tool = ToolRunner()
         defer { tool.remove() }
         let report = tool.path("junit.xml"), config = tool.path("schemathesis.toml")
@@ -40,15 +44,16 @@ struct FuzzTests {
         let result = try tool.run([
             "--config-file", config,
             "run", Programs.repository.appendingPathComponent("Server/openapi.json").path,
-            "--url", hub.base,
+            "--url", fuzzed.base,
             "--header", "Authorization: Bearer \(household.ownerToken)",
             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
             "--max-examples", "40", "--seed", "1",
             "--report", "junit", "--report-junit-path", report,
         ], environment: ["PYTHONWARNINGS": "ignore", "SCHEMATHESIS_HOOKS": ""], executable: Self.schemathesis!)
-        let alive = try await HTTP.call("GET", hub.base + "/healthz")
+        let alive = try await HTTP.call("GET", fuzzed.base + "/healthz")
         #expect(alive.status == 200, "the hub survived the fuzzing")
         #expect(result.status == 0, "schemathesis: \(result.stdout.suffix(4000)) \(result.stderr.suffix(2000))")
+        if processes > 1 { #expect(fuzzed.terminate() == 0) }
         #expect(hub.terminate() == 0)
         _ = household
     }

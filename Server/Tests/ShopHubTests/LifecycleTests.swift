@@ -336,6 +336,14 @@ struct LifecycleTests {
         #expect(load.devices.joined().map(\.unreachable).reduce(0, +) > 0, "some syncs met the database down (503)")
         let unavailable = String(decoding: Scratch.bytes(hub.logPath), as: UTF8.self).components(separatedBy: #""status":"503""#).count - 1
         #expect(unavailable > 0, "the hub answered 503 while the database restarted")
+        // By itself, the hub is ready again once its pool has connected anew (a loaded machine takes longer).
+        let deadline = Date().addingTimeInterval(60)
+        var ready = false
+        while !ready, Date() < deadline {
+            ready = (try? await HTTP.call("GET", hub.base + "/readyz").status) == 200
+            if !ready { try await Task.sleep(nanoseconds: 250_000_000) }
+        }
+        #expect(ready, "the hub is ready again within a minute of the last restart")
         #expect(try await load.settleAndCheck() == [])
         for household in load.households {
             let verified = try household.world.tool.run(["verify", "--journal", household.world.hub])

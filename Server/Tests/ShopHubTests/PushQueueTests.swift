@@ -65,6 +65,21 @@ import Testing
         #expect(seen.batches < pushes, "pushes that waited went together (\(seen.batches) batches for \(pushes) pushes)")
     }
 
+    @Test("a batch the database never answers is answered unavailable when its time is up, and lets its household go")
+    func aHungBatchLetsGo() async throws {
+        let queue = PushQueue(timeout: .milliseconds(200))
+        let household = HouseholdID()
+        let push = PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
+        let hung: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
+            try? await Task.sleep(for: .seconds(30))
+            return batch.map { _ in .success(.results([])) }
+        }
+        // Answered by the timeout (the hung write would answer success, after 30 s).
+        await #expect(throws: HubError.self) { try await queue.push(push, write: hung) }
+        let answer = try await queue.push(push) { batch in batch.map { _ in .success(.results([])) } }
+        #expect(answer == .results([]), "the household is free again")
+    }
+
     @Test("a batch's failure is each of its pushes' failure, and the queue goes on")
     func aFailedBatchFailsItsPushesOnly() async throws {
         let queue = PushQueue()

@@ -35,6 +35,7 @@ public enum CommandCatalog {
         case .changeQuantity: ["list", "item", "quantity"]
         case .removeItemFromList: ["list", "item"]
         case .reorderList: ["list", "order"]
+        case .assignEntry: ["list", "item", "member?"]
         case .purchaseItem: ["purchase?", "item", "list?", "quantity?", "unitPrice?", "location?", "purchasedAt?"]
         case .revertPurchase: ["purchase"]
         case .startTrip: ["trip?", "list?"]

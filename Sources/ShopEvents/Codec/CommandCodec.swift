@@ -105,6 +105,7 @@ public enum CommandCodec {
             return .changeQuantity(list: try d.id("list"), item: try d.id("item"), quantity: try d.int("quantity"))
         case .removeItemFromList: return .removeItemFromList(list: try d.id("list"), item: try d.id("item"))
         case .reorderList: return .reorderList(list: try d.id("list"), order: try d.ids("order"))
+        case .assignEntry: return .assignEntry(list: try d.id("list"), item: try d.id("item"), member: try d.optionalString("member"))
         case .purchaseItem:
             return .purchaseItem(purchase: try d.optionalID("purchase") ?? ids.make(), item: try d.id("item"),
                                  list: try d.optionalID("list"), quantity: try d.optionalInt("quantity"),
@@ -170,6 +171,7 @@ public enum CommandCodec {
             w.field("list", list); w.field("item", item); w.field("quantity", quantity)
         case let .removeItemFromList(list, item): w.field("list", list); w.field("item", item)
         case let .reorderList(list, order): w.field("list", list); w.field("order", order)
+        case let .assignEntry(list, item, member): w.field("list", list); w.field("item", item); w.field("member", member)
         case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt):
             w.field("purchase", purchase); w.field("item", item); w.field("list", list)
             w.field("quantity", quantity); w.field("unitPrice", unitPrice); w.field("location", location)

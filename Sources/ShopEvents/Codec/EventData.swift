@@ -197,6 +197,7 @@ struct EventData {
             return .listEntryQuantityChanged(list: try id(list, "list"), item: try id(item, "item"), quantity: try need(quantity, "quantity"))
         case .itemRemovedFromList: return .itemRemovedFromList(list: try id(list, "list"), item: try id(item, "item"))
         case .listReordered: return .listReordered(list: try id(list, "list"), order: try need(order, "order").map(ItemID.init))
+        case .listEntryAssigned: return .listEntryAssigned(list: try id(list, "list"), item: try id(item, "item"), member: member)
         case .itemPurchased:
             return .itemPurchased(purchase: try id(purchase, "purchase"), item: try id(item, "item"), list: list.map(ListID.init),
                                   quantity: try need(quantity, "quantity"), unitPrice: unitPrice,

@@ -296,6 +296,7 @@ public enum EventLineCodec {
             w.field("list", list); w.field("item", item); w.field("quantity", quantity)
         case let .itemRemovedFromList(list, item): w.field("list", list); w.field("item", item)
         case let .listReordered(list, order): w.field("list", list); w.field("order", order)
+        case let .listEntryAssigned(list, item, member): w.field("list", list); w.field("item", item); w.field("member", member)
         case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
             w.field("purchase", purchase); w.field("item", item); w.field("list", list)
             w.field("quantity", quantity); w.field("unitPrice", unitPrice); w.field("location", location)

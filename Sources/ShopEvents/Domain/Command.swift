@@ -41,6 +41,8 @@ public enum Command: Hashable, Sendable {
     case changeQuantity(list: ListID, item: ItemID, quantity: Int)
     case removeItemFromList(list: ListID, item: ItemID)
     case reorderList(list: ListID, order: [ItemID])
+    /// Who is getting the entry: a member, or nobody (`member` nil). SPEC section 10.
+    case assignEntry(list: ListID, item: ItemID, member: String?)
 
     case purchaseItem(purchase: PurchaseID = PurchaseID(), item: ItemID, list: ListID? = nil, quantity: Int? = nil,
                       unitPrice: Int? = nil, location: LocationID? = nil, purchasedAt: Timestamp? = nil)
@@ -86,6 +88,7 @@ public enum Command: Hashable, Sendable {
         case .changeQuantity: return .changeQuantity
         case .removeItemFromList: return .removeItemFromList
         case .reorderList: return .reorderList
+        case .assignEntry: return .assignEntry
         case .purchaseItem: return .purchaseItem
         case .revertPurchase: return .revertPurchase
         case .clearBought: return .clearBought
@@ -134,6 +137,7 @@ public enum CommandType: String, CaseIterable, Sendable {
     case addMember = "AddMember"
     case changeMemberRole = "ChangeMemberRole"
     case removeMember = "RemoveMember"
+    case assignEntry = "AssignEntry"
 }
 
 /// A command with its envelope: who asks, when, and the retry and

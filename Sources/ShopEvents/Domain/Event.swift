@@ -38,6 +38,8 @@ public enum Event: Hashable, Sendable {
     case listEntryQuantityChanged(list: ListID, item: ItemID, quantity: Int)
     case itemRemovedFromList(list: ListID, item: ItemID)
     case listReordered(list: ListID, order: [ItemID])
+    /// The entry's assignee: a member, or nobody (`member` nil). SPEC section 10.
+    case listEntryAssigned(list: ListID, item: ItemID, member: String?)
 
     case itemPurchased(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int, unitPrice: Int?,
                        location: LocationID, purchasedAt: Timestamp?)
@@ -81,6 +83,7 @@ public enum Event: Hashable, Sendable {
         case .listEntryQuantityChanged: return .listEntryQuantityChanged
         case .itemRemovedFromList: return .itemRemovedFromList
         case .listReordered: return .listReordered
+        case .listEntryAssigned: return .listEntryAssigned
         case .itemPurchased: return .itemPurchased
         case .purchaseReverted: return .purchaseReverted
         case .boughtEntriesCleared: return .boughtEntriesCleared
@@ -129,4 +132,5 @@ public enum EventType: String, CaseIterable, Sendable {
     case memberAdded = "MemberAdded"
     case memberRoleChanged = "MemberRoleChanged"
     case memberRemoved = "MemberRemoved"
+    case listEntryAssigned = "ListEntryAssigned"
 }

@@ -48,6 +48,7 @@ extension ShopDecider {
             }
             command = .removeItemFromList(list: list, item: item)
         case let .listReordered(list, order): command = .reorderList(list: list, order: order)
+        case let .listEntryAssigned(list, item, member): command = .assignEntry(list: list, item: item, member: member)
         case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
             command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
                                     location: location, purchasedAt: purchasedAt)

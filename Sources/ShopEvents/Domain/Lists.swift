@@ -61,6 +61,27 @@ extension ShopDecider {
         return [.listEntryQuantityChanged(list: list, item: item, quantity: quantity)]
     }
 
+    /// Who is getting an entry (SPEC section 10): the entry is on the list and
+    /// not bought; the member is a name an actor may have, and in a closed
+    /// household one of its members. Assigning the assignee it has already is
+    /// `unchanged` (no event that changes nothing).
+    static func decideAssignEntry(_ list: ListID, item: ItemID, member: String?,
+                                  _ state: ShopState) throws(RuleViolation) -> [Event] {
+        let shoppingList = try state.requireLiveList(list)
+        let entry = try state.requireEntry(item, on: shoppingList)
+        if entry.isBought {
+            throw RuleViolation(.alreadyBought, "item \(item) on list \(list) is already bought: there is nothing left to get", field: "item")
+        }
+        if let member {
+            try ShopState.validMember(member)
+            if !state.isOpen { _ = try state.requireMember(member) }
+        }
+        guard entry.assignee != member else {
+            throw RuleViolation(.unchanged, member.map { "the entry is \(ShopState.quoted($0))'s already" } ?? "the entry is nobody's already", field: "member")
+        }
+        return [.listEntryAssigned(list: list, item: item, member: member)]
+    }
+
     /// Takes an entry off the list without buying it, bought or not.
     static func decideRemoveItemFromList(_ list: ListID, item: ItemID,
                                          _ state: ShopState) throws(RuleViolation) -> [Event] {

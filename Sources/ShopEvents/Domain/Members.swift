@@ -45,7 +45,7 @@ extension ShopDecider {
             case .createHousehold, .createLocation, .renameLocation, .recolorLocation, .reorderLocations, .deleteLocation,
                  .createItem, .renameItem, .changeItemDetails, .relocateItem, .setItemAvailability, .deleteItem,
                  .createList, .renameList, .setListPriority, .deleteList, .restoreList, .addItemToList, .changeQuantity,
-                 .removeItemFromList, .reorderList, .purchaseItem, .revertPurchase, .clearBought, .startTrip,
+                 .removeItemFromList, .reorderList, .assignEntry, .purchaseItem, .revertPurchase, .clearBought, .startTrip,
                  .pauseTrip, .resumeTrip, .endTrip, .removeMember:
                 return
             }

@@ -52,6 +52,7 @@ public enum ShopDecider {
             return try decideChangeQuantity(list, item: item, quantity: quantity, state)
         case let .removeItemFromList(list, item): return try decideRemoveItemFromList(list, item: item, state)
         case let .reorderList(list, order): return try decideReorderList(list, order: order, state)
+        case let .assignEntry(list, item, member): return try decideAssignEntry(list, item: item, member: member, state)
         case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt):
             return try decidePurchaseItem(purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
                                           location: location, purchasedAt: purchasedAt, state)

@@ -151,6 +151,7 @@ public struct ShopState: Hashable, Sendable {
             lists.change(list) { $0.updateEntry(for: item) { $0.quantity = quantity } }
         case let .itemRemovedFromList(list, item): lists.change(list) { $0.entries.removeAll { $0.item == item } }
         case let .listReordered(list, order): applyListReordered(list, order: order)
+        case let .listEntryAssigned(list, item, member): lists.change(list) { $0.updateEntry(for: item) { $0.assignee = member } }
         case let .itemPurchased(purchase, item, list, _, _, location, purchasedAt):
             applyItemPurchased(Purchase(id: purchase, item: item, list: list, location: location,
                                         effectiveTime: purchasedAt ?? at, seq: context.seq))
@@ -241,6 +242,8 @@ public struct ListEntry: Hashable, Sendable {
     public var purchase: PurchaseID?
     /// The `seq` of that purchase, so views can show the most recently bought last.
     public var boughtSeq: Int?
+    /// Who is getting it (``Command/assignEntry(list:item:member:)``); `nil`: nobody. A fresh entry has none.
+    public var assignee: String?
 
     public var isBought: Bool { purchase != nil }
 }

@@ -32,7 +32,7 @@ extension CommandOutcome {
                  .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
                  .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .purchaseReverted,
                  .boughtEntriesCleared, .tripPaused, .tripResumed, .tripEnded,
-                 .memberAdded, .memberRoleChanged, .memberRemoved: nil
+                 .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned: nil
             }
         }
     }

@@ -202,7 +202,7 @@ public enum JournalVerifier {
              .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .listRenamed,
              .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
              .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .purchaseReverted, .boughtEntriesCleared,
-             .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved:
+             .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
             break
         }
     }

@@ -68,7 +68,7 @@ extension ShopState {
              .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
              .itemAddedToList, .listEntryQuantityChanged, .itemRemovedFromList, .listReordered,
              .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed,
-             .memberAdded, .memberRoleChanged, .memberRemoved:
+             .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
             apply(event, context)
         }
     }

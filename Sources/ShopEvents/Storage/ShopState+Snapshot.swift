@@ -28,6 +28,7 @@ extension ShopState {
                 w.id(e.item); w.int(e.quantity); w.int(e.addedSeq)
                 w.optional(e.purchase) { $0.id($1) }
                 w.optional(e.boughtSeq) { $0.int($1) }
+                w.optional(e.assignee) { $0.string($1) }
             }
         }
         w.array(purgedLists.sorted()) { $0.id($1) }
@@ -93,7 +94,8 @@ extension ShopState {
             list.entries = try r.array { r throws(BinaryDecodingError) in
                 ListEntry(item: try r.id(), quantity: try r.int(), addedSeq: try r.int(),
                           purchase: try r.optional { r throws(BinaryDecodingError) in try r.id() },
-                          boughtSeq: try r.optional { r throws(BinaryDecodingError) in try r.int() })
+                          boughtSeq: try r.optional { r throws(BinaryDecodingError) in try r.int() },
+                          assignee: try r.optional { r throws(BinaryDecodingError) in try r.string() })
             }
             return list
         }) {

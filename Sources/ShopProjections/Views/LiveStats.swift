@@ -53,7 +53,7 @@ public struct LiveStats: Hashable, Sendable {
              .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .listCreated, .listRenamed,
              .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
              .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted,
-             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved:
+             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
             break
         }
     }

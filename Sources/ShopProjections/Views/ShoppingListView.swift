@@ -35,10 +35,13 @@ public struct ShoppingListView: Hashable, Sendable {
         public var quantity: Int
         public var available: Bool
         public var unitPrice: Int?
+        /// Who is getting it; `nil`: nobody (SPEC section 10).
+        public var assignee: String?
 
         /// Memberwise, for preview data and tests.
-        public init(item: ItemID, name: String, quantity: Int, available: Bool, unitPrice: Int?) {
+        public init(item: ItemID, name: String, quantity: Int, available: Bool, unitPrice: Int?, assignee: String? = nil) {
             self.item = item; self.name = name; self.quantity = quantity; self.available = available; self.unitPrice = unitPrice
+            self.assignee = assignee
         }
     }
 
@@ -67,25 +70,41 @@ public struct ShoppingListView: Hashable, Sendable {
     public var estimatedTotal: Int
     /// Remaining entries without a price.
     public var unpriced: Int
+    /// The member whose entries (and the unassigned ones) the view shows; `nil`: every entry.
+    public var member: String?
 
     init(grouping: Grouping, asOf: Int, list: ListRef, sections: [Section], remaining: Int, bought: Int,
-         estimatedTotal: Int, unpriced: Int) {
+         estimatedTotal: Int, unpriced: Int, member: String? = nil) {
         self.grouping = grouping; self.asOf = asOf; self.list = list; self.sections = sections
         self.remaining = remaining; self.bought = bought; self.estimatedTotal = estimatedTotal; self.unpriced = unpriced
+        self.member = member
     }
 
-    /// `nil` if there is no such list (never created, or purged).
-    public init?(_ views: HouseholdViews, list id: ListID, grouping: Grouping) {
+    /// `nil` if there is no such list (never created, or purged). With `member`, only the entries
+    /// assigned to that member and those assigned to nobody (`--for MEMBER`); `remaining`,
+    /// `estimatedTotal` and `unpriced` then count what is shown, `bought` the whole list.
+    ///
+    /// ```swift
+    /// let mine = ShoppingListView(views, list: weekly, grouping: .byLocation, for: "ben")!
+    /// print(mine.remaining, mine.sections.flatMap(\.entries).map(\.name))
+    /// ```
+    public init?(_ views: HouseholdViews, list id: ListID, grouping: Grouping, for member: String? = nil) {
         guard let list = views.state.lists[id] else { return nil }
         self.grouping = grouping
         asOf = views.asOf
         self.list = ListRef(id: id, name: list.name)
         var byLocation: [LocationID: [Entry]] = [:]
         var all: [Entry] = []
+        self.member = member
+        var hidden = 0   // another member's
         for entry in list.entries where !entry.isBought {
+            if let member, let assignee = entry.assignee, assignee != member {
+                hidden += 1
+                continue
+            }
             guard let item = views.state.items[entry.item] else { continue }
             let row = Entry(item: item.id, name: item.name, quantity: entry.quantity, available: item.isAvailable,
-                            unitPrice: item.details.unitPrice)
+                            unitPrice: item.details.unitPrice, assignee: entry.assignee)
             all.append(row)
             byLocation[item.location, default: []].append(row)
         }
@@ -103,7 +122,7 @@ public struct ShoppingListView: Hashable, Sendable {
             }
         }
         remaining = all.count
-        bought = list.entries.count - all.count
+        bought = list.entries.count - all.count - hidden
         estimatedTotal = all.reduce(0) { total, entry in total + (entry.unitPrice.map { $0 * entry.quantity } ?? 0) }
         unpriced = all.filter { $0.unitPrice == nil }.count
     }
@@ -112,13 +131,15 @@ public struct ShoppingListView: Hashable, Sendable {
     public var json: JSONValue {
         .object([
             ("view", .string(grouping.rawValue)), ("asOf", .int(asOf)), ("list", list.json),
+        ] + (member.map { [("for", .string($0))] } ?? []) + [
             ("sections", .array(sections.map { section in
                 .object([
                     ("title", .string(section.title)), ("location", .optional(section.location?.description)),
                     ("entries", .array(section.entries.map { entry in
                         .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
                                  ("quantity", .int(entry.quantity)), ("available", .bool(entry.available)),
-                                 ("unitPrice", .optional(entry.unitPrice))])
+                                 ("unitPrice", .optional(entry.unitPrice))]
+                                + (entry.assignee.map { [("assignee", .string($0))] } ?? []))
                     })),
                 ])
             })),
@@ -166,10 +187,12 @@ public struct ListDetailView: Hashable, Sendable {
         public var name: String
         public var quantity: Int
         public var bought: Bool
+        /// Who is getting it; `nil`: nobody (SPEC section 10).
+        public var assignee: String?
 
         /// Memberwise, for preview data and tests.
-        public init(item: ItemID, name: String, quantity: Int, bought: Bool) {
-            self.item = item; self.name = name; self.quantity = quantity; self.bought = bought
+        public init(item: ItemID, name: String, quantity: Int, bought: Bool, assignee: String? = nil) {
+            self.item = item; self.name = name; self.quantity = quantity; self.bought = bought; self.assignee = assignee
         }
     }
 
@@ -188,7 +211,8 @@ public struct ListDetailView: Hashable, Sendable {
         asOf = views.asOf
         self.list = ListRef(id: id, name: list.name)
         let row = { (entry: ListEntry) in
-            Entry(item: entry.item, name: views.name(of: entry.item), quantity: entry.quantity, bought: entry.isBought)
+            Entry(item: entry.item, name: views.name(of: entry.item), quantity: entry.quantity, bought: entry.isBought,
+                  assignee: entry.assignee)
         }
         let boughtEntries = list.entries.filter(\.isBought).sorted { ($0.boughtSeq ?? 0) < ($1.boughtSeq ?? 0) }
         entries = list.entries.filter { !$0.isBought }.map(row) + boughtEntries.map(row)
@@ -201,7 +225,8 @@ public struct ListDetailView: Hashable, Sendable {
             ("view", "list-detail"), ("asOf", .int(asOf)), ("list", list.json),
             ("entries", .array(entries.map { entry in
                 .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
-                         ("quantity", .int(entry.quantity)), ("bought", .bool(entry.bought))])
+                         ("quantity", .int(entry.quantity)), ("bought", .bool(entry.bought))]
+                         + (entry.assignee.map { [("assignee", .string($0))] } ?? []))
             })),
             ("bought", .int(bought)), ("total", .int(total)),
         ])

@@ -90,6 +90,8 @@ struct FoundationLine: Decodable {
             let member = try d.decode(String.self, forKey: .member)
             event = type == .memberAdded ? .memberAdded(member: member, role: role) : .memberRoleChanged(member: member, role: role)
         case .memberRemoved: event = .memberRemoved(member: try d.decode(String.self, forKey: .member))
+        case .listEntryAssigned:
+            event = .listEntryAssigned(list: try id(.list), item: try id(.item), member: try d.decodeIfPresent(String.self, forKey: .member))
         }
         guard let prev = SHA256Digest(hex: try c.decode(String.self, forKey: .prev)) else {
             throw DecodingError.dataCorruptedError(forKey: .prev, in: c, debugDescription: "prev")

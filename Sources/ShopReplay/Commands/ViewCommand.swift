@@ -91,7 +91,7 @@ struct ViewCommand: ToolCommand {
     static let name = "view"
     static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due"
     static let help = """
-    Usage: shop-replay view NAME [--list ID|NAME] [--as-of SEQ|TIME] [--journal PATH] [--json]
+    Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--as-of SEQ|TIME] [--journal PATH] [--json]
 
     Shows one view of the household, rebuilt from the journal (from its
     snapshot when there is a good one).
@@ -113,6 +113,7 @@ struct ViewCommand: ToolCommand {
 
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
+      --for MEMBER     the shopping list views: only MEMBER's entries and those assigned to nobody
     \(AsOf.help)
       --no-snapshot    ignore <journal>.snapshot and replay the whole journal
     \(JournalOptions.help)
@@ -120,6 +121,8 @@ struct ViewCommand: ToolCommand {
 
     var view: ViewName
     var list: String?
+    /// `--for MEMBER`: the shopping list views show that member's entries and nobody's.
+    var member: String?
     var asOf: AsOf
     var useSnapshot: Bool
     var options: JournalOptions
@@ -127,6 +130,7 @@ struct ViewCommand: ToolCommand {
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
         list = try arguments.option("--list", "ID|NAME")
+        member = try arguments.option("--for", "MEMBER")
         asOf = try AsOf.parse(&arguments)
         useSnapshot = !arguments.flag("--no-snapshot")
         guard let name = arguments.positional() else {
@@ -138,6 +142,9 @@ struct ViewCommand: ToolCommand {
         }
         self.view = view
         if list != nil, !view.needsList { throw UsageError(message: "--list is for the list views, not \(view.rawValue)") }
+        if member != nil, ![.shoppingListByLocation, .shoppingListByName].contains(view) {
+            throw UsageError(message: "--for is for the shopping list views, not \(view.rawValue)")
+        }
     }
 
     func run() throws -> Int32 {
@@ -165,7 +172,7 @@ struct ViewCommand: ToolCommand {
         switch view {
         case .shoppingListByLocation, .shoppingListByName:
             let list = try chosenList()
-            let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation)!
+            let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation, for: member)!
             show(shopping.json) { TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views) }
         case .listDetail:
             let list = try chosenList()
