@@ -412,6 +412,11 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             }
             for part in round {
                 let household = part.household
+                if part.conflicts >= Self.conflictsBeforeGivingUp, case .headMoved = outcomes[household] ?? .unknown {
+                    // Other processes' pushes keep winning, or the table's head and lines disagree: answered, not looped on.
+                    fail(household, HubError.unavailable("household \(household): its head moved \(part.conflicts + 1) times while its pushes were decided; try again"))
+                    continue
+                }
                 do {
                     switch outcomes[household] ?? .unknown {
                     case .written:
@@ -439,6 +444,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         }
         return answers.map { $0 ?? .failure(HubError.unavailable("the push was not answered")) }
     }
+
+    /// How often a household's pushes are decided again, its head moved by another process each
+    /// time, before they are answered `unavailable`.
+    static let conflictsBeforeGivingUp = 50
 
     /// One household's pushes of a batch, decided: what the statement writes for it and checks.
     private struct HouseholdPush {
