@@ -153,6 +153,13 @@ public struct PurchaseHistory: Hashable, Sendable {
             self.last = last
         }
 
+        /// (last − first) / (purchases − 1), in days: the mean interval between purchases of the
+        /// statistics and of the due view; `nil` below two purchases.
+        public var meanIntervalDays: Double? {
+            guard tally.purchases > 1, firstMilliseconds != .min, lastMilliseconds != .min else { return nil }
+            return Double(lastMilliseconds - firstMilliseconds) / 86_400_000 / Double(tally.purchases - 1)
+        }
+
         /// Counts a purchase in, bought at `time`.
         mutating func add(quantity: Int, spend: Int, at time: Timestamp) {
             tally.add(quantity: quantity, spend: spend, sign: 1)

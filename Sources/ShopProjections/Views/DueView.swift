@@ -57,10 +57,8 @@ public struct DueView: Hashable, Sendable {
         var due: [Row] = []
         for item in views.state.items.values where !item.isDeleted && onAList[item.id] == nil {
             guard let bought = views.history.items[item.id], bought.tally.purchases >= Self.purchasesForAStaple,
-                  let first = bought.first, let last = bought.last else { continue }
-            let day = 86_400_000.0
-            let mean = Double(last.millisecondsSince1970 - first.millisecondsSince1970) / day / Double(bought.tally.purchases - 1)
-            let since = Double(now.millisecondsSince1970 - last.millisecondsSince1970) / day
+                  let last = bought.last, let mean = bought.meanIntervalDays else { continue }
+            let since = Double(now.millisecondsSince1970 - last.millisecondsSince1970) / 86_400_000
             guard since >= mean else { continue }
             due.append(Row(item: item.id, name: item.name, lastPurchased: last, meanIntervalDays: mean, daysSince: since,
                            overdue: mean > 0 ? since / mean : nil))

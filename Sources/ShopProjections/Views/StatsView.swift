@@ -114,10 +114,7 @@ public struct StatsView: Hashable, Sendable {
 
     static func itemRow(_ id: ItemID, _ views: HouseholdViews) -> ItemRow? {
         guard let value = views.history.items[id], let first = value.first, let last = value.last else { return nil }
-        let mean = value.tally.purchases > 1
-            ? Double(last.millisecondsSince1970 - first.millisecondsSince1970) / 86_400_000 / Double(value.tally.purchases - 1)
-            : nil
-        return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: mean)
+        return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: value.meanIntervalDays)
     }
 
     static func locationRow(_ id: LocationID, _ views: HouseholdViews) -> LocationRow? {
