@@ -22,7 +22,7 @@ public enum EventHistory {
     public static func forEach(journal path: String, touching subject: Subject,
                                _ body: (RecordedEvent, ShopState) throws -> Void) throws {
         let reader = try JournalReader(path: path)
-        var state = ShopState.initial
+        var state = ShopState.compact
         while let recorded = try reader.next() {
             if touches(recorded, subject, before: state) { try body(recorded, state) }
             state.apply(recorded)

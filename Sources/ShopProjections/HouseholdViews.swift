@@ -11,7 +11,7 @@ import ShopEvents
 /// let list = ShoppingListView(views, list: weekly, grouping: .byLocation)
 /// ```
 public struct HouseholdViews: Projection, Hashable, Sendable {
-    public private(set) var state = ShopState.initial
+    public private(set) var state = ShopState.compact
     public private(set) var history = PurchaseHistory()
     /// The `seq` of the last event folded in; 0 before any.
     public private(set) var asOf = 0

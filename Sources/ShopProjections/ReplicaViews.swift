@@ -57,7 +57,7 @@ public struct ReplicaViews {
         try engine.refresh()
         try engine.saveSnapshot()
         if !Replica.isReplica(path) {
-            let journal = try Journal.openShared(path: path)
+            let journal = try SharedJournal.open(path: path)
             defer { journal.close() }
             try journal.saveSnapshot()
         }

@@ -152,6 +152,12 @@ import ShopProjections
 
 // Sources/ShopEvents/Storage/PurchaseTable.swift #1
 @MainActor func example_PurchaseTable_1() throws {
+    let state = ShopState.compact
+    print(state.purchases.storage is PurchaseTable, state.purchases.count)   // true 0
+}
+
+// Sources/ShopEvents/Domain/Purchases.swift #1
+@MainActor func example_Purchases_1() throws {
     let state = ShopState.initial
     if let bought = state.purchases[PurchaseID()], !bought.isReverted { print(bought.effectiveTime) }
     print(state.purchases.count, state.purchases.values.filter(\.isReverted).count)
@@ -214,13 +220,23 @@ import ShopProjections
     print(again.startedFromSnapshot as Any)
 }
 
-// Sources/ShopEvents/Journal/Journal+Shared.swift #1
-@MainActor func example_Journal_4(journal: Journal, commands: [Command]) throws {
-    let journal = try Journal.openShared(path: "shop.ndjson", options: .init(actor: "ana"))
-    try journal.execute(.createList(list: ListID(), name: "Weekend", priority: nil))   // others may write meanwhile
+// Sources/ShopEvents/Journal/Journal+Execute.swift #1
+@MainActor func example_JournalWriting_1() throws {
+    func buyMilk(in journal: some JournalWriting, milk: ItemID) throws {
+        try journal.execute(.purchaseItem(item: milk))
+        try journal.saveSnapshot()
+    }
 }
 
-// Sources/ShopEvents/Journal/Journal+Execute.swift #1
+// Sources/ShopEvents/Journal/SharedJournal.swift #1
+@MainActor func example_SharedJournal_1() throws {
+    let shared = try SharedJournal.open(path: "shop.ndjson", options: .init(actor: "ana"))
+    try shared.execute(.createList(list: ListID(), name: "Weekend", priority: nil))   // others may write meanwhile
+    print(shared.head)
+    shared.close()
+}
+
+// Sources/ShopEvents/Journal/Journal+Execute.swift #2
 @MainActor func example_Journal_5(commands: [Command], journal: Journal) throws {
     do { let outcomes = try journal.execute(allOrNothing: commands.map { CommandEnvelope($0) }) }
     catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }

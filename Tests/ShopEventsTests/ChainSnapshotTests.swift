@@ -112,13 +112,13 @@ import ShopTestSupport
     }
 }
 
-/// Shared mode (`Journal.openShared`): other writers' events are folded before each write.
+/// Shared mode (`SharedJournal`): other writers' events are folded before each write.
 @Suite struct SharedJournalTests {
     @Test func anAllOrNothingBatchRejectedAfterOthersWroteKeepsTheChain() throws {
         let fixture = JournalFixture()
         defer { fixture.remove() }
         do { try fixture.seeded().close() }
-        let shared = try Journal.openShared(path: fixture.path, options: .init(ids: .sequential(prefix: 0x5E), actor: "ana"))
+        let shared = try SharedJournal.open(path: fixture.path, options: .init(ids: .sequential(prefix: 0x5E), actor: "ana"))
         defer { shared.close() }
         // Another writer appends while the shared journal is open.
         let other = try fixture.open(ids: .sequential(prefix: 0x07))

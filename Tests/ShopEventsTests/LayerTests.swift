@@ -15,10 +15,7 @@ import Testing
     ]
 
     /// Names a lower layer still uses, and why; each is work left, not a rule.
-    static let knownExceptions: Set<String> = [
-        // The state keeps its purchases in the compact table: which table a fold keeps is to become the projection's choice.
-        "Domain → PurchaseTable",
-    ]
+    static let knownExceptions: Set<String> = []
 
     static func files(_ folder: String) throws -> [(name: String, text: String)] {
         let directory = sources.appendingPathComponent(folder)

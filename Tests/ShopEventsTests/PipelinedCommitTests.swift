@@ -93,8 +93,8 @@ import ShopTestSupport
         defer { fixture.remove() }
         try fixture.seeded().close()
         let options = Journal.Options(clock: TestClock.stepping(), ids: .sequential(prefix: 0xE1), actor: "ana")
-        let first = try Journal.openShared(path: fixture.path, options: options)
-        let second = try Journal.openShared(path: fixture.path, options: Journal.Options(ids: .sequential(prefix: 0xE2), actor: "ben"))
+        let first = try SharedJournal.open(path: fixture.path, options: options)
+        let second = try SharedJournal.open(path: fixture.path, options: Journal.Options(ids: .sequential(prefix: 0xE2), actor: "ben"))
         defer { first.close(); second.close() }
         try second.execute(.createItem(item: id(0x99), name: "Butter", location: nil, details: .none))
         var reported: [[Result<CommandOutcome, RuleViolation>]] = []

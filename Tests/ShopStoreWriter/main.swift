@@ -32,8 +32,8 @@ if arguments.count == 5, arguments[1] == "--chdir" {
             print("seqs", try await store.execute(item).seqs, store.path)
             try await store.saveSnapshot()
         case "journal", "shared":
-            let journal = kind == "journal" ? try Journal.open(path: "shop.ndjson", options: .init(actor: "ana"))
-                                            : try Journal.openShared(path: "shop.ndjson", options: .init(actor: "ana"))
+            let journal: any JournalWriting = kind == "journal" ? try Journal.open(path: "shop.ndjson", options: .init(actor: "ana"))
+                                                                : try SharedJournal.open(path: "shop.ndjson", options: .init(actor: "ana"))
             move(to: elsewhere)
             print("seqs", try journal.execute(item).seqs, journal.path)
             try journal.saveSnapshot()

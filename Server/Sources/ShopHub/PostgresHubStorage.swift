@@ -51,7 +51,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     static let channel = "shop_hub_push"
 
     struct Folded {
-        var state = ShopState.initial
+        var state = ShopState.compact
         var head = JournalHead.empty
         var lastAt: Timestamp?
         /// Another process moved the head under this one lately: the next batch is decided on a copy.

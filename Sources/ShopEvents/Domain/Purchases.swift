@@ -82,3 +82,106 @@ extension ShopState {
         }
     }
 }
+
+/// Where the state keeps its purchases. The domain asks only this of them:
+/// how they are laid out is the folder's choice. ``ShopState/initial`` keeps
+/// them in a ``PurchaseList``; the journal and the views keep them in a
+/// compact table below the domain, which a snapshot maps in place.
+public protocol PurchaseStorage: Sendable {
+    /// How many purchases were ever recorded, reverted ones included.
+    var count: Int { get }
+    /// Where a purchase stands in journal order (0 for the first).
+    func position(of id: PurchaseID) -> Int?
+    /// The purchase at a position in journal order.
+    func purchase(at position: Int) -> Purchase
+    /// Adds a purchase; one whose id is known already replaces nothing (ids are never reused).
+    mutating func insert(_ purchase: Purchase)
+    /// Marks a known purchase reverted.
+    mutating func markReverted(_ id: PurchaseID)
+    /// The same storage with nothing in it.
+    func emptied() -> any PurchaseStorage
+    /// Whether `other` holds the same purchases, where this storage can tell
+    /// cheaply (one of its own kind); nil where it cannot.
+    func quicklyEquals(_ other: any PurchaseStorage) -> Bool?
+}
+
+/// Every purchase of a household ever recorded (a purchase id is never
+/// reused), in journal order, in whatever ``PurchaseStorage`` the fold began with.
+///
+/// ```swift
+/// let state = ShopState.initial
+/// if let bought = state.purchases[PurchaseID()], !bought.isReverted { print(bought.effectiveTime) }
+/// print(state.purchases.count, state.purchases.values.filter(\.isReverted).count)
+/// ```
+public struct Purchases: Hashable, Sendable {
+    /// Where they are kept.
+    public private(set) var storage: any PurchaseStorage
+
+    public init(in storage: any PurchaseStorage = PurchaseList()) { self.storage = storage }
+
+    public var count: Int { storage.count }
+
+    public subscript(id: PurchaseID) -> Purchase? {
+        guard let at = storage.position(of: id) else { return nil }
+        return storage.purchase(at: at)
+    }
+
+    /// Every purchase, in journal order.
+    public var values: LazyMapSequence<Range<Int>, Purchase> {
+        let storage = self.storage
+        return (0..<storage.count).lazy.map { storage.purchase(at: $0) }
+    }
+
+    /// Where a purchase stands in journal order (0 for the first).
+    public func position(of id: PurchaseID) -> Int? { storage.position(of: id) }
+
+    /// The purchase at a position in journal order.
+    public func purchase(at position: Int) -> Purchase { storage.purchase(at: position) }
+
+    mutating func insert(_ purchase: Purchase) { storage.insert(purchase) }
+
+    mutating func markReverted(_ id: PurchaseID) { storage.markReverted(id) }
+
+    /// The same storage, emptied.
+    package mutating func removeAll() { storage = storage.emptied() }
+
+    public static func == (a: Purchases, b: Purchases) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.storage.quicklyEquals(b.storage) ?? a.values.elementsEqual(b.values)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        if count > 0 { hasher.combine(purchase(at: count - 1).id) }
+    }
+}
+
+/// The plain ``PurchaseStorage``: an array in journal order and a dictionary
+/// from id to position (about 390 bytes a purchase).
+public struct PurchaseList: PurchaseStorage, Hashable {
+    private var all: [Purchase] = []
+    private var positions: [PurchaseID: Int] = [:]
+
+    public init() {}
+
+    public var count: Int { all.count }
+    public func position(of id: PurchaseID) -> Int? { positions[id] }
+    public func purchase(at position: Int) -> Purchase { all[position] }
+
+    public mutating func insert(_ purchase: Purchase) {
+        guard positions[purchase.id] == nil else { return }
+        positions[purchase.id] = all.count
+        all.append(purchase)
+    }
+
+    public mutating func markReverted(_ id: PurchaseID) {
+        guard let at = positions[id] else { return }
+        all[at].isReverted = true
+    }
+
+    public func emptied() -> any PurchaseStorage { PurchaseList() }
+
+    public func quicklyEquals(_ other: any PurchaseStorage) -> Bool? {
+        (other as? PurchaseList).map { $0.all == all }
+    }
+}

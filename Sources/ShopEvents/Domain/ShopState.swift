@@ -24,8 +24,9 @@ public struct ShopState: Hashable, Sendable {
     public internal(set) var items: [ItemID: Item] = [:]
     /// Live and soft-deleted lists; a purged list is gone.
     public internal(set) var lists: [ListID: ShoppingList] = [:]
-    /// Every purchase ever recorded, compactly (a purchase id is never reused).
-    public internal(set) var purchases = PurchaseTable()
+    /// Every purchase ever recorded (a purchase id is never reused), kept
+    /// where the fold began: see ``ShopState/initial(keepingPurchasesIn:)``.
+    public internal(set) var purchases = Purchases()
     /// Every trip.
     public internal(set) var trips: [TripID: Trip] = [:]
     /// The trip started and not yet ended, paused or not.
@@ -67,8 +68,16 @@ public struct ShopState: Hashable, Sendable {
         }
     }
 
-    /// The state before the first event.
+    /// The state before the first event, keeping its purchases in a ``PurchaseList``.
     public static let initial = ShopState()
+
+    /// The state before the first event, keeping its purchases in `storage`
+    /// (emptied first) — a compact table, for a fold of years of history.
+    public static func initial(keepingPurchasesIn storage: any PurchaseStorage) -> ShopState {
+        var state = ShopState()
+        state.purchases = Purchases(in: storage.emptied())
+        return state
+    }
 
     /// The pure fold: the state after `event`, which happened at `context`.
     public static func evolve(_ state: ShopState, _ event: Event, _ context: EventContext) -> ShopState {

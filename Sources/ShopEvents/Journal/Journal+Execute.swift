@@ -5,9 +5,30 @@ import Glibc
 import Darwin
 #endif
 
-// Deciding commands and writing their events: one command, a batch with
-// one `fsync`, all or nothing.
-extension Journal {
+/// A journal opened for writing: ``Journal`` (the lock held throughout) or
+/// ``SharedJournal`` (the lock held only while writing).
+///
+/// ```swift
+/// func buyMilk(in journal: some JournalWriting, milk: ItemID) throws {
+///     try journal.execute(.purchaseItem(item: milk))
+///     try journal.saveSnapshot()
+/// }
+/// ```
+public protocol JournalWriting: AnyObject {
+    var path: String { get }
+    /// The household as of the last event read or written.
+    var state: ShopState { get }
+    var head: JournalHead { get }
+    /// Executes commands in order, each against the state the ones before it
+    /// left, with one `fsync` for all of them; each accepted or rejected on its own.
+    func execute(batch requests: [CommandEnvelope]) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>]
+    /// Saves the writer's chain to `<journal>.chain`.
+    func saveSnapshot() throws(JournalError)
+    /// Releases the file and the lock.
+    func close()
+}
+
+extension JournalWriting {
     /// Executes one command: its events are durable when this returns.
     /// Throws ``RuleViolation`` if a rule rejects it (nothing is written) or ``JournalError``.
     @discardableResult
@@ -20,7 +41,11 @@ extension Journal {
     public func execute(_ command: Command) throws -> CommandOutcome {
         try execute(CommandEnvelope(command))
     }
+}
 
+// Deciding commands and writing their events: one command, a batch with
+// one `fsync`, all or nothing.
+extension Journal: JournalWriting {
     /// Executes commands in order, each against the state the ones before it
     /// left, and makes all of their events durable with one `fsync` (group
     /// commit; a large batch's lines are written in pieces as they are encoded).
@@ -46,13 +71,6 @@ extension Journal {
     /// catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
     /// ```
     public func execute(allOrNothing requests: [CommandEnvelope]) throws -> [CommandOutcome] {
-        if !file.holdsLock, file.isOpen {
-            // Shared mode: what others wrote is folded first, so that a rejection restores the caught-up chain.
-            try file.lockBlocking(timeout: options.lockTimeout)
-            defer { file.unlock() }
-            try catchUp()
-            return try execute(allOrNothing: requests)
-        }
         let saved = chain
         let results = try execute(requests, allOrNothing: true)
         var outcomes: [CommandOutcome] = []
@@ -69,13 +87,7 @@ extension Journal {
 
     func execute(_ requests: [CommandEnvelope], allOrNothing: Bool) throws(JournalError) -> [Result<CommandOutcome, RuleViolation>] {
         guard file.isOpen else { throw file.closedError() }
-        if !file.holdsLock {
-            // Shared mode: the lock for this write only, after folding what others wrote.
-            try file.lockBlocking(timeout: options.lockTimeout)
-            defer { file.unlock() }
-            try catchUp()
-            return try execute(requests, allOrNothing: allOrNothing)
-        }
+        precondition(file.holdsLock, "\(path): a write without the writer's lock (a SharedJournal takes it for each write)")
         var batch = decideAndWrite(requests, allOrNothing: allOrNothing)
         if batch.bytes > 0, batch.failure == nil {
             do { try file.writer.sync() } catch { batch.failure = error }

@@ -17,7 +17,7 @@ extension Journal {
     /// file is cut back to the end of the last acknowledged batch and the
     /// error is thrown. If `acknowledge` throws, the run stops and the error
     /// is rethrown; the batch decided meanwhile is kept, made durable but not
-    /// reported. In shared mode the writer's lock is held for the whole run.
+    /// reported. A ``SharedJournal`` holds the writer's lock for the whole run.
     /// While `acknowledge` runs, the next batch is decided already: the
     /// journal's ``state`` includes it, and its ``head`` is known only once
     /// the run returns. Writing to the journal or closing it from
@@ -33,12 +33,6 @@ extension Journal {
     where Batches.Element == [CommandEnvelope] {
         guard file.isOpen else { throw file.closedError() }
         notPipelining("execute(batches:)")
-        if !file.holdsLock {
-            try file.lockBlocking(timeout: options.lockTimeout)
-            defer { file.unlock() }
-            try catchUp()
-            return try execute(batches: batches, acknowledge: acknowledge)
-        }
         // One encoding thread for the whole run, which also claims the events' ids (the chain lends it
         // the table) and, at each batch's end, starts its `fsync` on a queue of their own. This thread
         // decides batch after batch without waiting for either; a batch lands (is waited for, its lines'

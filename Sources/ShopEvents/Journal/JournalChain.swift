@@ -56,7 +56,7 @@ struct JournalChain {
     private(set) var lastAt: Timestamp?
     /// Where the last line starts.
     private(set) var lastLineOffset = 0
-    private(set) var state = ShopState.initial
+    private(set) var state = ShopState.compact
     /// How much history ``state`` keeps: everything but for `verify`'s lean state.
     private(set) var retention = Retention.everything
     private(set) var commands = CommandTable()

@@ -13,12 +13,14 @@ import Foundation
 /// mapped file: opening copies and hashes nothing, and only purchases added
 /// (or reverted) since take memory of their own.
 ///
+/// The journal and the views fold with it (the domain's ``ShopState/initial``
+/// keeps a plain ``PurchaseList``):
+///
 /// ```swift
-/// let state = ShopState.initial
-/// if let bought = state.purchases[PurchaseID()], !bought.isReverted { print(bought.effectiveTime) }
-/// print(state.purchases.count, state.purchases.values.filter(\.isReverted).count)
+/// let state = ShopState.compact
+/// print(state.purchases.storage is PurchaseTable, state.purchases.count)   // true 0
 /// ```
-public struct PurchaseTable: Hashable, Sendable {
+public struct PurchaseTable: PurchaseStorage, Hashable {
     fileprivate struct Row: Hashable, Sendable {
         var time: Int64
         var seq: Int64
@@ -80,10 +82,10 @@ public struct PurchaseTable: Hashable, Sendable {
     public var values: LazyMapSequence<Range<Int>, Purchase> { (0..<count).lazy.map { purchase(at: $0) } }
 
     /// Where a purchase stands in journal order (0 for the first).
-    package func position(of id: PurchaseID) -> Int? { index.position(of: id) }
+    public func position(of id: PurchaseID) -> Int? { index.position(of: id) }
 
     /// The purchase at a position in journal order.
-    package func purchase(at position: Int) -> Purchase {
+    public func purchase(at position: Int) -> Purchase {
         let row = row(at: position)
         return Purchase(id: index[position], item: items.ids[Int(row.item)], list: row.list < 0 ? nil : lists.ids[Int(row.list)],
                         location: locations.ids[Int(row.location)], effectiveTime: Timestamp(millisecondsSince1970: row.time),
@@ -106,7 +108,7 @@ public struct PurchaseTable: Hashable, Sendable {
     }
 
     /// Adds a purchase; one whose id is known already replaces nothing (ids are never reused).
-    mutating func insert(_ purchase: Purchase) {
+    public mutating func insert(_ purchase: Purchase) {
         let (inserted, at) = index.insert(purchase.id)
         guard inserted else { return }
         let local = at - storedCount
@@ -126,7 +128,7 @@ public struct PurchaseTable: Hashable, Sendable {
         rows[rows.count - 1].append(packed)
     }
 
-    mutating func markReverted(_ id: PurchaseID) {
+    public mutating func markReverted(_ id: PurchaseID) {
         guard let at = position(of: id) else { return }
         if at < storedCount {
             storedReverts.insert(Int32(at))
@@ -134,6 +136,12 @@ public struct PurchaseTable: Hashable, Sendable {
             let local = at - storedCount
             rows[local >> Self.chunkShift][local & (Self.chunkSize - 1)].isReverted = true
         }
+    }
+
+    public func emptied() -> any PurchaseStorage { PurchaseTable() }
+
+    public func quicklyEquals(_ other: any PurchaseStorage) -> Bool? {
+        (other as? PurchaseTable).map { $0 == self }
     }
 
     public static func == (a: PurchaseTable, b: PurchaseTable) -> Bool {
@@ -174,6 +182,11 @@ public struct PurchaseTable: Hashable, Sendable {
             }
         }
     }
+}
+
+extension ShopState {
+    /// The state before the first event, keeping its purchases in a ``PurchaseTable``.
+    public static var compact: ShopState { .initial(keepingPurchasesIn: PurchaseTable()) }
 }
 
 // MARK: The snapshot encoding

@@ -76,7 +76,7 @@ extension ShopState {
     /// Lets go of the purchase table, the ended trips and the deleted items
     /// and locations: the state as a fold with ``Retention/present`` would have it.
     package mutating func dropHistory() {
-        purchases = PurchaseTable()
+        purchases.removeAll()
         trips = trips.filter { if case .ended = $0.value.phase { false } else { true } }
         items = items.filter { !$0.value.isDeleted }
         locations = locations.filter { !$0.value.isDeleted }

@@ -32,7 +32,13 @@ extension ShopState {
             }
         }
         w.array(purgedLists.sorted()) { $0.id($1) }
-        purchases.encode(to: &w)
+        if let table = purchases.storage as? PurchaseTable {
+            table.encode(to: &w)
+        } else {
+            var table = PurchaseTable()
+            for purchase in purchases.values { table.insert(purchase) }
+            table.encode(to: &w)
+        }
         w.array(trips.values.sorted { $0.id < $1.id }) { w, t in
             w.id(t.id); w.optional(t.list) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
             switch t.phase {
@@ -104,7 +110,7 @@ extension ShopState {
         }
         purgedLists = Set(try r.array { r throws(BinaryDecodingError) in try r.id() })
         if keepingHistory {
-            purchases = try PurchaseTable(from: &r)
+            purchases = Purchases(in: try PurchaseTable(from: &r))
         } else {
             try PurchaseTable.skip(&r)
         }

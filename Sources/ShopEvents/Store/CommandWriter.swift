@@ -19,15 +19,15 @@ public final class CommandWriter {
     public let path: String
     public let options: Journal.Options
     /// The journal, once it is open (a missing one is opened by its first accepted command).
-    public private(set) var journal: Journal?
+    public private(set) var journal: SharedJournal?
     /// The replica, when `path` is one: commands go to its outbox.
     public let replica: Replica?
     /// Told of the journal when it is opened: a torn tail it recovered is the caller's to say.
-    private let opened: (Journal) -> Void
+    private let opened: (SharedJournal) -> Void
 
     public var isReplica: Bool { replica != nil }
 
-    public init(path: String, options: Journal.Options, opened: @escaping (Journal) -> Void = { _ in }) throws {
+    public init(path: String, options: Journal.Options, opened: @escaping (SharedJournal) -> Void = { _ in }) throws {
         self.path = JournalPath.absolute(path)
         self.options = options
         self.opened = opened
@@ -43,7 +43,7 @@ public final class CommandWriter {
     }
 
     private func open() throws {
-        let journal = try Journal.openShared(path: path, options: options)
+        let journal = try SharedJournal.open(path: path, options: options)
         self.journal = journal
         opened(journal)
     }

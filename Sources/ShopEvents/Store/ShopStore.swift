@@ -30,7 +30,7 @@ public actor ShopStore {
     /// the working directory changes nothing about which file it writes.
     public nonisolated let path: String
     public nonisolated let options: Journal.Options
-    private let journal: Journal
+    private let journal: SharedJournal
 
     /// Opens (or creates) the journal at `path`, starting from its chain
     /// snapshot (`<journal>.chain`, see ``saveSnapshot()``) when that is good.
@@ -51,7 +51,7 @@ public actor ShopStore {
             throw error
         }
         // From here the journal owns the lock file's descriptor, on failure too.
-        journal = try Journal.openShared(path: path, options: options, lockFD: lockFD)
+        journal = try SharedJournal.open(path: path, options: options, lockFD: lockFD)
     }
 
     /// The household as of the last event this store has read or written.
@@ -108,7 +108,7 @@ public actor ShopStore {
         try await WriterLock.waitFor(path: path, timeout: options.lockTimeout) { () throws(JournalError) in try journal.lockForWriting() }
         defer { journal.unlockAfterWriting() }
         try journal.catchUp()
-        return try body(journal)
+        return try body(journal.journal)
     }
 
     /// Every event after `seq`, in order, then live: the events this store

@@ -67,14 +67,14 @@ public final class Replica {
     /// Commands in the outbox, in order (those the replica already holds are left out).
     public private(set) var pending: [CommandEnvelope] = []
     /// The optimistic state: the replica, then the outbox commands that still decide.
-    public private(set) var state = ShopState.initial
+    public private(set) var state = ShopState.compact
     /// The outbox commands' events as they would be recorded, numbered on from ``replicaHead``.
     public private(set) var pendingEvents: [RecordedEvent] = []
     /// The first line a newer version wrote, if the replica has one: the
     /// replica's state stops before it, and commands are refused until the app is updated.
     public private(set) var newerLine: NewerLineFound?
 
-    private var replicaState = ShopState.initial
+    private var replicaState = ShopState.compact
     private var replicaLastAt: Timestamp?
     private var replicaCommands: Set<CommandID> = []
     private var position = JournalPosition.start

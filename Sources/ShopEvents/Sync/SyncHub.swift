@@ -26,7 +26,7 @@ public final class SyncHub {
     /// At most this many lines in one pull's answer (a command is never split).
     public var linesPerPull = 10_000
     private let options: Journal.Options
-    private var journal: Journal?
+    private var journal: SharedJournal?
     /// Where the last line served ends, and its hash: the next pull usually starts there.
     private var served: (seq: Int, end: Int, hash: SHA256Digest)?
 
@@ -101,9 +101,9 @@ public final class SyncHub {
         }
     }
 
-    private func openJournal() throws(JournalError) -> Journal {
+    private func openJournal() throws(JournalError) -> SharedJournal {
         if let journal { return journal }
-        let opened = try Journal.openShared(path: path, options: options)
+        let opened = try SharedJournal.open(path: path, options: options)
         journal = opened
         return opened
     }

@@ -55,7 +55,7 @@ public struct AuditQuery: Sendable {
             let lastRevert = try lastReverts()
             isReverted = { (lastRevert[$0.purchase] ?? 0) > $0.seq }
         }
-        var state = ShopState.initial
+        var state = ShopState.compact
         func fold(_ recorded: RecordedEvent) {
             if let record = PurchaseRecord(recorded, before: state), filter.matches(record) {
                 var row = record

@@ -12,7 +12,7 @@ struct BenchWorkload {
     let itemCount: Int
     private var rng: SeededRandom
     private let ids: IDGenerator
-    private(set) var state = ShopState.initial
+    private(set) var state = ShopState.compact
     /// The seq each event will have in the journal.
     private var seq = 0
     private(set) var commands: [CommandEnvelope] = []

@@ -5,10 +5,9 @@ import ShopEvents
 /// the writer's lock and, on close, discards it only if this run created it
 /// and left it empty. A torn tail cut on opening is said on standard error.
 enum ToolJournal {
-    static func open(_ path: String, actor: String, wait: Double = 5, shared: Bool = false) throws(JournalError) -> Journal {
-        let options = options(actor: actor, wait: wait)
-        let journal = shared ? try Journal.openShared(path: path, options: options) : try Journal.open(path: path, options: options)
-        sayRecovery(journal)
+    static func open(_ path: String, actor: String, wait: Double = 5) throws(JournalError) -> Journal {
+        let journal = try Journal.open(path: path, options: options(actor: actor, wait: wait))
+        sayRecovery(path: journal.path, journal.recoveredTornTail)
         return journal
     }
 
@@ -17,9 +16,9 @@ enum ToolJournal {
     }
 
     /// A torn tail, an unfinished command or empty lines that opening cut, said on standard error.
-    static func sayRecovery(_ journal: Journal) {
-        if let recovery = journal.recoveredTornTail {
-            Tool.fail("warning: \(journal.path): \(recovery.emptyLines > 0 ? "it ended with empty lines" : "a crash had left its end unfinished"); \(recovery.summary)")
+    static func sayRecovery(path: String, _ recovery: Journal.TornTailRecovery?) {
+        if let recovery {
+            Tool.fail("warning: \(path): \(recovery.emptyLines > 0 ? "it ended with empty lines" : "a crash had left its end unfinished"); \(recovery.summary)")
         }
     }
 
@@ -134,7 +133,7 @@ struct Apply: ToolCommand {
         let perBatch = batch ?? (input == nil || input == "-" ? 1 : 1000)
         var recovered: JSONValue?
         let target = try CommandWriter(path: options.journal, options: ToolJournal.options(actor: actor, wait: Double(wait))) { journal in
-            ToolJournal.sayRecovery(journal)
+            ToolJournal.sayRecovery(path: journal.path, journal.recoveredTornTail)
             recovered = journal.recoveredTornTail.map(ToolJournal.recoveryJSON)
         }
         defer { target.close() }

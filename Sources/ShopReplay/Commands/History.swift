@@ -45,7 +45,7 @@ struct History: ToolCommand {
 
     func run() throws -> Int32 {
         let events = try JournalReader.readAll(path: options.journal)
-        var final = ShopState.initial
+        var final = ShopState.compact
         for recorded in events { final.apply(recorded) }
         let resolved: EventHistory.Subject
         let kind: String, id: String, name: String
@@ -65,7 +65,7 @@ struct History: ToolCommand {
             }
             resolved = .member(text); (kind, id, name) = ("member", text, text)
         }
-        var state = ShopState.initial
+        var state = ShopState.compact
         let calendar = householdCalendar(journal: options.journal)
         var touching: [(RecordedEvent, String)] = []
         for recorded in events {

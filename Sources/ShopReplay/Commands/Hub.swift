@@ -47,7 +47,7 @@ struct Hub: ToolCommand {
         // A pushed command carries its device's actor; the hub's own is used by no command it records.
         let options = Journal.Options(actor: actor ?? ToolJournal.userName ?? "hub", lockTimeout: 30)
         if create, access(journal, F_OK) != 0 {
-            try Journal.openShared(path: journal, options: options).close()
+            try SharedJournal.open(path: journal, options: options).close()
         }
         let hub = SyncHub(journal: journal, as: actor, options: options)
         let missing = !hub.hasJournal
