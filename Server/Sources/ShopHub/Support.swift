@@ -137,81 +137,85 @@ actor HouseholdFolds {
     }
 }
 
-/// Group commit of the pushes of one process: a push arriving while batches are at the database
-/// waits, and the pushes that waited — whatever their households — go to the database together as a
-/// batch (one statement, one commit), each answered with its own results. At most ``concurrentBatches``
-/// batches are at the database at once, and a household is in at most one of them (its pushes are
-/// decided on the state the one before left). Across processes the households' row locks order them.
+/// Group commit: requests of one process that arrive while batches are at the database wait, and
+/// those that waited go to the database together as a batch (one statement, one round trip), each
+/// answered with its own answer. At most ``concurrentBatches`` batches are at the database at once,
+/// and a key is in at most one of them: a household's pushes are decided on the state the batch
+/// before left (``PushQueue``); a token is counted against its rate limit once a statement
+/// (``AuthenticationQueue``). Across processes the database's row locks order them.
 ///
-/// A push that finds a free slot leads: it takes every waiting push whose household is not at the
-/// database, runs the batch, answers the batch's other pushes, and hands the lead on to the oldest
-/// push that can go next (or frees the slot).
-final class PushQueue: Sendable {
-    struct Push: Sendable {
-        var household: HouseholdID
-        var commands: [CommandEnvelope]
-        var actor: String
-    }
-
-    /// At most this many pushes a batch.
-    static let batchLimit = 256
+/// A request that finds a free slot leads: it takes every waiting request whose key is not at the
+/// database, runs the batch, answers the batch's other requests, and hands the lead on to the oldest
+/// request that can go next (or frees the slot).
+final class BatchQueue<Item: Sendable, Key: Hashable & Sendable, Answer: Sendable>: Sendable {
+    /// At most this many requests a batch.
+    static var batchLimit: Int { 256 }
     /// Batches at the database at once: enough to keep the connections and the database's cores busy
     /// while one batch's round trip is under way.
-    static let concurrentBatches = 4
+    static var concurrentBatches: Int { 4 }
 
-    /// How long a batch may take before its pushes are answered `unavailable` and its slot and
-    /// households are let go: a write the database never answers must not hold the queue. The write
-    /// is left to end on its own; if it commits after all, its pushes were not acknowledged, and a
+    /// How long a batch may take before its requests are answered `unavailable` and its slot and
+    /// keys are let go: a statement the database never answers must not hold the queue. The statement
+    /// is left to end on its own; if a write commits after all, its pushes were not acknowledged, and a
     /// device's retry is answered from the commands' records.
     let timeout: Duration
+    private let key: @Sendable (Item) -> Key
 
-    init(timeout: Duration = .seconds(10)) { self.timeout = timeout }
+    init(timeout: Duration = .seconds(10), key: @escaping @Sendable (Item) -> Key) {
+        self.timeout = timeout
+        self.key = key
+    }
 
-    private enum Turn { case lead([Waiting]), answered(Result<SyncResponse, any Error>) }
+    private enum Turn { case lead([Waiting]), answered(Result<Answer, any Error>) }
     private struct Waiting {
         var id: Int
-        var push: Push
+        var item: Item
+        var key: Key
         var turn: CheckedContinuation<Turn, Never>
     }
     private struct State {
         var leaders = 0
         var waiting: [Waiting] = []
-        /// The households of the batches at the database.
-        var busy: Set<HouseholdID> = []
+        /// The keys of the batches at the database.
+        var busy: Set<Key> = []
         var nextID = 0
 
-        /// Every waiting push whose household is not at the database (at most ``batchLimit``), taken
-        /// out of the queue, their households marked busy: the next batch.
-        mutating func takeBatch() -> [Waiting] {
+        /// Every waiting request whose key is neither at the database nor taken already (at most
+        /// ``batchLimit``), taken out of the queue, their keys marked busy: the next batch. Requests of
+        /// one key go together only where the key allows it (`together`).
+        mutating func takeBatch(together: Bool) -> [Waiting] {
             var taken: [Waiting] = [], left: [Waiting] = []
-            var households = Set<HouseholdID>()
+            var keys = Set<Key>()
             for waiting in waiting {
-                if taken.count < PushQueue.batchLimit, !busy.contains(waiting.push.household) {
+                if taken.count < BatchQueue.batchLimit, !busy.contains(waiting.key), together || !keys.contains(waiting.key) {
                     taken.append(waiting)
-                    households.insert(waiting.push.household)
+                    keys.insert(waiting.key)
                 } else {
                     left.append(waiting)
                 }
             }
             waiting = left
-            busy.formUnion(households)
+            busy.formUnion(keys)
             return taken
         }
     }
     private let state = Mutex(State())
 
-    /// `push`, answered by the batch it goes with: `write` takes a batch and gives each push's answer, in order.
-    func push(_ push: Push, write: @escaping @Sendable ([Push]) async -> [Result<SyncResponse, any Error>]) async throws -> SyncResponse {
+    /// `item`, answered by the batch it goes with: `run` takes a batch and gives each request's answer,
+    /// in order. With `together`, requests of one key may share a batch (a household's pushes, decided
+    /// in order); without, a key is in a batch once.
+    func submit(_ item: Item, together: Bool, run: @escaping @Sendable ([Item]) async -> [Result<Answer, any Error>]) async throws -> Answer {
+        let myKey = key(item)
         let myID = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
         let turn = await withCheckedContinuation { (turn: CheckedContinuation<Turn, Never>) in
             let batch = state.withLock { state -> [Waiting]? in
-                state.waiting.append(Waiting(id: myID, push: push, turn: turn))
-                guard state.leaders < Self.concurrentBatches, !state.busy.contains(push.household) else { return nil }
+                state.waiting.append(Waiting(id: myID, item: item, key: myKey, turn: turn))
+                guard state.leaders < Self.concurrentBatches, !state.busy.contains(myKey) else { return nil }
                 state.leaders += 1
-                return state.takeBatch()
+                return state.takeBatch(together: together)
             }
             if let batch { turn.resume(returning: .lead(batch)) }
         }
@@ -220,40 +224,61 @@ final class PushQueue: Sendable {
         case let .answered(result): return try result.get()
         case let .lead(taken): batch = taken
         }
-        let answers = await Self.within(timeout, count: batch.count) { await write(batch.map(\.push)) }
-        // The next batch, if a waiting push can go now, led by its oldest; else the slot is freed.
+        let answers = await Self.within(timeout, count: batch.count) { await run(batch.map(\.item)) }
+        // The next batch, if a waiting request can go now, led by its oldest; else the slot is freed.
         let next = state.withLock { state -> [Waiting]? in
-            for waiting in batch { state.busy.remove(waiting.push.household) }
-            let taken = state.takeBatch()
+            for waiting in batch { state.busy.remove(waiting.key) }
+            let taken = state.takeBatch(together: together)
             if taken.isEmpty { state.leaders -= 1 }
             return taken.isEmpty ? nil : taken
         }
         if let next { next[0].turn.resume(returning: .lead(next)) }
-        var mine: Result<SyncResponse, any Error> = .failure(HubError.unavailable("the push was not answered"))
+        var mine: Result<Answer, any Error> = .failure(HubError.unavailable("the request was not answered"))
         for (index, waiting) in batch.enumerated() {
-            let answer: Result<SyncResponse, any Error> = index < answers.count ? answers[index] : .failure(HubError.unavailable("the push was not answered"))
+            let answer: Result<Answer, any Error> = index < answers.count ? answers[index] : .failure(HubError.unavailable("the request was not answered"))
             if waiting.id == myID { mine = answer } else { waiting.turn.resume(returning: .answered(answer)) }
         }
         return try mine.get()
     }
 
-    /// `write`'s answers, or, once `timeout` has passed, `unavailable` for each of the batch's `count` pushes.
+    /// `run`'s answers, or, once `timeout` has passed, `unavailable` for each of the batch's `count` requests.
     private static func within(_ timeout: Duration, count: Int,
-                               _ write: @escaping @Sendable () async -> [Result<SyncResponse, any Error>]) async -> [Result<SyncResponse, any Error>] {
+                               _ run: @escaping @Sendable () async -> [Result<Answer, any Error>]) async -> [Result<Answer, any Error>] {
         let first = Once()
-        return await withCheckedContinuation { (answered: CheckedContinuation<[Result<SyncResponse, any Error>], Never>) in
+        return await withCheckedContinuation { (answered: CheckedContinuation<[Result<Answer, any Error>], Never>) in
             let timer = Task {
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 guard first.claim() else { return }
                 answered.resume(returning: Array(repeating: .failure(HubError.unavailable("the database did not answer within \(timeout)")), count: count))
             }
             Task {
-                let answers = await write()
+                let answers = await run()
                 timer.cancel()
                 guard first.claim() else { return }
                 answered.resume(returning: answers)
             }
         }
+    }
+}
+
+/// A push waiting for the group commit.
+struct QueuedPush: Sendable {
+    var household: HouseholdID
+    var commands: [CommandEnvelope]
+    var actor: String
+}
+
+/// The group commit of pushes: a household's pushes may share a batch, decided in order.
+typealias PushQueue = BatchQueue<QueuedPush, HouseholdID, SyncResponse>
+
+extension BatchQueue where Item == QueuedPush, Key == HouseholdID, Answer == SyncResponse {
+    typealias Push = QueuedPush
+
+    convenience init(timeout: Duration = .seconds(10)) { self.init(timeout: timeout, key: \.household) }
+
+    /// `push`, answered by the batch it goes with: `write` takes a batch and gives each push's answer, in order.
+    func push(_ push: Push, write: @escaping @Sendable ([Push]) async -> [Result<SyncResponse, any Error>]) async throws -> SyncResponse {
+        try await submit(push, together: true, run: write)
     }
 }
 

@@ -93,3 +93,47 @@ import Testing
         #expect(answer == .results([]))
     }
 }
+
+/// The batched authentication (`AuthenticationQueue`): a token is in one batch at a time and once in
+/// it (its rate bucket is updated once a statement), and every request gets its own answer.
+@Suite struct AuthenticationQueueTests {
+    @Test("400 requests over 7 tokens at once: each answered with its own token's answer; no token twice in a batch or in two batches at once; fewer batches than requests")
+    func aTokenOnceABatch() async throws {
+        struct Seen { var atDatabase: [TokenHash] = []; var twice = false; var batches = 0 }
+        let queue = AuthenticationQueue()
+        let seen = Mutex(Seen())
+        let tokens = (0..<7).map { TokenHash(of: "token \($0)") }
+        let devices = tokens.map { DeviceRecord(household: HouseholdID(), name: "phone", actor: "ana", tokenHash: $0, created: .earliest, lastSeen: nil, revoked: nil) }
+        let run: @Sendable ([AuthenticationRequest]) async -> [Result<Authentication, any Error>] = { batch in
+            seen.withLock { seen in
+                let mine = batch.map(\.tokenHash)
+                if Set(mine).count != mine.count || mine.contains(where: seen.atDatabase.contains) { seen.twice = true }
+                seen.atDatabase += mine
+                seen.batches += 1
+            }
+            try? await Task.sleep(for: .milliseconds(2))   // a round trip
+            seen.withLock { seen in seen.atDatabase.removeAll { batch.map(\.tokenHash).contains($0) } }
+            return batch.map { request in
+                .success(Authentication(device: devices.first { $0.tokenHash == request.tokenHash }, decision: .allowed))
+            }
+        }
+        let requests = 400
+        let answers = try await withThrowingTaskGroup(of: (TokenHash, Authentication).self) { group in
+            for index in 0..<requests {
+                group.addTask {
+                    let token = tokens[index % tokens.count]
+                    let request = AuthenticationRequest(tokenHash: token, rate: 10, burst: 20, at: .earliest)
+                    return (token, try await queue.submit(request, together: false, run: run))
+                }
+            }
+            var all: [(TokenHash, Authentication)] = []
+            for try await answer in group { all.append(answer) }
+            return all
+        }
+        #expect(answers.count == requests)
+        for (token, answer) in answers { #expect(answer.device?.tokenHash == token && answer.decision == .allowed) }
+        let final = seen.withLock { $0 }
+        #expect(!final.twice)
+        #expect(final.batches < requests, "requests that waited went together (\(final.batches) batches for \(requests))")
+    }
+}
