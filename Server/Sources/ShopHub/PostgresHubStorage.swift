@@ -395,6 +395,22 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             }
         }
         while !open.isEmpty {
+            // A household another process won against is decided again under its row lock: it cannot
+            // lose again, however busy the other processes are with it.
+            for household in order {
+                guard let state = open[household], state.conflicts > 0 else { continue }
+                open[household] = nil
+                let indices = places[household, default: []]
+                do {
+                    let decided = try await writeUnderLock(household, indices.map { batch[$0] }, state, at: now)
+                    var after = decided.folded
+                    after.contended = true
+                    remember(household, after)
+                    for (index, results) in zip(indices, decided.results) { answers[index] = .success(.results(results)) }
+                } catch {
+                    fail(household, error)
+                }
+            }
             var round: [HouseholdPush] = []
             for household in order {
                 guard var state = open.removeValue(forKey: household) else { continue }
@@ -413,11 +429,6 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             }
             for part in round {
                 let household = part.household
-                if part.conflicts >= Self.conflictsBeforeGivingUp, case .headMoved = outcomes[household] ?? .unknown {
-                    // Other processes' pushes keep winning, or the table's head and lines disagree: answered, not looped on.
-                    fail(household, HubError.unavailable("household \(household): its head moved \(part.conflicts + 1) times while its pushes were decided; try again"))
-                    continue
-                }
                 do {
                     switch outcomes[household] ?? .unknown {
                     case .written:
@@ -446,9 +457,37 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         return answers.map { $0 ?? .failure(HubError.unavailable("the push was not answered")) }
     }
 
-    /// How often a household's pushes are decided again, its head moved by another process each
-    /// time, before they are answered `unavailable`.
-    static let conflictsBeforeGivingUp = 50
+    /// One household's pushes in a transaction of their own that takes the household's row lock
+    /// first, then reads what the table holds after `state` (lines, and the pushes' commands found
+    /// recorded), decides, and writes: no other process can move the head meanwhile. The slow path,
+    /// for a household whose head another process moved under an optimistic batch.
+    private func writeUnderLock(_ household: HouseholdID, _ pushes: [PushQueue.Push], _ state: OpenHousehold,
+                                at now: Timestamp) async throws -> DecidedPush {
+        let uuid = household.uuid
+        let ids = pushes.flatMap { $0.commands.compactMap { $0.id?.uuid } }
+        return try await transaction { connection in
+            var found = false
+            for try await _ in try await connection.query("SELECT 1 FROM households WHERE household = \(uuid) FOR UPDATE", logger: self.logger) {
+                found = true
+            }
+            guard found else { throw HubError.unknownHousehold(household.description) }
+            var known = state.known
+            for try await (command, first, count) in try await connection.query(
+                "SELECT command, first_seq, count FROM commands WHERE household = \(uuid) AND command = ANY(\(ids))", logger: self.logger
+            ).decode((UUID, Int, Int).self) {
+                known[command] = (first, count)
+            }
+            let start = try await self.caughtUp(household, from: state.folded, on: connection)
+            let head = start.head
+            let decided = self.decide(pushes, on: start, known: known, in: household, at: now)
+            let part = HouseholdPush(household: household, expected: head, before: nil, known: known, conflicts: state.conflicts,
+                                     ids: ids, decided: decided)
+            guard case .written = try await self.write([part], on: connection)[household] ?? .unknown else {
+                throw HubError.unavailable("household \(household): its head and lines in the table disagree; try again")
+            }
+            return decided
+        }
+    }
 
     /// One household's pushes of a batch, decided: what the statement writes for it and checks.
     private struct HouseholdPush {
@@ -543,7 +582,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// processes never wait for each other in a circle), and for each household the check that its
     /// head is the one decided on and that none of its commands is recorded, and — for those that
     /// pass — the lines, the command records, the head moved and the `NOTIFY`, all committed together.
-    private func write(_ round: [HouseholdPush]) async throws -> [HouseholdID: WriteOutcome] {
+    private func write(_ round: [HouseholdPush], on connection: PostgresConnection? = nil) async throws -> [HouseholdID: WriteOutcome] {
         var statement = PushStatement(channel: Self.channel)
         for part in round {
             let uuid = part.household.uuid
@@ -570,7 +609,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         }
         var heads: [UUID: JournalHead] = [:]
         var recorded: [UUID: [UUID: (Int, Int)]] = [:]
-        for try await (household, seq, hash, command, first, count) in try await client.execute(statement, logger: logger) {
+        let rows = if let connection { try await connection.execute(statement, logger: logger) } else { try await client.execute(statement, logger: logger) }
+        for try await (household, seq, hash, command, first, count) in rows {
             if let seq, let hash { heads[household] = JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero) }
             if let command, let first, let count { recorded[household, default: [:]][command] = (first, count) }
         }
@@ -590,11 +630,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
 
     /// The household's state at its head in the table: `known` (this process's copy, if any)
     /// caught up from the lines after it.
-    private func caughtUp(_ household: HouseholdID, from known: Folded?) async throws -> Folded {
+    private func caughtUp(_ household: HouseholdID, from known: Folded?, on connection: PostgresConnection? = nil) async throws -> Folded {
         var folded = known ?? Folded()
-        let rows = try await client.query("""
-            SELECT seq, line, hash FROM lines WHERE household = \(household.uuid) AND seq > \(folded.head.seq) ORDER BY seq
-            """, logger: logger)
+        let query: PostgresQuery = "SELECT seq, line, hash FROM lines WHERE household = \(household.uuid) AND seq > \(folded.head.seq) ORDER BY seq"
+        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
         for try await (seq, buffer, hash) in rows.decode((Int, ByteBuffer, String).self) {
             var buffer = buffer
             let line = buffer.readBytes(length: buffer.readableBytes) ?? []
