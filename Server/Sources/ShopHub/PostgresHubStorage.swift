@@ -59,7 +59,6 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
     /// Each household's pushes in this process, one batch at a time.
     private let queue = PushQueue()
-    private let authentications = AuthenticationQueue()
     private let deadlines = Deadlines()
 
     /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (`postgresql://` too; a
@@ -852,36 +851,20 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     /// The device and its request counted against the token's bucket in `rate_limits` (refilled by the
-    /// time since its last request, less this one), on the bookkeeping pool: a crash forgets a few
-    /// requests' worth of a limit, never an event. The requests waiting in this process go in one
-    /// statement (``AuthenticationQueue``: a token once a statement). A revoked token is found as such
-    /// by every process at once: nothing of it is cached.
+    /// time since its last request, less this one), in one statement on the bookkeeping pool: a
+    /// crash forgets a few requests' worth of a limit, never an event. A revoked token is found as
+    /// such by every process at once: nothing of it is cached.
     public func authenticate(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)? {
         try await answered {
-            let request = AuthenticationRequest(tokenHash: tokenHash, rate: rate, burst: burst, at: at)
-            let found = try await self.authentications.submit(request, together: false) { batch in await self.authenticate(batch) }
-            return found.device.map { ($0, found.decision) }
-        }
-    }
-
-    /// Each request's device and rate decision, in order: one statement for those of one rate.
-    private func authenticate(_ batch: [AuthenticationRequest]) async -> [Result<Authentication, any Error>] {
-        var answers = [Result<Authentication, any Error>](repeating: .success(Authentication(device: nil, decision: .allowed)), count: batch.count)
-        let rates = Dictionary(grouping: batch.indices) { RateKey(rate: batch[$0].rate, burst: batch[$0].burst) }
-        for (key, indices) in rates {
-            do {
-                let statement = AuthenticateStatement(tokens: indices.map { batch[$0].tokenHash.hex }, at: indices.map { batch[$0].at.millisecondsSince1970 },
-                                                      burst: key.burst, rate: key.rate)
-                for try await (position, household, hash, name, actor, created, seen, revoked, left) in try await bookkeeping.execute(statement, logger: logger) {
-                    guard let device = Self.device((household, hash, name, actor, created, seen, revoked)), position >= 1, position <= indices.count else { continue }
-                    let decision: RateDecision = left >= 0 ? .allowed : .limited(retryAfter: max(1, Int((-left / max(key.rate, 0.001)).rounded(.up))))
-                    answers[indices[Int(position) - 1]] = .success(Authentication(device: device, decision: decision))
-                }
-            } catch {
-                for index in indices { answers[index] = .failure(error) }
+            let rows = try await self.bookkeeping.execute(AuthenticateStatement(token: tokenHash.hex, burst: burst, rate: rate, at: at.millisecondsSince1970),
+                                                          logger: self.logger)
+            for try await (household, hash, name, actor, created, seen, revoked, left) in rows {
+                guard let device = Self.device((household, hash, name, actor, created, seen, revoked)) else { return nil }
+                let left = left ?? 0
+                return (device, left >= 0 ? .allowed : .limited(retryAfter: max(1, Int((-left / max(rate, 0.001)).rounded(.up)))))
             }
+            return nil
         }
-        return answers
     }
 
     public func checkReady() async throws {
@@ -1021,68 +1004,37 @@ struct PushStatement: PostgresPreparedStatement {
 
 /// A request's one look at the database before its work, prepared once a connection: the live
 /// device of the token, and the request counted in its bucket (refilled by the time since the last).
-/// A request's token to authenticate and count against its rate limit.
-struct AuthenticationRequest: Sendable {
-    var tokenHash: TokenHash
-    var rate: Double
-    var burst: Double
-    var at: Timestamp
-}
-
-/// The device of a token (none: unknown or revoked) and whether its request is within its rate.
-struct Authentication: Sendable {
-    var device: DeviceRecord?
-    var decision: RateDecision
-}
-
-private struct RateKey: Hashable { var rate: Double; var burst: Double }
-
-/// The authentications of one process in batches: a token is in a batch once (its bucket is updated
-/// once a statement).
-typealias AuthenticationQueue = BatchQueue<AuthenticationRequest, TokenHash, Authentication>
-
-extension BatchQueue where Item == AuthenticationRequest, Key == TokenHash, Answer == Authentication {
-    convenience init() { self.init(key: \.tokenHash) }
-}
-
-/// Tokens' devices, each request counted against its token's bucket: the `n`th token's row has `n`
-/// first (none for an unknown or revoked token). The tokens are distinct.
 struct AuthenticateStatement: PostgresPreparedStatement {
     static let sql = """
-        WITH q AS (
-            SELECT * FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS q(token_hash, at_ms, position)
-        ), d AS (
-            SELECT q.position, q.at_ms, d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms
-            FROM q CROSS JOIN LATERAL (
-                SELECT d.* FROM tokens t JOIN devices d ON d.household = t.household AND d.token_hash = t.token_hash
-                WHERE t.token_hash = q.token_hash AND d.revoked_ms IS NULL LIMIT 1
-            ) d
+        WITH d AS (
+            SELECT d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms
+            FROM tokens t JOIN devices d ON d.household = t.household AND d.token_hash = t.token_hash
+            WHERE t.token_hash = $1 AND d.revoked_ms IS NULL
         ), r AS (
             INSERT INTO rate_limits AS r (household, token_hash, tokens, at_ms)
-            SELECT household, token_hash, $3 - 1, at_ms FROM d
+            SELECT household, token_hash, $2 - 1, $4 FROM d
             ON CONFLICT (household, token_hash) DO UPDATE SET
-                tokens = greatest(-1, least($3, r.tokens + greatest(0, excluded.at_ms - r.at_ms) / 1000.0 * $4) - 1),
+                tokens = greatest(-1, least($2, r.tokens + greatest(0, excluded.at_ms - r.at_ms) / 1000.0 * $3) - 1),
                 at_ms = greatest(r.at_ms, excluded.at_ms)
-            RETURNING household, token_hash, tokens
+            RETURNING tokens
         )
-        SELECT d.position, d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms, r.tokens
-        FROM d JOIN r ON r.household = d.household AND r.token_hash = d.token_hash
+        SELECT d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms, (SELECT tokens FROM r) FROM d
         """
-    typealias Row = (Int64, UUID, String, String, String, Int64, Int64?, Int64?, Double)
+    typealias Row = (UUID, String, String, String, Int64, Int64?, Int64?, Double?)
 
-    var tokens: [String]
-    var at: [Int64]
+    var token: String
     var burst: Double
     var rate: Double
+    var at: Int64
 
-    static var bindingDataTypes: [PostgresDataType] { [.textArray, .int8Array, .float8, .float8] }
+    static var bindingDataTypes: [PostgresDataType] { [.text, .float8, .float8, .int8] }
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 4)
-        bindings.append(tokens)
-        bindings.append(at)
+        bindings.append(token)
         bindings.append(burst)
         bindings.append(rate)
+        bindings.append(at)
         return bindings
     }
 

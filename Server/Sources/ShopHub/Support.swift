@@ -140,9 +140,8 @@ actor HouseholdFolds {
 /// Group commit: requests of one process that arrive while batches are at the database wait, and
 /// those that waited go to the database together as a batch (one statement, one round trip), each
 /// answered with its own answer. At most ``concurrentBatches`` batches are at the database at once,
-/// and a key is in at most one of them: a household's pushes are decided on the state the batch
-/// before left (``PushQueue``); a token is counted against its rate limit once a statement
-/// (``AuthenticationQueue``). Across processes the database's row locks order them.
+/// and a key is in at most one of them: a household's pushes (``PushQueue``) are decided on the
+/// state the batch before left. Across processes the database's row locks order them.
 ///
 /// A request that finds a free slot leads: it takes every waiting request whose key is not at the
 /// database, runs the batch, answers the batch's other requests, and hands the lead on to the oldest
@@ -180,14 +179,31 @@ final class BatchQueue<Item: Sendable, Key: Hashable & Sendable, Answer: Sendabl
         var busy: Set<Key> = []
         var nextID = 0
 
-        /// Every waiting request whose key is neither at the database nor taken already (at most
-        /// ``batchLimit``), taken out of the queue, their keys marked busy: the next batch. Requests of
-        /// one key go together only where the key allows it (`together`).
-        mutating func takeBatch(together: Bool) -> [Waiting] {
+        /// Every waiting request whose key is not at the database (at most ``batchLimit``), taken out
+        /// of the queue, their keys marked busy: the next batch.
+        mutating func takeBatch() -> [Waiting] {
             var taken: [Waiting] = [], left: [Waiting] = []
             var keys = Set<Key>()
             for waiting in waiting {
-                if taken.count < BatchQueue.batchLimit, !busy.contains(waiting.key), together || !keys.contains(waiting.key) {
+                if taken.count < BatchQueue.batchLimit, !busy.contains(waiting.key) {
+                    taken.append(waiting)
+                    keys.insert(waiting.key)
+                } else {
+                    left.append(waiting)
+                }
+            }
+            waiting = left
+            busy.formUnion(keys)
+            return taken
+        }
+
+        /// More for a batch about to go: waiting requests whose key is free or one of the batch's own.
+        mutating func topUp(_ batch: [Waiting]) -> [Waiting] {
+            let mine = Set(batch.map(\.key))
+            var taken: [Waiting] = [], left: [Waiting] = []
+            var keys = Set<Key>()
+            for waiting in waiting {
+                if batch.count + taken.count < BatchQueue.batchLimit, mine.contains(waiting.key) || !busy.contains(waiting.key) {
                     taken.append(waiting)
                     keys.insert(waiting.key)
                 } else {
@@ -202,9 +218,8 @@ final class BatchQueue<Item: Sendable, Key: Hashable & Sendable, Answer: Sendabl
     private let state = Mutex(State())
 
     /// `item`, answered by the batch it goes with: `run` takes a batch and gives each request's answer,
-    /// in order. With `together`, requests of one key may share a batch (a household's pushes, decided
-    /// in order); without, a key is in a batch once.
-    func submit(_ item: Item, together: Bool, run: @escaping @Sendable ([Item]) async -> [Result<Answer, any Error>]) async throws -> Answer {
+    /// in order. Requests of one key may share a batch (a household's pushes, decided in order).
+    func submit(_ item: Item, run: @escaping @Sendable ([Item]) async -> [Result<Answer, any Error>]) async throws -> Answer {
         let myKey = key(item)
         let myID = state.withLock { state in
             state.nextID += 1
@@ -215,20 +230,26 @@ final class BatchQueue<Item: Sendable, Key: Hashable & Sendable, Answer: Sendabl
                 state.waiting.append(Waiting(id: myID, item: item, key: myKey, turn: turn))
                 guard state.leaders < Self.concurrentBatches, !state.busy.contains(myKey) else { return nil }
                 state.leaders += 1
-                return state.takeBatch(together: together)
+                return state.takeBatch()
             }
             if let batch { turn.resume(returning: .lead(batch)) }
         }
-        let batch: [Waiting]
+        var taken: [Waiting]
         switch turn {
         case let .answered(result): return try result.get()
-        case let .lead(taken): batch = taken
+        case let .lead(first): taken = first
         }
+        // Requests answered together (a batch before this one) come back together: one turn of the
+        // executor lets those already on their way join, rather than go in a batch of one and make
+        // the rest wait a whole round trip behind it.
+        await Task.yield()
+        taken += state.withLock { [taken] in $0.topUp(taken) }
+        let batch = taken
         let answers = await Self.within(timeout, count: batch.count) { await run(batch.map(\.item)) }
         // The next batch, if a waiting request can go now, led by its oldest; else the slot is freed.
         let next = state.withLock { state -> [Waiting]? in
             for waiting in batch { state.busy.remove(waiting.key) }
-            let taken = state.takeBatch(together: together)
+            let taken = state.takeBatch()
             if taken.isEmpty { state.leaders -= 1 }
             return taken.isEmpty ? nil : taken
         }
@@ -278,7 +299,7 @@ extension BatchQueue where Item == QueuedPush, Key == HouseholdID, Answer == Syn
 
     /// `push`, answered by the batch it goes with: `write` takes a batch and gives each push's answer, in order.
     func push(_ push: Push, write: @escaping @Sendable ([Push]) async -> [Result<SyncResponse, any Error>]) async throws -> SyncResponse {
-        try await submit(push, together: true, run: write)
+        try await submit(push, run: write)
     }
 }
 
