@@ -181,23 +181,10 @@ final class BatchQueue<Item: Sendable, Key: Hashable & Sendable, Answer: Sendabl
 
         /// Every waiting request whose key is not at the database (at most ``batchLimit``), taken out
         /// of the queue, their keys marked busy: the next batch.
-        mutating func takeBatch() -> [Waiting] {
-            var taken: [Waiting] = [], left: [Waiting] = []
-            var keys = Set<Key>()
-            for waiting in waiting {
-                if taken.count < BatchQueue.batchLimit, !busy.contains(waiting.key) {
-                    taken.append(waiting)
-                    keys.insert(waiting.key)
-                } else {
-                    left.append(waiting)
-                }
-            }
-            waiting = left
-            busy.formUnion(keys)
-            return taken
-        }
+        mutating func takeBatch() -> [Waiting] { topUp([]) }
 
-        /// More for a batch about to go: waiting requests whose key is free or one of the batch's own.
+        /// More for a batch about to go: waiting requests whose key is free or one of the batch's own
+        /// (at most ``batchLimit`` in all), taken out of the queue, their keys marked busy.
         mutating func topUp(_ batch: [Waiting]) -> [Waiting] {
             let mine = Set(batch.map(\.key))
             var taken: [Waiting] = [], left: [Waiting] = []
