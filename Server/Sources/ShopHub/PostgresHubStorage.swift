@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import PostgresNIO
 import ShopEvents
@@ -484,6 +485,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             guard case .written = try await self.write([part], on: connection)[household] ?? .unknown else {
                 throw HubError.unavailable("household \(household): its head and lines in the table disagree; try again")
             }
+            Counter(label: "shop_hub_pushes_locked_total").increment()
             return decided
         }
     }

@@ -223,6 +223,12 @@ struct LifecycleTests {
         try await load.run(seconds: seconds)
         #expect(load.commands > 100, "the devices made \(load.commands) commands")
         #expect(try await load.settleAndCheck() == [])
+        if processes > 1 {
+            // A household's devices on different processes race for its head: the losers went the locked way.
+            var locked = 0
+            for hub in hubs { locked += try await HTTP.call("GET", hub.base + "/metrics").text.metric("shop_hub_pushes_locked_total") }
+            #expect(locked > 0, "no push was decided again under its household's lock")
+        }
         for hub in hubs { #expect(hub.terminate() == 0) }
     }
 
@@ -357,5 +363,15 @@ struct LifecycleTests {
         guard let last = Scratch.bytes(journal).split(separator: 0x0A).last.map(Array.init),
               case let .event(recorded) = try EventLineCodec.decodeLine(last) else { return .empty }
         return JournalHead(seq: recorded.seq, hash: SHA256.hash(last))
+    }
+}
+
+extension String {
+    /// The value of a Prometheus counter without labels in this exposition text (0 where it is absent).
+    func metric(_ name: String) -> Int {
+        for line in split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Int(Double(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)) ?? 0)
+        }
+        return 0
     }
 }
