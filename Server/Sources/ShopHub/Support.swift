@@ -137,85 +137,85 @@ actor HouseholdFolds {
     }
 }
 
-/// Group commit: requests of one process that arrive while batches are at the database wait, and
-/// those that waited go to the database together as a batch (one statement, one round trip), each
-/// answered with its own answer. At most ``concurrentBatches`` batches are at the database at once,
-/// and a key is in at most one of them: a household's pushes (``PushQueue``) are decided on the
-/// state the batch before left. Across processes the database's row locks order them.
+/// Group commit of the pushes of one process: a push arriving while batches are at the database
+/// waits, and the pushes that waited — whatever their households — go to the database together as a
+/// batch (one statement, one commit), each answered with its own results. At most ``concurrentBatches``
+/// batches are at the database at once, and a household is in at most one of them (its pushes are
+/// decided on the state the one before left). Across processes the households' row locks order them.
 ///
-/// A request that finds a free slot leads: it takes every waiting request whose key is not at the
-/// database, runs the batch, answers the batch's other requests, and hands the lead on to the oldest
-/// request that can go next (or frees the slot).
-final class BatchQueue<Item: Sendable, Key: Hashable & Sendable, Answer: Sendable>: Sendable {
-    /// At most this many requests a batch.
-    static var batchLimit: Int { 256 }
-    /// Batches at the database at once: enough to keep the connections and the database's cores busy
-    /// while one batch's round trip is under way.
-    static var concurrentBatches: Int { 4 }
-
-    /// How long a batch may take before its requests are answered `unavailable` and its slot and
-    /// keys are let go: a statement the database never answers must not hold the queue. The statement
-    /// is left to end on its own; if a write commits after all, its pushes were not acknowledged, and a
-    /// device's retry is answered from the commands' records.
-    let timeout: Duration
-    private let key: @Sendable (Item) -> Key
-
-    init(timeout: Duration = .seconds(10), key: @escaping @Sendable (Item) -> Key) {
-        self.timeout = timeout
-        self.key = key
+/// A push that finds a free slot leads: it takes every waiting push whose household is not at the
+/// database, runs the batch, answers the batch's other pushes, and hands the lead on to the oldest
+/// push that can go next (or frees the slot).
+final class PushQueue: Sendable {
+    struct Push: Sendable {
+        var household: HouseholdID
+        var commands: [CommandEnvelope]
+        var actor: String
     }
 
-    private enum Turn { case lead([Waiting]), answered(Result<Answer, any Error>) }
+    /// At most this many pushes a batch.
+    static let batchLimit = 256
+    /// Batches at the database at once: enough to keep the connections and the database's cores busy
+    /// while one batch's round trip is under way.
+    static let concurrentBatches = 4
+
+    /// How long a batch may take before its pushes are answered `unavailable` and its slot and
+    /// households are let go: a write the database never answers must not hold the queue. The write
+    /// is left to end on its own; if it commits after all, its pushes were not acknowledged, and a
+    /// device's retry is answered from the commands' records.
+    let timeout: Duration
+
+    init(timeout: Duration = .seconds(10)) { self.timeout = timeout }
+
+    private enum Turn { case lead([Waiting]), answered(Result<SyncResponse, any Error>) }
     private struct Waiting {
         var id: Int
-        var item: Item
-        var key: Key
+        var push: Push
         var turn: CheckedContinuation<Turn, Never>
     }
     private struct State {
         var leaders = 0
         var waiting: [Waiting] = []
-        /// The keys of the batches at the database.
-        var busy: Set<Key> = []
+        /// The households of the batches at the database.
+        var busy: Set<HouseholdID> = []
         var nextID = 0
 
-        /// Every waiting request whose key is not at the database (at most ``batchLimit``), taken out
-        /// of the queue, their keys marked busy: the next batch.
+        /// Every waiting push whose household is not at the database (at most ``batchLimit``), taken
+        /// out of the queue, their households marked busy: the next batch.
         mutating func takeBatch() -> [Waiting] { topUp([]) }
 
-        /// More for a batch about to go: waiting requests whose key is free or one of the batch's own
-        /// (at most ``batchLimit`` in all), taken out of the queue, their keys marked busy.
+        /// More for a batch about to go: waiting pushes whose household is free or one of the batch's
+        /// own (at most ``batchLimit`` in all), taken out of the queue, their households marked busy.
         mutating func topUp(_ batch: [Waiting]) -> [Waiting] {
-            let mine = Set(batch.map(\.key))
+            let mine = Set(batch.map(\.push.household))
             var taken: [Waiting] = [], left: [Waiting] = []
-            var keys = Set<Key>()
+            var households = Set<HouseholdID>()
             for waiting in waiting {
-                if batch.count + taken.count < BatchQueue.batchLimit, mine.contains(waiting.key) || !busy.contains(waiting.key) {
+                let household = waiting.push.household
+                if batch.count + taken.count < PushQueue.batchLimit, mine.contains(household) || !busy.contains(household) {
                     taken.append(waiting)
-                    keys.insert(waiting.key)
+                    households.insert(household)
                 } else {
                     left.append(waiting)
                 }
             }
             waiting = left
-            busy.formUnion(keys)
+            busy.formUnion(households)
             return taken
         }
     }
     private let state = Mutex(State())
 
-    /// `item`, answered by the batch it goes with: `run` takes a batch and gives each request's answer,
-    /// in order. Requests of one key may share a batch (a household's pushes, decided in order).
-    func submit(_ item: Item, run: @escaping @Sendable ([Item]) async -> [Result<Answer, any Error>]) async throws -> Answer {
-        let myKey = key(item)
+    /// `push`, answered by the batch it goes with: `write` takes a batch and gives each push's answer, in order.
+    func push(_ push: Push, write: @escaping @Sendable ([Push]) async -> [Result<SyncResponse, any Error>]) async throws -> SyncResponse {
         let myID = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
         let turn = await withCheckedContinuation { (turn: CheckedContinuation<Turn, Never>) in
             let batch = state.withLock { state -> [Waiting]? in
-                state.waiting.append(Waiting(id: myID, item: item, key: myKey, turn: turn))
-                guard state.leaders < Self.concurrentBatches, !state.busy.contains(myKey) else { return nil }
+                state.waiting.append(Waiting(id: myID, push: push, turn: turn))
+                guard state.leaders < Self.concurrentBatches, !state.busy.contains(push.household) else { return nil }
                 state.leaders += 1
                 return state.takeBatch()
             }
@@ -226,67 +226,46 @@ final class BatchQueue<Item: Sendable, Key: Hashable & Sendable, Answer: Sendabl
         case let .answered(result): return try result.get()
         case let .lead(first): taken = first
         }
-        // Requests answered together (a batch before this one) come back together: one turn of the
-        // executor lets those already on their way join, rather than go in a batch of one and make
+        // Devices answered together (a batch before this one) push again together: one turn of the
+        // executor lets the pushes already on their way join, rather than go in a batch of one and make
         // the rest wait a whole round trip behind it.
         await Task.yield()
         taken += state.withLock { [taken] in $0.topUp(taken) }
         let batch = taken
-        let answers = await Self.within(timeout, count: batch.count) { await run(batch.map(\.item)) }
-        // The next batch, if a waiting request can go now, led by its oldest; else the slot is freed.
+        let answers = await Self.within(timeout, count: batch.count) { await write(batch.map(\.push)) }
+        // The next batch, if a waiting push can go now, led by its oldest; else the slot is freed.
         let next = state.withLock { state -> [Waiting]? in
-            for waiting in batch { state.busy.remove(waiting.key) }
+            for waiting in batch { state.busy.remove(waiting.push.household) }
             let taken = state.takeBatch()
             if taken.isEmpty { state.leaders -= 1 }
             return taken.isEmpty ? nil : taken
         }
         if let next { next[0].turn.resume(returning: .lead(next)) }
-        var mine: Result<Answer, any Error> = .failure(HubError.unavailable("the request was not answered"))
+        var mine: Result<SyncResponse, any Error> = .failure(HubError.unavailable("the push was not answered"))
         for (index, waiting) in batch.enumerated() {
-            let answer: Result<Answer, any Error> = index < answers.count ? answers[index] : .failure(HubError.unavailable("the request was not answered"))
+            let answer: Result<SyncResponse, any Error> = index < answers.count ? answers[index] : .failure(HubError.unavailable("the push was not answered"))
             if waiting.id == myID { mine = answer } else { waiting.turn.resume(returning: .answered(answer)) }
         }
         return try mine.get()
     }
 
-    /// `run`'s answers, or, once `timeout` has passed, `unavailable` for each of the batch's `count` requests.
+    /// `write`'s answers, or, once `timeout` has passed, `unavailable` for each of the batch's `count` pushes.
     private static func within(_ timeout: Duration, count: Int,
-                               _ run: @escaping @Sendable () async -> [Result<Answer, any Error>]) async -> [Result<Answer, any Error>] {
+                               _ write: @escaping @Sendable () async -> [Result<SyncResponse, any Error>]) async -> [Result<SyncResponse, any Error>] {
         let first = Once()
-        return await withCheckedContinuation { (answered: CheckedContinuation<[Result<Answer, any Error>], Never>) in
+        return await withCheckedContinuation { (answered: CheckedContinuation<[Result<SyncResponse, any Error>], Never>) in
             let timer = Task {
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 guard first.claim() else { return }
                 answered.resume(returning: Array(repeating: .failure(HubError.unavailable("the database did not answer within \(timeout)")), count: count))
             }
             Task {
-                let answers = await run()
+                let answers = await write()
                 timer.cancel()
                 guard first.claim() else { return }
                 answered.resume(returning: answers)
             }
         }
-    }
-}
-
-/// A push waiting for the group commit.
-struct QueuedPush: Sendable {
-    var household: HouseholdID
-    var commands: [CommandEnvelope]
-    var actor: String
-}
-
-/// The group commit of pushes: a household's pushes may share a batch, decided in order.
-typealias PushQueue = BatchQueue<QueuedPush, HouseholdID, SyncResponse>
-
-extension BatchQueue where Item == QueuedPush, Key == HouseholdID, Answer == SyncResponse {
-    typealias Push = QueuedPush
-
-    convenience init(timeout: Duration = .seconds(10)) { self.init(timeout: timeout, key: \.household) }
-
-    /// `push`, answered by the batch it goes with: `write` takes a batch and gives each push's answer, in order.
-    func push(_ push: Push, write: @escaping @Sendable ([Push]) async -> [Result<SyncResponse, any Error>]) async throws -> SyncResponse {
-        try await submit(push, run: write)
     }
 }
 

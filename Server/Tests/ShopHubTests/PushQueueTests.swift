@@ -14,12 +14,14 @@ import Testing
             var batchesAtOnce = 0
             var mostBatchesAtOnce = 0
             var householdTwiceAtOnce = false
+            /// A batch held two pushes of one household (they wait, then go together, decided in order).
+            var householdTwiceInABatch = false
             var batches = 0
         }
         let state = Mutex(State())
     }
 
-    @Test("every push is answered once, with its own answer; a household is never in two batches at once; at most 4 batches at once; pushes wait and go together")
+    @Test("every push is answered once, with its own answer; a household is never in two batches at once, but its waiting pushes share one; at most 4 batches at once; pushes wait and go together")
     func groupCommit() async throws {
         let queue = PushQueue()
         let record = Record()
@@ -28,6 +30,7 @@ import Testing
             record.state.withLock { state in
                 let mine = Set(batch.map(\.household))
                 if !state.atDatabase.isDisjoint(with: mine) { state.householdTwiceAtOnce = true }
+                if mine.count < batch.count { state.householdTwiceInABatch = true }
                 state.atDatabase.formUnion(mine)
                 state.batchesAtOnce += 1
                 state.mostBatchesAtOnce = max(state.mostBatchesAtOnce, state.batchesAtOnce)
@@ -63,6 +66,7 @@ import Testing
         #expect(!seen.householdTwiceAtOnce)
         #expect(seen.mostBatchesAtOnce <= PushQueue.concurrentBatches)
         #expect(seen.batches < pushes, "pushes that waited went together (\(seen.batches) batches for \(pushes) pushes)")
+        #expect(seen.householdTwiceInABatch, "a household's waiting pushes went in one batch")
     }
 
     @Test("a batch the database never answers is answered unavailable when its time is up, and lets its household go")
