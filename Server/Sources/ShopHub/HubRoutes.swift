@@ -215,7 +215,7 @@ public struct HubRoutes: Sendable {
 
     private func sync(_ request: Request, _ context: HubRequestContext) async throws -> Response {
         var context = context
-        let (household, device) = try await authenticate(request, &context)
+        let (household, device) = try await authenticate(request, &context, forSync: true)
         let bytes = try await Self.body(request, limit: limits.maxBodyBytes)
         var line = bytes
         if line.last == 0x0A { line.removeLast() }
@@ -227,14 +227,14 @@ public struct HubRoutes: Sendable {
         let started = ContinuousClock.now
         var answer: SyncResponse
         let generation = watch.generation(household)
-        answer = try await storageCall { try await storage.sync(household, syncRequest, as: device.actor) }
+        answer = try await storageCall { try await storage.sync(household, syncRequest, as: device.actor, token: device.tokenHash) }
         if case let .pull(after, hash) = syncRequest, wait > 0, case let .lines(lines, _) = answer, lines.isEmpty {
             await withGracefulShutdownHandler {
                 await watch.wait(household, after: generation, seconds: Double(wait))
             } onGracefulShutdown: {
                 watch.stop()
             }
-            answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor) }
+            answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor, token: device.tokenHash) }
         }
         let elapsed = started.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -300,13 +300,17 @@ public struct HubRoutes: Sendable {
     /// The household of the path and the device whose bearer token the request carries:
     /// `unauthorized` without a live token, `unknown_household`, `forbidden` for another household's token,
     /// `rate_limited` past the token's rate.
-    private func authenticate(_ request: Request, _ context: inout HubRequestContext) async throws -> (HouseholdID, DeviceRecord) {
+    /// `forSync`: the storage may answer from memory, and checks the token again as it answers the sync.
+    private func authenticate(_ request: Request, _ context: inout HubRequestContext, forSync: Bool = false) async throws -> (HouseholdID, DeviceRecord) {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
             throw HubError.unauthorized("this route takes Authorization: Bearer TOKEN")
         }
         let hash = TokenHash(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
         let rate = limits.requestsPerTokenPerSecond, burst = max(1, limits.requestsPerTokenPerSecond)
-        guard let (device, decision) = try await storageCall({ try await storage.authenticate(tokenHash: hash, rate: rate, burst: burst, at: clock.now()) }),
+        guard let (device, decision) = try await storageCall({
+                  forSync ? try await storage.authenticateForSync(tokenHash: hash, rate: rate, burst: burst, at: clock.now())
+                          : try await storage.authenticate(tokenHash: hash, rate: rate, burst: burst, at: clock.now())
+              }),
               device.tokenHash.matches(hash), device.revoked == nil else {
             throw HubError.unauthorized("the token is unknown or revoked")
         }

@@ -68,6 +68,16 @@ public protocol HubStorage: Sendable {
     /// leave the rate to that process (``RateDecision/notKept``). A request's one look at the store
     /// before its work: a database answers it in one statement.
     func authenticate(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)?
+
+    /// ``authenticate(tokenHash:rate:burst:at:)`` for a sync request, which the storage may answer
+    /// from what it keeps in memory: the token's liveness is then checked again by
+    /// ``sync(_:_:as:token:)`` in the statement that answers the request, so a revoked token
+    /// still stops at once on every process.
+    func authenticateForSync(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)?
+
+    /// ``sync(_:_:as:)``, answered only while `token` is live (`unauthorized` once it is revoked):
+    /// the other half of ``authenticateForSync(tokenHash:rate:burst:at:)``.
+    func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash) async throws -> SyncResponse
 }
 
 /// What a storage says of one request against a token's rate.
@@ -83,6 +93,12 @@ extension HubStorage {
     public func authenticate(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)? {
         guard let device = try await device(tokenHash: tokenHash), device.revoked == nil else { return nil }
         return (device, .notKept)
+    }
+    public func authenticateForSync(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)? {
+        try await authenticate(tokenHash: tokenHash, rate: rate, burst: burst, at: at)
+    }
+    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash) async throws -> SyncResponse {
+        try await sync(household, request, as: actor)
     }
 }
 

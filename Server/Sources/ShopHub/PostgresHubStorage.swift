@@ -49,6 +49,12 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// Each household's state at the head this process last saw.
     private let heads = Mutex<[HouseholdID: Folded]>([:])
     private let notifications = Mutex<[AsyncStream<HouseholdID>.Continuation]>([])
+    /// The live devices of tokens this process has authenticated, by token hash (hex): a sync request
+    /// of one is answered without a statement of its own; the statement that answers it checks the
+    /// token is still live (see ``authenticateForSync(tokenHash:rate:burst:at:)``).
+    private let devicesByToken = Mutex<[String: DeviceRecord]>([:])
+    /// Each token's rate, counted in memory and added to `rate_limits` about once a second.
+    private let rates = SharedTokenRates()
     static let channel = "shop_hub_push"
 
     struct Folded {
@@ -98,6 +104,19 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             group.addTask { await self.bookkeeping.run() }
             group.addTask { await self.deadlines.watch() }
             group.addTask { await self.listen() }
+            group.addTask { await self.flushRates() }
+        }
+    }
+
+    /// Adds each token's requests counted here to `rate_limits`, about once a second.
+    private func flushRates() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
+            do {
+                try await rates.flush(bookkeeping, at: clock.now().millisecondsSince1970, logger: logger)
+            } catch {
+                logger.debug("the token rates were not flushed; they are kept for the next flush", metadata: ["error": "\(String(reflecting: error))"])
+            }
         }
     }
 
@@ -284,27 +303,43 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     // MARK: The journal
 
     public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
-        try await answered { try await self.syncNow(household, request, as: actor) }
+        try await answered { try await self.syncNow(household, request, as: actor, token: nil) }
     }
 
-    private func syncNow(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
+    /// Each request's one statement also asks whether the token is live, so that a device this
+    /// process authenticated from memory is refused once its token is revoked anywhere.
+    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash) async throws -> SyncResponse {
+        try await answered { try await self.syncNow(household, request, as: actor, token: token.hex) }
+    }
+
+    private func syncNow(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: String?) async throws -> SyncResponse {
         switch request {
         case let .hello(version, _, _):
             guard version == SyncWire.protocolVersion else {
                 return .error(SyncFailure(code: "unsupported_protocol", message: "this hub speaks protocol \(SyncWire.protocolVersion), the device \(version): update the older one"))
             }
-            let head = try await head(of: household)
+            let head = try await head(of: household, token: token)
             return .hello(protocol: SyncWire.protocolVersion, household: head.seq > 0 ? household : nil, head: head)
         case let .pull(after, hash):
-            return try await pull(household, after: after, hash: hash)
+            return try await pull(household, after: after, hash: hash, token: token)
         case let .push(commands):
-            return try await push(household, commands, as: actor)
+            return try await push(household, commands, as: actor, token: token)
         }
     }
 
-    private func head(of household: HouseholdID) async throws -> JournalHead {
-        for try await (seq, hash) in try await client.query("SELECT head_seq, head_hash FROM households WHERE household = \(household.uuid)", logger: logger)
-            .decode((Int, String).self) {
+    /// `unauthorized`, for a token found revoked (or gone) by the statement that was to answer it.
+    private func revoked(_ token: String) -> HubError {
+        devicesByToken.withLock { $0[token] = nil }
+        return HubError.unauthorized("the token is unknown or revoked")
+    }
+
+    private func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
+        for try await (seq, hash, live) in try await client.query("""
+            SELECT head_seq, head_hash, \(token)::text IS NULL OR EXISTS (
+                SELECT 1 FROM devices d WHERE d.household = \(household.uuid) AND d.token_hash = \(token) AND d.revoked_ms IS NULL)
+            FROM households WHERE household = \(household.uuid)
+            """, logger: logger).decode((Int, String, Bool).self) {
+            if let token, !live { throw revoked(token) }
             return JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero)
         }
         throw HubError.unknownHousehold(household.description)
@@ -313,23 +348,30 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// At most this many lines in one pull's answer (a command is never split).
     static let linesPerPull = 10_000
 
-    private func pull(_ household: HouseholdID, after: Int, hash: SHA256Digest) async throws -> SyncResponse {
+    private func pull(_ household: HouseholdID, after: Int, hash: SHA256Digest, token: String?) async throws -> SyncResponse {
         func diverged(_ why: String) -> SyncResponse {
             .error(SyncFailure(code: "diverged", message: "the device's history is not a prefix of the hub's: \(why)"))
         }
         if after == 0, hash != .zero { return diverged("before seq 1 the hash is all zeros") }
-        // One query: the hash of line `after` (the device's last), then the lines after it.
+        // One query: whether the token is live (a row of seq -1), the hash of line `after` (the
+        // device's last), then the lines after it.
         var lines: [[UInt8]] = []
         var found: String?
+        var live = false
         let rows = try await client.query("""
-            SELECT seq, CASE WHEN seq = \(after) THEN NULL ELSE line END, hash FROM lines
-            WHERE household = \(household.uuid) AND seq >= \(after) ORDER BY seq LIMIT \(Self.linesPerPull + 2)
+            SELECT -1::bigint AS seq, NULL::bytea AS line, NULL::text AS hash WHERE \(token)::text IS NULL OR EXISTS (
+                SELECT 1 FROM devices d WHERE d.household = \(household.uuid) AND d.token_hash = \(token) AND d.revoked_ms IS NULL)
+            UNION ALL
+            (SELECT seq, CASE WHEN seq = \(after) THEN NULL ELSE line END, hash FROM lines
+             WHERE household = \(household.uuid) AND seq >= \(after) ORDER BY seq LIMIT \(Self.linesPerPull + 2))
             """, logger: logger)
-        for try await (seq, line, lineHash) in rows.decode((Int, ByteBuffer?, String).self) {
+        for try await (seq, line, lineHash) in rows.decode((Int, ByteBuffer?, String?).self) {
+            if seq == -1 { live = true; continue }
             if seq == after { found = lineHash; continue }
             guard var line else { continue }
             lines.append(line.readBytes(length: line.readableBytes) ?? [])
         }
+        if let token, !live { throw revoked(token) }
         if after > 0 {
             guard let found else { return diverged("the hub has fewer than \(after) lines") }
             guard found == hash.hex else { return diverged("line \(after) has another hash on the hub") }
@@ -351,11 +393,11 @@ public final class PostgresHubStorage: HubStorage, Sendable {
 
     /// A push: it goes to the database with the other pushes waiting in this process, whatever their
     /// households (group commit: see ``PushQueue``), and is answered only after their commit.
-    private func push(_ household: HouseholdID, _ commands: [CommandEnvelope], as actor: String) async throws -> SyncResponse {
+    private func push(_ household: HouseholdID, _ commands: [CommandEnvelope], as actor: String, token: String?) async throws -> SyncResponse {
         for (index, command) in commands.enumerated() where command.id == nil {
             throw HubError.badRequest("command \(index + 1) of the push has no \"id\"")
         }
-        return try await queue.push(PushQueue.Push(household: household, commands: commands, actor: actor)) { batch in
+        return try await queue.push(PushQueue.Push(household: household, commands: commands, actor: actor, token: token)) { batch in
             await self.write(batch)
         }
     }
@@ -402,11 +444,13 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                 open[household] = nil
                 let indices = places[household, default: []]
                 do {
-                    let decided = try await writeUnderLock(household, indices.map { batch[$0] }, state, at: now)
+                    let (decided, refused) = try await writeUnderLock(household, indices.map { batch[$0] }, state, at: now)
                     var after = decided.folded
                     after.contended = true
                     remember(household, after)
-                    for (index, results) in zip(indices, decided.results) { answers[index] = .success(.results(results)) }
+                    let written = indices.enumerated().filter { !refused.contains($0.offset) }.map(\.element)
+                    for (index, results) in zip(written, decided.results) { answers[index] = .success(.results(results)) }
+                    for position in refused { answers[indices[position]] = .failure(HubError.unauthorized("the token is unknown or revoked")) }
                 } catch {
                     fail(household, error)
                 }
@@ -420,7 +464,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                 let head = folded.head
                 let decided = decide(places[household, default: []].map { batch[$0] }, on: consume folded, known: state.known, in: household, at: now)
                 round.append(HouseholdPush(household: household, expected: head, before: before, known: state.known, conflicts: state.conflicts,
-                                           ids: places[household, default: []].flatMap { batch[$0].commands.compactMap { $0.id?.uuid } }, decided: decided))
+                                           ids: places[household, default: []].flatMap { batch[$0].commands.compactMap { $0.id?.uuid } },
+                                           tokens: Array(Set(places[household, default: []].compactMap { batch[$0].token })), decided: decided))
             }
             let outcomes: [HouseholdID: WriteOutcome]
             do { outcomes = try await write(round) } catch {
@@ -446,6 +491,15 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                         // The decided state holds the batch's events: caught up anew (or from the copy).
                         let folded = try await caughtUp(household, from: part.before)
                         open[household] = OpenHousehold(folded: folded, known: part.known.merging(records) { $1 }, conflicts: part.conflicts + 1)
+                    case let .revoked(tokens):
+                        // Those pushes are refused; the others of the household are decided again without them.
+                        let refused = places[household, default: []].filter { batch[$0].token.map(tokens.contains) ?? false }
+                        for index in refused { answers[index] = .failure(HubError.unauthorized("the token is unknown or revoked")) }
+                        places[household]?.removeAll(where: refused.contains)
+                        devicesByToken.withLock { cache in for token in tokens { cache[token] = nil } }
+                        if !(places[household] ?? []).isEmpty {
+                            open[household] = OpenHousehold(folded: try await caughtUp(household, from: part.before), known: part.known, conflicts: part.conflicts)
+                        }
                     case .unknown:
                         fail(household, HubError.unknownHousehold(household.description))
                     }
@@ -461,16 +515,28 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// first, then reads what the table holds after `state` (lines, and the pushes' commands found
     /// recorded), decides, and writes: no other process can move the head meanwhile. The slow path,
     /// for a household whose head another process moved under an optimistic batch.
+    /// Returns the pushes decided, and the places in `pushes` of those refused for a revoked token.
     private func writeUnderLock(_ household: HouseholdID, _ pushes: [PushQueue.Push], _ state: OpenHousehold,
-                                at now: Timestamp) async throws -> DecidedPush {
+                                at now: Timestamp) async throws -> (DecidedPush, refused: Set<Int>) {
         let uuid = household.uuid
-        let ids = pushes.flatMap { $0.commands.compactMap { $0.id?.uuid } }
         return try await transaction { connection in
             var found = false
             for try await _ in try await connection.query("SELECT 1 FROM households WHERE household = \(uuid) FOR UPDATE", logger: self.logger) {
                 found = true
             }
             guard found else { throw HubError.unknownHousehold(household.description) }
+            let tokens = Array(Set(pushes.compactMap(\.token)))
+            var live: Set<String> = []
+            if !tokens.isEmpty {
+                for try await token in try await connection.query("""
+                    SELECT token_hash FROM devices WHERE household = \(uuid) AND token_hash = ANY(\(tokens)) AND revoked_ms IS NULL
+                    """, logger: self.logger).decode(String.self) {
+                    live.insert(token)
+                }
+            }
+            let refused = Set(pushes.indices.filter { pushes[$0].token.map { !live.contains($0) } ?? false })
+            let pushes = pushes.indices.filter { !refused.contains($0) }.map { pushes[$0] }
+            let ids = pushes.flatMap { $0.commands.compactMap { $0.id?.uuid } }
             var known = state.known
             for try await (command, first, count) in try await connection.query(
                 "SELECT command, first_seq, count FROM commands WHERE household = \(uuid) AND command = ANY(\(ids))", logger: self.logger
@@ -481,12 +547,12 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             let head = start.head
             let decided = self.decide(pushes, on: start, known: known, in: household, at: now)
             let part = HouseholdPush(household: household, expected: head, before: nil, known: known, conflicts: state.conflicts,
-                                     ids: ids, decided: decided)
+                                     ids: ids, tokens: [], decided: decided)
             guard case .written = try await self.write([part], on: connection)[household] ?? .unknown else {
                 throw HubError.unavailable("household \(household): its head and lines in the table disagree; try again")
             }
             Counter(label: "shop_hub_pushes_locked_total").increment()
-            return decided
+            return (decided, refused)
         }
     }
 
@@ -501,6 +567,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         var conflicts: Int
         /// Every command id of the household's pushes.
         var ids: [UUID]
+        /// The tokens its pushes came with, checked live where the lines are written.
+        var tokens: [String]
         var decided: DecidedPush
     }
 
@@ -575,6 +643,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         case headMoved(JournalHead)
         /// Commands of the push the household holds already: nothing was written.
         case recorded([UUID: (Int, Int)])
+        /// A push's token was revoked (these, by hash): nothing was written.
+        case revoked(Set<String>)
         /// No such household.
         case unknown
     }
@@ -595,6 +665,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             statement.headHashes.append(part.decided.folded.head.hash.hex)
             statement.lastAts.append(part.decided.folded.lastAt?.millisecondsSince1970 ?? 0)
             for id in part.ids { statement.checkHouseholds.append(uuid); statement.checkCommands.append(id) }
+            for token in part.tokens { statement.tokenHouseholds.append(uuid); statement.tokens.append(token) }
             for line in part.decided.lines {
                 statement.lineHouseholds.append(uuid)
                 statement.seqs.append(Int64(line.seq))
@@ -610,15 +681,19 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         }
         var heads: [UUID: JournalHead] = [:]
         var recorded: [UUID: [UUID: (Int, Int)]] = [:]
+        var revoked: [UUID: Set<String>] = [:]
         let rows = if let connection { try await connection.execute(statement, logger: logger) } else { try await client.execute(statement, logger: logger) }
-        for try await (household, seq, hash, command, first, count) in rows {
+        for try await (household, seq, hash, command, first, count, token) in rows {
             if let seq, let hash { heads[household] = JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero) }
             if let command, let first, let count { recorded[household, default: [:]][command] = (first, count) }
+            if let token { revoked[household, default: []].insert(token) }
         }
         var outcomes: [HouseholdID: WriteOutcome] = [:]
         for part in round {
             let uuid = part.household.uuid
-            if let records = recorded[uuid] {
+            if let tokens = revoked[uuid] {
+                outcomes[part.household] = .revoked(tokens)
+            } else if let records = recorded[uuid] {
                 outcomes[part.household] = .recorded(records)
             } else if let head = heads[uuid] {
                 outcomes[part.household] = head == part.expected ? .written : .headMoved(head)
@@ -798,12 +873,18 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             UPDATE devices SET revoked_ms = \(at.millisecondsSince1970)
             WHERE household = \(household.uuid) AND name = \(name) AND revoked_ms IS NULL RETURNING token_hash
             """, logger: logger)
-        return try await rows.collect().count > 0
+        var revoked: [String] = []
+        for try await token in rows.decode(String.self) { revoked.append(token) }
+        devicesByToken.withLock { cache in for token in revoked { cache[token] = nil } }
+        return !revoked.isEmpty
     }
 
     public func seen(_ device: DeviceRecord, at: Timestamp) async {
         // At most a write a minute a device: a busy device's every request does not write.
         if let last = device.lastSeen, at.millisecondsSince1970 - last.millisecondsSince1970 < 60_000 { return }
+        devicesByToken.withLock { cache in
+            if var kept = cache[device.tokenHash.hex] { kept.lastSeen = at; cache[device.tokenHash.hex] = kept }
+        }
         _ = try? await bookkeeping.query("""
             UPDATE devices SET last_seen_ms = \(at.millisecondsSince1970) WHERE household = \(device.household.uuid) AND token_hash = \(device.tokenHash.hex)
             """, logger: logger)
@@ -854,19 +935,39 @@ public final class PostgresHubStorage: HubStorage, Sendable {
 
     /// The device and its request counted against the token's bucket in `rate_limits` (refilled by the
     /// time since its last request, less this one), in one statement on the bookkeeping pool: a
-    /// crash forgets a few requests' worth of a limit, never an event. A revoked token is found as
-    /// such by every process at once: nothing of it is cached.
+    /// crash forgets a few requests' worth of a limit, never an event. The token is looked up in the
+    /// table, so a revoked one is found as such by every process at once. The device is kept in
+    /// memory for this process's later sync requests, and the bucket's level with it.
     public func authenticate(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)? {
         try await answered {
-            let rows = try await self.bookkeeping.execute(AuthenticateStatement(token: tokenHash.hex, burst: burst, rate: rate, at: at.millisecondsSince1970),
+            let now = at.millisecondsSince1970
+            let rows = try await self.bookkeeping.execute(AuthenticateStatement(token: tokenHash.hex, burst: burst, rate: rate, at: now),
                                                           logger: self.logger)
             for try await (household, hash, name, actor, created, seen, revoked, left) in rows {
                 guard let device = Self.device((household, hash, name, actor, created, seen, revoked)) else { return nil }
-                let left = left ?? 0
-                return (device, left >= 0 ? .allowed : .limited(retryAfter: max(1, Int((-left / max(rate, 0.001)).rounded(.up)))))
+                let seen = self.rates.seed(SharedTokenRates.Key(household: household, token: hash), level: left ?? 0, at: now, rate: rate, burst: burst)
+                self.devicesByToken.withLock { cache in
+                    if cache.count > 100_000 { cache.removeAll() }
+                    cache[hash] = device
+                }
+                return (device, seen >= 0 ? .allowed : .limited(retryAfter: max(1, Int((-seen / max(rate, 0.001)).rounded(.up)))))
             }
             return nil
         }
+    }
+
+    /// A sync request's device from memory, its request counted in the token's bucket here, when
+    /// this process has authenticated the token before; otherwise as
+    /// ``authenticate(tokenHash:rate:burst:at:)``. The statement that answers the request checks
+    /// the token is still live (``sync(_:_:as:token:)``): a revocation on any process stops it
+    /// as soon as that revocation is committed.
+    public func authenticateForSync(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)? {
+        let hex = tokenHash.hex
+        if let device = devicesByToken.withLock({ $0[hex] }),
+           let decision = rates.take(SharedTokenRates.Key(household: device.household.uuid, token: hex), at: at.millisecondsSince1970) {
+            return (device, decision)
+        }
+        return try await authenticate(tokenHash: tokenHash, rate: rate, burst: burst, at: at)
     }
 
     public func checkReady() async throws {
@@ -910,9 +1011,10 @@ final class Deadlines: Sendable {
 }
 
 /// A batch's one statement (``PostgresHubStorage``'s `write`), prepared once a connection: the
-/// households' row locks; each household's head and command ids checked; then, for the households
-/// that pass, their lines, command records, heads moved and `NOTIFY`s. Its rows: each household's head
-/// as the lock found it, then each command of the batch already recorded.
+/// households' row locks; each household's head, command ids and its pushes' tokens checked; then, for
+/// the households that pass, their lines, command records, heads moved and `NOTIFY`s. Its rows: each
+/// household's head as the lock found it, each command of the batch already recorded, each token
+/// found revoked.
 struct PushStatement: PostgresPreparedStatement {
     static let sql = """
         WITH e AS (
@@ -924,10 +1026,14 @@ struct PushStatement: PostgresPreparedStatement {
             SELECT c.household, c.command, c.first_seq, c.count
             FROM unnest($8::uuid[], $9::uuid[]) AS q(household, command)
             CROSS JOIN LATERAL (SELECT * FROM commands c WHERE c.household = q.household AND c.command = q.command LIMIT 1) c
+        ), r AS (
+            SELECT q.household, q.token FROM unnest($19::uuid[], $20::text[]) AS q(household, token)
+            WHERE NOT EXISTS (SELECT 1 FROM devices d WHERE d.household = q.household AND d.token_hash = q.token AND d.revoked_ms IS NULL)
         ), ok AS (
             SELECT e.household, e.head_seq, e.head_hash, e.last_at FROM e JOIN h ON h.household = e.household
             WHERE h.head_seq = e.expected_seq AND h.head_hash = e.expected_hash AND e.writes
               AND NOT EXISTS (SELECT 1 FROM k WHERE k.household = e.household)
+              AND NOT EXISTS (SELECT 1 FROM r WHERE r.household = e.household)
         ), l AS (
             INSERT INTO lines (household, seq, line, hash)
             SELECT t.household, t.s, t.b, t.x FROM unnest($10::uuid[], $11::bigint[], $12::bytea[], $13::text[]) AS t(household, s, b, x)
@@ -945,12 +1051,14 @@ struct PushStatement: PostgresPreparedStatement {
         ), n AS (
             SELECT pg_notify($18, u.household::text) FROM u
         )
-        SELECT h.household, h.head_seq, h.head_hash, NULL::uuid, NULL::bigint, NULL::bigint FROM h
+        SELECT h.household, h.head_seq, h.head_hash, NULL::uuid, NULL::bigint, NULL::bigint, NULL::text FROM h
             WHERE (SELECT count(*) FROM n) >= 0
         UNION ALL
-        SELECT k.household, NULL, NULL, k.command, k.first_seq, k.count FROM k
+        SELECT k.household, NULL, NULL, k.command, k.first_seq, k.count, NULL FROM k
+        UNION ALL
+        SELECT r.household, NULL, NULL, NULL, NULL, NULL, r.token FROM r
         """
-    typealias Row = (UUID, Int?, String?, UUID?, Int?, Int?)
+    typealias Row = (UUID, Int?, String?, UUID?, Int?, Int?, String?)
 
     var households: [UUID] = []
     var expectedSeqs: [Int64] = []
@@ -970,16 +1078,18 @@ struct PushStatement: PostgresPreparedStatement {
     var firsts: [Int64] = []
     var counts: [Int64] = []
     var channel: String
+    var tokenHouseholds: [UUID] = []
+    var tokens: [String] = []
 
     init(channel: String) { self.channel = channel }
 
     static var bindingDataTypes: [PostgresDataType] {
         [.uuidArray, .int8Array, .textArray, .boolArray, .int8Array, .textArray, .int8Array, .uuidArray, .uuidArray,
-         .uuidArray, .int8Array, .byteaArray, .textArray, .uuidArray, .uuidArray, .int8Array, .int8Array, .text]
+         .uuidArray, .int8Array, .byteaArray, .textArray, .uuidArray, .uuidArray, .int8Array, .int8Array, .text, .uuidArray, .textArray]
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 18)
+        var bindings = PostgresBindings(capacity: 20)
         bindings.append(households)
         bindings.append(expectedSeqs)
         bindings.append(expectedHashes)
@@ -998,6 +1108,8 @@ struct PushStatement: PostgresPreparedStatement {
         bindings.append(firsts)
         bindings.append(counts)
         bindings.append(channel)
+        bindings.append(tokenHouseholds)
+        bindings.append(tokens)
         return bindings
     }
 

@@ -151,6 +151,9 @@ final class PushQueue: Sendable {
         var household: HouseholdID
         var commands: [CommandEnvelope]
         var actor: String
+        /// The hash (hex) of the token it came with, checked live in the statement that writes it;
+        /// nil where the caller checked it already.
+        var token: String? = nil
     }
 
     /// At most this many pushes a batch.
