@@ -78,20 +78,22 @@ struct BadInputTests {
     func refusalsAndTheDocument(_ backend: Backend) async throws { try await Self.refusalsAndTheDocumentBody(backend) }
 
     @Test("every refusal has its status and code and writes nothing; every answer is one the document describes; every documented answer but storage failures is produced — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
-          arguments: [(Backend.postgres, 1), (.partitioned, 1), (.postgres, 2)])
+          arguments: [(Backend.postgres, 1), (.partitioned, 1), (.postgres, 2), (.partitioned, 3)])
     func refusalsAndTheDocumentOnPostgres(_ backend: Backend, processes: Int) async throws {
         try await Self.refusalsAndTheDocumentBody(backend, processes: processes)
     }
 
-    /// With two `processes` over one database, the household is made through the first and every
-    /// request asked of the second; what must stay unchanged is read from the database.
+    /// With several `processes` over one database, the household is made through the first and every
+    /// request asked of the last; what must stay unchanged is read from the database.
     static func refusalsAndTheDocumentBody(_ backend: Backend, processes: Int = 1) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend, arguments: ["--households-per-hour", "4", "--requests-per-second", "500"])
         let api = try Conformance()
-        let asked = processes > 1 ? try hub.sibling(arguments: ["--households-per-hour", "4", "--requests-per-second", "500"]) : hub
+        var siblings: [HubProcess] = []
+        for _ in 1..<processes { siblings.append(try hub.sibling(arguments: ["--households-per-hour", "4", "--requests-per-second", "500"])) }
+        let asked = siblings.last ?? hub
         let base = asked.base
         let (household, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld(), members: [("ben", .member)])
         let h = "/v1/households/\(household.id)", owner = household.ownerToken
@@ -209,7 +211,7 @@ struct BadInputTests {
         #expect(metrics.text.contains("shop_hub_requests_total") && pushedThrough.text.contains("shop_hub_commands_total"))
 
         // The token's rate and the join rate: the same store served again with low limits.
-        if processes > 1 { #expect(asked.terminate() == 0) }
+        for sibling in siblings { #expect(sibling.terminate() == 0) }
         #expect(hub.terminate() == 0)
         let slow = try HubProcess(data: hub.data, backend: backend, port: hub.port, arguments: ["--requests-per-second", "1", "--joins-per-minute", "2"])
         var statuses: [Int] = []

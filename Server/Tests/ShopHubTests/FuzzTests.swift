@@ -22,10 +22,10 @@ struct FuzzTests {
 
     @Test("schemathesis finds no server error, no crash and no undocumented answer on any route — on PostgreSQL",
           .enabled(if: schemathesis != nil, notInstalled), .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
-          arguments: [1, 2])
+          arguments: [1, 2, 3])
     func schemathesisFindsNothingOnPostgres(processes: Int) async throws { try await Self.fuzz(.postgres, processes: processes) }
 
-    /// With two `processes` over one database, the household is made through the first and fuzzed through the second.
+    /// With several `processes` over one database, the household is made through the first and fuzzed through the last.
     static func fuzz(_ backend: Backend, processes: Int = 1) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
@@ -34,8 +34,12 @@ struct FuzzTests {
                                  arguments: ["--requests-per-second", "1000", "--households-per-hour", "100000", "--joins-per-minute", "100000",
                                              "--max-wait", "1"])   // a generated long poll waits a second, not a minute
         let (household, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld())
-        let fuzzed = processes > 1 ? try hub.sibling(arguments: ["--requests-per-second", "1000", "--households-per-hour", "100000",
-                                                                 "--joins-per-minute", "100000", "--max-wait", "1"]) : hub
+        var siblings: [HubProcess] = []
+        for _ in 1..<processes {
+            siblings.append(try hub.sibling(arguments: ["--requests-per-second", "1000", "--households-per-hour", "100000",
+                                                        "--joins-per-minute", "100000", "--max-wait", "1"]))
+        }
+        let fuzzed = siblings.last ?? hub
         let tool = ToolRunner()
         defer { tool.remove() }
         let report = tool.path("junit.xml"), config = tool.path("schemathesis.toml")
@@ -53,7 +57,7 @@ struct FuzzTests {
         let alive = try await HTTP.call("GET", fuzzed.base + "/healthz")
         #expect(alive.status == 200, "the hub survived the fuzzing")
         #expect(result.status == 0, "schemathesis: \(result.stdout.suffix(4000)) \(result.stderr.suffix(2000))")
-        if processes > 1 { #expect(fuzzed.terminate() == 0) }
+        for sibling in siblings { #expect(sibling.terminate() == 0) }
         #expect(hub.terminate() == 0)
         _ = household
     }

@@ -83,19 +83,21 @@ struct HostedSyncTests {
     func isolation(_ backend: Backend) async throws { try await Self.isolationBody(backend) }
 
     @Test("isolation: another household's token is forbidden on every route; a revoked token is refused at once; roles and actors are the rules' — on PostgreSQL", .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)),
-          arguments: [(Backend.postgres, 1), (.partitioned, 1), (.postgres, 2)])
+          arguments: [(Backend.postgres, 1), (.partitioned, 1), (.postgres, 2), (.partitioned, 3)])
     func isolationOnPostgres(_ backend: Backend, processes: Int) async throws { try await Self.isolationBody(backend, processes: processes) }
 
-    /// With two `processes` over one database, household B lives on the second: A's token is refused
-    /// there, and B's revoked token on the first.
+    /// With several `processes` over one database, household B lives on the last: A's token is refused
+    /// there and on every other, and B's revoked token on every process.
     static func isolationBody(_ backend: Backend, processes: Int = 1) async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The token rate limit is tested on its own (BadInputTests); here, many requests a second.
         let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend, arguments: ["--requests-per-second", "1000"])
-        let other = processes > 1 ? try hub.sibling(arguments: ["--requests-per-second", "1000"]) : hub
-        defer { if processes > 1 { #expect(other.terminate() == 0) } }
+        var hubs = [hub]
+        for _ in 1..<processes { hubs.append(try hub.sibling(arguments: ["--requests-per-second", "1000"])) }
+        let other = hubs[processes - 1]
+        defer { for sibling in hubs.dropFirst() { #expect(sibling.terminate() == 0) } }
         let (a, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld())
         let worldB = SyncWorld()
         let (b, listB, itemsB) = try HostedHousehold.make(on: other, world: worldB, members: [("vic", .viewer)])
@@ -107,16 +109,19 @@ struct HostedSyncTests {
             ("POST", "/sync", ["push": ["commands": [["type": "CreateItem", "id": UUID().uuidString, "data": ["name": "Evil"]]]]]),
             ("GET", "/report", nil), ("GET", "/journal", nil),
         ]
-        for (method, path, body) in routes {
-            let answer: Answer
-            if let body { answer = try await HTTP.call(method, b.url + path, token: a.ownerToken, json: body) } else {
-                answer = try await HTTP.call(method, b.url + path, token: a.ownerToken)
+        for through in hubs {
+            let urlB = "\(through.base)/v1/households/\(b.id)"
+            for (method, path, body) in routes {
+                let answer: Answer
+                if let body { answer = try await HTTP.call(method, urlB + path, token: a.ownerToken, json: body) } else {
+                    answer = try await HTTP.call(method, urlB + path, token: a.ownerToken)
+                }
+                #expect(answer.status == 403 && answer.errorCode == "forbidden", "\(method) \(path) on \(through.base): \(answer.status) \(answer.text)")
+                let none = try await HTTP.call(method, urlB + path)
+                #expect(none.status == 401 && none.errorCode == "unauthorized", "\(method) \(path) without a token")
+                let unknown = try await HTTP.call(method, "\(through.base)/v1/households/\(HouseholdID())\(path)", token: a.ownerToken)
+                #expect(unknown.status == 404 && unknown.errorCode == "unknown_household", "\(method) \(path) of an unknown household")
             }
-            #expect(answer.status == 403 && answer.errorCode == "forbidden", "\(method) \(path): \(answer.status) \(answer.text)")
-            let none = try await HTTP.call(method, b.url + path)
-            #expect(none.status == 401 && none.errorCode == "unauthorized", "\(method) \(path) without a token")
-            let unknown = try await HTTP.call(method, "\(hub.base)/v1/households/\(HouseholdID())\(path)", token: a.ownerToken)
-            #expect(unknown.status == 404 && unknown.errorCode == "unknown_household", "\(method) \(path) of an unknown household")
         }
         let unchangedB = try hub.journal(b.id) == before
         #expect(unchangedB, "nothing of B was written")
@@ -147,11 +152,11 @@ struct HostedSyncTests {
         // Revocation: by the device itself, then refused at once, on every route.
         let revoked = try await HTTP.call("DELETE", "\(b.url)/devices/eve-phone", token: eve.token)
         #expect(revoked.status == 204)
-        let after = try await HTTP.call("POST", "\(b.url)/sync", token: eve.token, json: ["pull": ["after": 0, "hash": String(repeating: "0", count: 64)]])
-        #expect(after.status == 401 && after.errorCode == "unauthorized")
-        let elsewhere = try await HTTP.call("POST", "\(hub.base)/v1/households/\(b.id)/sync", token: eve.token,
+        for through in hubs {
+            let after = try await HTTP.call("POST", "\(through.base)/v1/households/\(b.id)/sync", token: eve.token,
                                             json: ["pull": ["after": 0, "hash": String(repeating: "0", count: 64)]])
-        #expect(elsewhere.status == 401 && elsewhere.errorCode == "unauthorized", "refused on the other process too")
+            #expect(after.status == 401 && after.errorCode == "unauthorized", "refused on \(through.base)")
+        }
         // An owner revokes another device; a member may not.
         let benCode = try await b.invite("ben")
         let ben = try await HubEnrolment.join(hub: URL(string: hub.base)!, code: benCode, device: "ben-phone")
