@@ -26,6 +26,8 @@ public struct HubError: Error, Hashable, Sendable {
     public static func unknownHousehold(_ household: String) -> HubError {
         HubError(.notFound, "unknown_household", "there is no household \(household) on this hub")
     }
+    /// A bearer token the hub does not know, or one revoked (the two are not told apart).
+    public static let unknownToken = HubError(.unauthorized, "unauthorized", "the token is unknown or revoked")
     public static let unknownInvite = HubError(.notFound, "unknown_invite", "the code is unknown, used or expired: ask an owner for a new one")
     public static func notFound(_ message: String) -> HubError { HubError(.notFound, "not_found", message) }
     public static func methodNotAllowed(_ message: String) -> HubError { HubError(.methodNotAllowed, "method_not_allowed", message) }

@@ -312,7 +312,7 @@ public struct HubRoutes: Sendable {
                           : try await storage.authenticate(tokenHash: hash, rate: rate, burst: burst, at: clock.now())
               }),
               device.tokenHash.matches(hash), device.revoked == nil else {
-            throw HubError.unauthorized("the token is unknown or revoked")
+            throw HubError.unknownToken
         }
         let wait: Int?
         switch decision {

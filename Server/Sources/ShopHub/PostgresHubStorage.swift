@@ -330,7 +330,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// `unauthorized`, for a token found revoked (or gone) by the statement that was to answer it.
     private func revoked(_ token: String) -> HubError {
         devicesByToken.withLock { $0[token] = nil }
-        return HubError.unauthorized("the token is unknown or revoked")
+        return HubError.unknownToken
     }
 
     private func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
@@ -450,7 +450,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                     remember(household, after)
                     let written = indices.enumerated().filter { !refused.contains($0.offset) }.map(\.element)
                     for (index, results) in zip(written, decided.results) { answers[index] = .success(.results(results)) }
-                    for position in refused { answers[indices[position]] = .failure(HubError.unauthorized("the token is unknown or revoked")) }
+                    for position in refused { answers[indices[position]] = .failure(HubError.unknownToken) }
                 } catch {
                     fail(household, error)
                 }
@@ -494,7 +494,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                     case let .revoked(tokens):
                         // Those pushes are refused; the others of the household are decided again without them.
                         let refused = places[household, default: []].filter { batch[$0].token.map(tokens.contains) ?? false }
-                        for index in refused { answers[index] = .failure(HubError.unauthorized("the token is unknown or revoked")) }
+                        for index in refused { answers[index] = .failure(HubError.unknownToken) }
                         places[household]?.removeAll(where: refused.contains)
                         devicesByToken.withLock { cache in for token in tokens { cache[token] = nil } }
                         if !(places[household] ?? []).isEmpty {
