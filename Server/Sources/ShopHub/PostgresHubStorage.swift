@@ -329,8 +329,13 @@ public final class PostgresHubStorage: HubStorage, Sendable {
 
     /// `unauthorized`, for a token found revoked (or gone) by the statement that was to answer it.
     private func revoked(_ token: String) -> HubError {
-        devicesByToken.withLock { $0[token] = nil }
+        forget([token])
         return HubError.unknownToken
+    }
+
+    /// Drops revoked tokens' devices from this process's memory.
+    private func forget(_ tokens: some Sequence<String>) {
+        devicesByToken.withLock { cache in for token in tokens { cache[token] = nil } }
     }
 
     private func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
@@ -496,7 +501,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                         let refused = places[household, default: []].filter { batch[$0].token.map(tokens.contains) ?? false }
                         for index in refused { answers[index] = .failure(HubError.unknownToken) }
                         places[household]?.removeAll(where: refused.contains)
-                        devicesByToken.withLock { cache in for token in tokens { cache[token] = nil } }
+                        forget(tokens)
                         if !(places[household] ?? []).isEmpty {
                             open[household] = OpenHousehold(folded: try await caughtUp(household, from: part.before), known: part.known, conflicts: part.conflicts)
                         }
@@ -875,7 +880,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             """, logger: logger)
         var revoked: [String] = []
         for try await token in rows.decode(String.self) { revoked.append(token) }
-        devicesByToken.withLock { cache in for token in revoked { cache[token] = nil } }
+        forget(revoked)
         return !revoked.isEmpty
     }
 

@@ -63,6 +63,7 @@ final class SharedTokenRates: Sendable {
     /// level (which holds the other processes' flushed requests too).
     func flush(_ client: PostgresClient, at now: Int64, logger: Logger) async throws {
         var statement = FlushStatement(at: now)
+        var sent: [Key: Double] = [:]
         buckets.withLock { buckets in
             for (key, bucket) in buckets where bucket.unflushed > 0 {
                 statement.households.append(key.household)
@@ -70,13 +71,10 @@ final class SharedTokenRates: Sendable {
                 statement.used.append(bucket.unflushed)
                 statement.bursts.append(bucket.burst)
                 statement.rates.append(bucket.rate)
+                sent[key] = bucket.unflushed
             }
         }
-        guard !statement.households.isEmpty else { return }
-        var sent: [Key: Double] = [:]
-        for (index, household) in statement.households.enumerated() {
-            sent[Key(household: household, token: statement.tokens[index])] = statement.used[index]
-        }
+        guard !sent.isEmpty else { return }
         var levels: [Key: (Double, Int64)] = [:]
         for try await (household, token, level, at) in try await client.execute(statement, logger: logger) {
             levels[Key(household: household, token: token)] = (level, at)
