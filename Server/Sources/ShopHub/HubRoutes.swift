@@ -74,6 +74,7 @@ public struct HubRoutes: Sendable {
     let tokenLimiter: RateLimiter
     let joinLimiter: RateLimiter
     let metrics: (@Sendable () -> [UInt8])?
+    let hubMetrics = HubMetrics()
 
     /// `metricsText` renders `/metrics` (the Prometheus registry the process bootstrapped).
     public init(storage: any HubStorage, limits: HubLimits = HubLimits(), clock: Clock = .system,
@@ -110,7 +111,7 @@ public struct HubRoutes: Sendable {
 
     public func router() -> Router<HubRequestContext> {
         let router = Router(context: HubRequestContext.self)
-        router.add(middleware: HubMiddleware(watch: watch))
+        router.add(middleware: HubMiddleware(watch: watch, metrics: hubMetrics))
         router.post("/v1/households") { request, context in try await createHousehold(request, context) }
         router.post("/v1/join") { request, context in try await join(request, context) }
         router.post("/v1/households/:household/invites") { request, context in try await invite(request, context) }
@@ -241,13 +242,13 @@ public struct HubRoutes: Sendable {
         switch answer {
         case let .results(results):
             let accepted = results.filter(\.ok).count
-            Counter(label: "shop_hub_commands_total", dimensions: [("result", "accepted")]).increment(by: accepted)
-            Counter(label: "shop_hub_commands_total", dimensions: [("result", "rejected")]).increment(by: results.count - accepted)
-            Metrics.Timer(label: "shop_hub_push_seconds").recordSeconds(seconds)
+            hubMetrics.commandsAccepted.increment(by: accepted)
+            hubMetrics.commandsRejected.increment(by: results.count - accepted)
+            hubMetrics.pushSeconds.recordSeconds(seconds)
             if accepted > 0 { watch.bump(household) }
         case let .lines(lines, _):
-            Counter(label: "shop_hub_lines_pulled_total").increment(by: lines.count)
-            if wait == 0 { Metrics.Timer(label: "shop_hub_pull_seconds").recordSeconds(seconds) }
+            hubMetrics.linesPulled.increment(by: lines.count)
+            if wait == 0 { hubMetrics.pullSeconds.recordSeconds(seconds) }
         case let .error(failure):
             throw Self.syncError(failure)
         case .hello:
@@ -305,7 +306,7 @@ public struct HubRoutes: Sendable {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
             throw HubError.unauthorized("this route takes Authorization: Bearer TOKEN")
         }
-        let hash = TokenHash(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        let hash = TokenHash(of: String(header.dropFirst(7).trimmingBlanks))
         let rate = limits.requestsPerTokenPerSecond, burst = max(1, limits.requestsPerTokenPerSecond)
         guard let (device, decision) = try await storageCall({
                   forSync ? try await storage.authenticateForSync(tokenHash: hash, rate: rate, burst: burst, at: clock.now())
@@ -399,6 +400,7 @@ final class LogField: Sendable {
 struct HubMiddleware: RouterMiddleware {
     typealias Context = HubRequestContext
     let watch: HeadWatch
+    let metrics: HubMetrics
 
     func handle(_ request: Request, context: HubRequestContext, next: (Request, HubRequestContext) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -425,14 +427,11 @@ struct HubMiddleware: RouterMiddleware {
             response = Self.response(.badRequest("the request could not be read: \(type(of: error))"))
             code = "bad_request"
         }
-        let elapsed = started.duration(to: .now)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let route = context.endpointPath ?? "unmatched"
-        Counter(label: "shop_hub_requests_total", dimensions: [("route", "\(request.method) \(route)"), ("status", "\(response.status.code)")])
-            .increment()
+        metrics.requests(request.method.rawValue, route, response.status.code).increment()
         var metadata: Logger.Metadata = [
             "method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)",
-            "ms": "\(String(format: "%.1f", milliseconds))", "client": "\(context.clientAddress)",
+            "ms": "\(HubMetrics.milliseconds(started.duration(to: .now)))", "client": "\(context.clientAddress)",
         ]
         if let household = context.parameters.get("household") { metadata["household"] = "\(household)" }
         if let device = context.logDevice.get() { metadata["device"] = "\(device)" }
