@@ -10,7 +10,7 @@ public struct PurchaseRecord: Hashable, Sendable {
     public var actor: String
     public var item: ItemID
     public var itemName: String
-    public var quantity: Int
+    public var quantity: Quantity
     public var unitPrice: Int?
     public var list: ListID?
     public var listName: String?
@@ -19,27 +19,27 @@ public struct PurchaseRecord: Hashable, Sendable {
     public var isReverted: Bool
 
     /// Memberwise, for preview data and tests.
-    public init(seq: Int, event: EventID, purchase: PurchaseID, purchasedAt: Timestamp, actor: String, item: ItemID, itemName: String, quantity: Int, unitPrice: Int?, list: ListID?, listName: String?, location: LocationID, locationName: String, isReverted: Bool) {
+    public init(seq: Int, event: EventID, purchase: PurchaseID, purchasedAt: Timestamp, actor: String, item: ItemID, itemName: String, quantity: Quantity, unitPrice: Int?, list: ListID?, listName: String?, location: LocationID, locationName: String, isReverted: Bool) {
         self.seq = seq; self.event = event; self.purchase = purchase; self.purchasedAt = purchasedAt; self.actor = actor; self.item = item; self.itemName = itemName; self.quantity = quantity; self.unitPrice = unitPrice; self.list = list; self.listName = listName; self.location = location; self.locationName = locationName; self.isReverted = isReverted
     }
 
-    /// quantity × unitPrice; a purchase without a price adds none.
-    public var spend: Int { unitPrice.map { $0 * quantity } ?? 0 }
+    /// quantity × unitPrice, rounded half to even; a purchase without a price adds none.
+    public var spend: Int { unitPrice.map { quantity.cost(unitPrice: $0) } ?? 0 }
 }
 
 /// Purchases, quantity and spend added up.
 public struct Tally: Hashable, Sendable {
     public var purchases = 0
-    public var quantity = 0
+    public var quantity = Quantity.zero
     public var spend = 0
 
-    public init(purchases: Int = 0, quantity: Int = 0, spend: Int = 0) {
+    public init(purchases: Int = 0, quantity: Quantity = .zero, spend: Int = 0) {
         self.purchases = purchases; self.quantity = quantity; self.spend = spend
     }
 
-    mutating func add(quantity: Int, spend: Int, sign: Int) {
+    mutating func add(quantity: Quantity, spend: Int, sign: Int) {
         purchases += sign
-        self.quantity += sign * quantity
+        self.quantity = sign > 0 ? self.quantity + quantity : self.quantity - quantity
         self.spend += sign * spend
     }
 }
@@ -109,7 +109,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     }
 
     fileprivate struct Amount: Hashable, Sendable {
-        var quantity: Int
+        var quantity: Quantity
         var unitPrice: Int?
         var actor: Int32
     }
@@ -120,9 +120,9 @@ public struct PurchaseHistory: Hashable, Sendable {
         var location: LocationID
         var actor: String
         var time: Timestamp
-        var quantity: Int
+        var quantity: Quantity
         var unitPrice: Int?
-        var spend: Int { unitPrice.map { $0 * quantity } ?? 0 }
+        var spend: Int { unitPrice.map { quantity.cost(unitPrice: $0) } ?? 0 }
     }
 
     /// An item's totals and its first and last (non-reverted) purchase times.
@@ -161,7 +161,7 @@ public struct PurchaseHistory: Hashable, Sendable {
         }
 
         /// Counts a purchase in, bought at `time`.
-        mutating func add(quantity: Int, spend: Int, at time: Timestamp) {
+        mutating func add(quantity: Quantity, spend: Int, at time: Timestamp) {
             tally.add(quantity: quantity, spend: spend, sign: 1)
             let at = time.millisecondsSince1970
             if firstMilliseconds == .min || at < firstMilliseconds { firstMilliseconds = at }
@@ -239,7 +239,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     public func record(_ purchase: PurchaseID) -> PurchaseRecord? { index[purchase].map { records[$0] } }
 
     /// How many a purchase bought, where this depth keeps it (`.records`, `.totals`); nil otherwise.
-    public func quantity(of purchase: PurchaseID, in state: ShopState) -> Int? {
+    public func quantity(of purchase: PurchaseID, in state: ShopState) -> Quantity? {
         switch depth {
         case .records: return record(purchase)?.quantity
         case .totals: return state.purchases.position(of: purchase).map { amounts[$0].quantity }
@@ -434,7 +434,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             w.int(2)
             w.array(records) { w, r in
                 w.int(r.seq); w.id(r.event); w.id(r.purchase); w.timestamp(r.purchasedAt); w.string(r.actor)
-                w.id(r.item); w.string(r.itemName); w.int(r.quantity); w.optional(r.unitPrice) { $0.int($1) }
+                w.id(r.item); w.string(r.itemName); w.int(r.quantity.thousandths); w.optional(r.unitPrice) { $0.int($1) }
                 w.optional(r.list) { $0.id($1) }; w.optional(r.listName) { $0.string($1) }
                 w.id(r.location); w.string(r.locationName); w.bool(r.isReverted)
             }
@@ -484,7 +484,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             depth = .records
             let saved = try r.array { r throws(BinaryDecodingError) in
                 PurchaseRecord(seq: try r.int(), event: try r.id(), purchase: try r.id(), purchasedAt: try r.timestamp(),
-                               actor: try r.string(), item: try r.id(), itemName: try r.string(), quantity: try r.int(),
+                               actor: try r.string(), item: try r.id(), itemName: try r.string(), quantity: Quantity(thousandths: try r.int()),
                                unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
                                list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
                                listName: try r.optional { r throws(BinaryDecodingError) in try r.string() },
@@ -565,11 +565,11 @@ public struct PurchaseHistory: Hashable, Sendable {
 }
 
 extension BinaryWriter {
-    fileprivate mutating func tally(_ t: Tally) { int(t.purchases); int(t.quantity); int(t.spend) }
+    fileprivate mutating func tally(_ t: Tally) { int(t.purchases); int(t.quantity.thousandths); int(t.spend) }
 }
 
 extension BinaryReader {
-    fileprivate mutating func tally() throws(BinaryDecodingError) -> Tally { Tally(purchases: try int(), quantity: try int(), spend: try int()) }
+    fileprivate mutating func tally() throws(BinaryDecodingError) -> Tally { Tally(purchases: try int(), quantity: Quantity(thousandths: try int()), spend: try int()) }
 }
 
 /// `.totals`: quantity, price and buyer of each purchase, by position. Those a
@@ -589,7 +589,7 @@ private struct AmountTable: Hashable, Sendable {
     private var outsized: [Amount] = []
     private static var chunkShift: Int { 13 }
 
-    /// An amount in 12 bytes: the spec's limits (quantity ≤ 9,999, price ≤
+    /// An amount in 12 bytes: the spec's limits (quantity ≤ 9,999,000 thousandths, price ≤
     /// 100,000,000 minor units) fit 32 bits with room to spare. A price of −1
     /// is none; a quantity of `Int32.min` marks an amount kept in `outsized`,
     /// at the index the price field holds.
@@ -600,7 +600,7 @@ private struct AmountTable: Hashable, Sendable {
 
         init(_ a: Amount, outsized: inout [Amount]) {
             actor = a.actor
-            if let q = Int32(exactly: a.quantity), q != .min,
+            if let q = Int32(exactly: a.quantity.thousandths), q != .min,
                let p = a.unitPrice.map({ Int32(exactly: $0) }) ?? .some(-1), p >= 0 || a.unitPrice == nil {
                 (quantity, unitPrice) = (q, p)
             } else {
@@ -611,7 +611,7 @@ private struct AmountTable: Hashable, Sendable {
 
         func amount(outsized: [Amount]) -> Amount {
             if quantity == .min { return outsized[Int(unitPrice)] }
-            return Amount(quantity: Int(quantity), unitPrice: unitPrice < 0 ? nil : Int(unitPrice), actor: actor)
+            return Amount(quantity: Quantity(thousandths: Int(quantity)), unitPrice: unitPrice < 0 ? nil : Int(unitPrice), actor: actor)
         }
     }
 
@@ -621,7 +621,7 @@ private struct AmountTable: Hashable, Sendable {
 
     subscript(at: Int) -> Amount {
         if let stored, at < stored.count {
-            return Amount(quantity: Int(stored.load(at, 0, as: Int64.self)),
+            return Amount(quantity: Quantity(thousandths: Int(stored.load(at, 0, as: Int64.self))),
                           unitPrice: stored.load(at, 16, as: UInt32.self) == 1 ? Int(stored.load(at, 8, as: Int64.self)) : nil,
                           actor: stored.load(at, 20))
         }
@@ -651,7 +651,7 @@ private struct AmountTable: Hashable, Sendable {
         w.bytes.reserveCapacity(w.bytes.count + count * 24)
         for at in 0..<count {
             let a = self[at]
-            w.int(a.quantity); w.int(a.unitPrice ?? 0); w.uint32(a.unitPrice == nil ? 0 : 1); w.uint32(UInt32(bitPattern: a.actor))
+            w.int(a.quantity.thousandths); w.int(a.unitPrice ?? 0); w.uint32(a.unitPrice == nil ? 0 : 1); w.uint32(UInt32(bitPattern: a.actor))
         }
     }
 

@@ -39,7 +39,7 @@ enum TextViews {
 
     /// A bought entry shows what was bought: the purchase's quantity, and the entry's where they differ.
     static func listDetail(_ view: ListDetailView, views: HouseholdViews? = nil) -> String {
-        var bought: [ItemID: Int] = [:]
+        var bought: [ItemID: Quantity] = [:]
         for entry in views?.state.lists[view.list.id]?.entries ?? [] {
             if let purchase = entry.purchase, let views, let quantity = views.history.quantity(of: purchase, in: views.state) { bought[entry.item] = quantity }
         }

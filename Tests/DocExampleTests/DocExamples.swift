@@ -120,6 +120,19 @@ import ShopProjections
     try ShopDecider.check(.itemRenamed(item: milk, name: "Oat milk"), state, actor: "ana")   // ok, or a RuleViolation
 }
 
+// Sources/ShopEvents/Domain/EventVersions.swift #1
+@MainActor func example_EventVersions_1() throws {
+    print(EventType.itemPurchased.currentVersion)     // 2
+    let old = EventV1.ItemAddedToList(list: ListID(), item: ItemID(), quantity: 2)
+    print(old.upgraded())                             // itemAddedToList(…, quantity: 2)
+}
+
+// Sources/ShopEvents/Domain/EventVersions.swift #2
+@MainActor func example_EventVersions_2() throws {
+    let old = EventV1.ListEntryQuantityChanged(list: ListID(), item: ItemID(), quantity: 3)
+    if case let .listEntryQuantityChanged(_, _, quantity) = old.upgraded() { print(quantity) }   // 3
+}
+
 // Sources/ShopEvents/Domain/Identifiers.swift #1
 @MainActor func example_Identifiers_1() throws {
     let milk = ItemID()                                  // a fresh random id
@@ -131,6 +144,14 @@ import ShopProjections
 @MainActor func example_Identifiers_2() throws {
     var generator = IDGenerator.sequential()   // 00000000-…-000000000001, …02, …
     let id: ItemID = generator.make()
+}
+
+// Sources/ShopEvents/Domain/Quantity.swift #1
+@MainActor func example_Quantity_1() throws {
+    let kilos = Quantity(thousandths: 1_500)            // 1.5
+    print(kilos, kilos.cost(unitPrice: 199))           // "1.5 298" (298.5 rounds to the even 298)
+    let two: Quantity = 2
+    print(two + kilos)                                 // "3.5"
 }
 
 // Sources/ShopEvents/Domain/RuleViolation.swift #1

@@ -47,7 +47,11 @@ import ShopTestSupport
             .listReordered(list: list, order: []), .listReordered(list: list, order: [item, ItemID("00000000-0000-0000-0000-0000000000A1")!, item]),
             .itemPurchased(purchase: purchase, item: item, list: list, quantity: 2, unitPrice: 119, location: place, purchasedAt: time),
             .itemPurchased(purchase: purchase, item: item, list: nil, quantity: 1, unitPrice: nil, location: place, purchasedAt: nil),
-            .itemPurchased(purchase: purchase, item: item, list: nil, quantity: 999_999_999_999_999_999, unitPrice: 0, location: place, purchasedAt: nil),
+            .itemPurchased(purchase: purchase, item: item, list: nil, quantity: Quantity(thousandths: 999_999_999_999_999_999), unitPrice: 0, location: place, purchasedAt: nil),
+            .itemPurchased(purchase: purchase, item: item, list: list, quantity: Quantity(thousandths: 1_500), unitPrice: 199, location: place, purchasedAt: nil),
+            .itemAddedToList(list: list, item: item, quantity: Quantity(thousandths: 125)),
+            .listEntryQuantityChanged(list: list, item: item, quantity: Quantity(thousandths: 9_999_990)),
+            .itemCreated(item: item, name: "Flour", location: place, details: ItemDetails(unitPrice: 89, quantity: Quantity(thousandths: 2_250))),
             .purchaseReverted(purchase: purchase), .boughtEntriesCleared(list: list),
             .tripStarted(trip: trip, list: list), .tripStarted(trip: trip, list: nil),
             .tripPaused(trip: trip), .tripResumed(trip: trip), .tripEnded(trip: trip),
@@ -95,10 +99,12 @@ import ShopTestSupport
         }
         let readTheSame = [
             variant("{\"seq\"", "{ \"seq\""), variant("\"seq\":7", "\"seq\": 7"), variant("\"actor\":\"ana\"", "\"actor\":\"\\u0061na\""),
-            variant("\"v\":1,", "\"v\":1,\"device\":null,"), variant("\"list\":", "\"extra\":[],\"list\":"),
+            variant("\"v\":2,", "\"v\":2,\"device\":null,"), variant("\"list\":", "\"extra\":[],\"list\":"),
             variant("00000000-0000-0000-0000-00000000000A", "00000000-0000-0000-0000-00000000000a"),
             variant("},\"prev\"", ",\"later\":null},\"prev\""), Array((line + " ").utf8),
-            variant("\"type\":\"ItemPurchased\",\"v\":1", "\"v\":1,\"type\":\"ItemPurchased\""),
+            variant("\"type\":\"ItemPurchased\",\"v\":2", "\"v\":2,\"type\":\"ItemPurchased\""),
+            // Version 1, as every journal before section 10: upgraded to the same event.
+            variant("\"v\":2", "\"v\":1"), variant("\"quantity\":2", "\"quantity\":2.000"),
         ]
         for (n, bytes) in readTheSame.enumerated() {
             let general = try Self.general(bytes).get()
@@ -107,7 +113,8 @@ import ShopTestSupport
         }
         let left = [
             variant("{\"seq\"", "{ \"seq\""), variant("\"quantity\":2", "\"quantity\":-2"), variant("\"quantity\":2", "\"quantity\":02"),
-            variant("\"quantity\":2", "\"quantity\":2.0"), variant("\"v\":1", "\"v\":2"), variant("\"seq\":7", "\"seq\":0"),
+            variant("\"quantity\":2", "\"quantity\":2.0"), variant("\"v\":2", "\"v\":3"), variant("\"seq\":7", "\"seq\":0"),
+            variant("\"quantity\":2", "\"quantity\":2.1234"), variant("\"quantity\":2", "\"quantity\":2e0"),
             variant("\"seq\":7", "\"seq\":9223372036854775807"), variant("\"actor\":\"ana\"", "\"actor\":\"\""),
             variant("\"list\":", "\"list\":null,\"x\":"), variant("ItemPurchased", "ItemPurchasedLater"),
             variant("},\"prev\"", ",\"quantity\":3},\"prev\""), Array((line + " ").utf8),

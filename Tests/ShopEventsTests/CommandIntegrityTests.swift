@@ -137,7 +137,7 @@ import ShopTestSupport
         case .unknownType:
             builder.addRaw(type: "ItemPhotographed", version: 1, data: #"{"item":"\#(id(1) as ItemID)","photo":{"w":3}}"#, command: command)
         case .newerVersion:
-            builder.addRaw(type: "ItemCreated", version: 2, data: #"{"item":"\#(id(9) as ItemID)","name":{"en":"Tea"}}"#, command: command)
+            builder.addRaw(type: "ItemCreated", version: 3, data: #"{"item":"\#(id(9) as ItemID)","name":{"en":"Tea"}}"#, command: command)
         }
     }
 
@@ -168,7 +168,7 @@ import ShopTestSupport
             #expect(error.code == code)
             #expect(error.line == 4)
             #expect(error.offset == lines.offset(ofLine: 4))
-            #expect(error.message.contains(kind == .unknownType ? "ItemPhotographed v1" : "ItemCreated v2"))
+            #expect(error.message.contains(kind == .unknownType ? "ItemPhotographed v1" : "ItemCreated v3"))
             #expect(error.message.contains("written by a newer ShopEvents; update"))
         }
         #expect(fixture.bytes() == lines.bytes)

@@ -28,7 +28,7 @@ import ShopTestSupport
         event = json.loads(line.decode("utf-8"))
         assert event["seq"] == number, f"line {number}: seq {event['seq']}"
         assert event["prev"] == prev, f"line {number}: prev {event['prev']} != {prev}"
-        assert event["v"] == 1 and isinstance(event["data"], dict)
+        assert event["v"] in (1, 2) and isinstance(event["data"], dict)
         assert list(event)[:5] == ["seq", "id", "type", "v", "at"], list(event)
         prev = hashlib.sha256(line).hexdigest()
     print(f"{len(lines)} {prev}")

@@ -25,7 +25,7 @@ import Testing
         for round in 0..<300 {
             var items = Array(pool.shuffled(using: &rng).prefix(Int.random(in: 0...size, using: &rng)))
             if round % 10 == 0, let twice = items.randomElement(using: &rng) { items.append(twice) }   // a list holding an item twice
-            let entries = items.enumerated().map { ListEntry(item: $1, quantity: $0 + 1, addedSeq: $0) }
+            let entries = items.enumerated().map { ListEntry(item: $1, quantity: Quantity($0 + 1), addedSeq: $0) }
             var order = items.shuffled(using: &rng).filter { _ in Int.random(in: 0..<10, using: &rng) > 0 }
             order += pool.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng))          // items not on the list
             if round % 3 == 0, let again = order.randomElement(using: &rng) {                        // an item named twice

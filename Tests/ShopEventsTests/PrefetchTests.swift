@@ -25,7 +25,7 @@ import ShopTestSupport
                 let item = ItemID()
                 n += 1
                 batch += [.createItem(item: item, name: "bulk \(n)", location: nil, details: ItemDetails(unitPrice: n % 500)),
-                          .addItemToList(list: list, item: item, quantity: n % 4 + 1),
+                          .addItemToList(list: list, item: item, quantity: Quantity(n % 4 + 1)),
                           .purchaseItem(purchase: PurchaseID(), item: item, list: list, quantity: nil, unitPrice: nil, location: nil, purchasedAt: nil),
                           .renameItem(item: item, name: "bulk \(n) ✓")].map { CommandEnvelope($0) }
                 // Now and then a command of two events: an item on the list deleted (removed from it, then deleted).
@@ -143,7 +143,7 @@ import ShopTestSupport
         cases.append(("a line changed, the next one intact (blamed)", joined(changed)))
         var earlier = lines; earlier[1_600] = bytes(text(lines[1_600]).replacingOccurrences(of: "\"at\":\"2", with: "\"at\":\"1"))
         cases.append(("a time earlier than the line before, re-chained", Self.rechained(earlier, from: 1_601)))
-        var newer = lines; newer[2_100] = bytes(text(lines[2_100]).replacingOccurrences(of: "\"v\":1", with: "\"v\":9"))
+        var newer = lines; newer[2_100] = bytes(text(lines[2_100]).replacingOccurrences(of: "\"v\":[12],", with: "\"v\":9,", options: .regularExpression))
         cases.append(("a newer version's line, re-chained", Self.rechained(newer, from: 2_101)))
         var strange = lines; strange[2_200] = bytes(text(lines[2_200]).replacingOccurrences(of: "\"type\":\"", with: "\"type\":\"Future"))
         cases.append(("a newer version's type, not re-chained", joined(strange)))

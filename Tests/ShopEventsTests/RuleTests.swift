@@ -188,7 +188,7 @@ func id<K>(_ n: Int) -> EntityID<K> {
     /// An item's own quantity (1 to 9999) is what `AddItemToList` without one puts on the list; without it, 1.
     @Test func anItemsQuantityIsTheOneItGoesOnAListWith() throws {
         var f = try Fixture.started()
-        for bad in [0, 10_000, -3] {
+        for bad: Quantity in [0, 10_000, -3, Quantity(thousandths: 9_999_001), Quantity(thousandths: -1)] {
             #expect(f.rejection(.createItem(item: id(1), name: "Eggs", location: nil, details: ItemDetails(quantity: bad))) == .invalidQuantity, "\(bad)")
         }
         #expect(try f.run(.createItem(item: id(1), name: "Eggs", location: nil, details: ItemDetails(quantity: 12)))
@@ -202,8 +202,13 @@ func id<K>(_ n: Int) -> EntityID<K> {
         #expect(f.state.items[id(1)]?.details == ItemDetails(unitPrice: 299))
         #expect(f.rejection(.changeItemDetails(item: id(1), details: ItemDetails(quantity: 0))) == .invalidQuantity)
         // Kept in 32 bits: a quantity beyond them is kept as the nearest end, still refused.
-        #expect(ItemDetails(quantity: Int.max).quantity == Int(Int32.max))
-        #expect(ItemDetails(quantity: Int.min).quantity == Int(Int32.min) + 1)
+        #expect(ItemDetails(quantity: Quantity(thousandths: Int.max)).quantity == Quantity(thousandths: Int(Int32.max)))
+        #expect(ItemDetails(quantity: Quantity(thousandths: Int.min)).quantity == Quantity(thousandths: Int(Int32.min) + 1))
+        // Thousandths: 0.001 and 9999 are the ends.
+        #expect(try f.run(.changeItemDetails(item: id(2), details: ItemDetails(quantity: Quantity(thousandths: 1))))
+                == [.itemDetailsChanged(item: id(2), details: ItemDetails(quantity: Quantity(thousandths: 1)))])
+        #expect(try f.run(.changeItemDetails(item: id(2), details: ItemDetails(quantity: 9999)))
+                == [.itemDetailsChanged(item: id(2), details: ItemDetails(quantity: 9999))])
     }
 
     @Test func createAndChangeAnItem() throws {

@@ -81,7 +81,7 @@ import ShopTestSupport
                 n += 1
                 last = item
                 batch += [.createItem(item: item, name: "bulk \(n)", location: nil, details: ItemDetails(unitPrice: n % 500)),
-                          .purchaseItem(purchase: PurchaseID(), item: item, list: nil, quantity: n % 3 + 1, unitPrice: nil, location: nil, purchasedAt: nil),
+                          .purchaseItem(purchase: PurchaseID(), item: item, list: nil, quantity: Quantity(n % 3 + 1), unitPrice: nil, location: nil, purchasedAt: nil),
                           .renameItem(item: item, name: "bulk \(n) ✓")].map { CommandEnvelope($0, actor: n % 2 == 0 ? "ana" : "ben") }
             }
             _ = try writer.execute(batch: batch)

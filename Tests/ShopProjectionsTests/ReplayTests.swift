@@ -308,7 +308,7 @@ struct RandomJournal {
         let amounts: [(Int, Int?)] = [(2, 150), (5_000_000_000, nil), (3, 3_000_000_000), (1, -7), (9_999, 100_000_000), (Int(Int32.min), 1), (4, nil)]
         let purchases = amounts.map { _ in PurchaseID() }
         for ((quantity, price), purchase) in zip(amounts, purchases) {
-            events.append(.itemPurchased(purchase: purchase, item: item, list: nil, quantity: quantity, unitPrice: price,
+            events.append(.itemPurchased(purchase: purchase, item: item, list: nil, quantity: Quantity(quantity), unitPrice: price,
                                          location: location, purchasedAt: nil))
         }
         let reverts = [purchases[1], purchases[2], purchases[0], purchases[5], purchases[3]].map { Event.purchaseReverted(purchase: $0) }

@@ -22,7 +22,7 @@ struct SyncConcurrencyTests {
             for n in 0..<500 {
                 let item = ItemID()
                 made.append(try replica.execute(.createItem(item: item, name: "\(device) item \(n)", location: dairy, details: ItemDetails())).command)
-                made.append(try replica.execute(.addItemToList(list: list, item: item, quantity: n % 5 + 1)).command)
+                made.append(try replica.execute(.addItemToList(list: list, item: item, quantity: Quantity(n % 5 + 1))).command)
             }
             #expect(replica.pending.count == 1_000)
         }

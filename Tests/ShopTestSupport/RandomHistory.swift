@@ -22,16 +22,27 @@ public enum RandomText {
 /// enough collisions and stale references that every rejection rule fires.
 public struct RandomCommands {
     package var rng: SplitMix64
+    /// The fraction digits of quantities, drawn apart: a seed gives the same
+    /// history of commands as before quantities became decimals.
+    package var fractions: SplitMix64
     public let ids: IDGenerator
     static let words = ["Milk", "Bread", "Eggs", "Apples", "Coffee", "Rice", "Soap", "Tea", "Dairy", "Bakery",
                         "Produce", "Frozen", "Weekly", "Party", "milk", " Milk ", "Käse", "🍎 Äpfel", "Drinks"]
 
     public init(seed: UInt64, ids: IDGenerator = .sequential(prefix: 0xABCD)) {
         rng = SplitMix64(seed: seed)
+        fractions = SplitMix64(seed: seed ^ 0x5EC7_10)
         self.ids = ids
     }
 
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
+    /// A quantity in `whole`'s range: most of them whole, some with one to three fraction digits (1.5 kg, 0.25 l, 0.125).
+    mutating func quantity(_ whole: ClosedRange<Int>) -> Quantity {
+        let base = Int.random(in: whole, using: &rng)
+        guard Int.random(in: 0..<100, using: &fractions) < 30 else { return Quantity(base) }
+        let fraction = [500, 250, 125, 1, 999, 100][Int.random(in: 0..<6, using: &fractions)]
+        return Quantity(thousandths: base * 1000 + (base == whole.upperBound ? -fraction : fraction))
+    }
 
     /// A word, or random text; now and then one with a control character, which the rules refuse.
     mutating func name() -> String {
@@ -93,9 +104,9 @@ public struct RandomCommands {
         case 40..<42: return .restoreList(list: pick(lists) ?? anyList)
         case 42: return .purgeList(list: pick(lists) ?? anyList)
         case 43..<58:
-            return .addItemToList(list: anyList, item: anyItem, quantity: chance(95) ? Int.random(in: 1...12, using: &rng) : 10_000)
+            return .addItemToList(list: anyList, item: anyItem, quantity: chance(95) ? quantity(1...12) : 10_000)
         case 58..<60:
-            return .changeQuantity(list: anyList, item: entryItem(state, anyList) ?? anyItem, quantity: Int.random(in: 0...20, using: &rng))
+            return .changeQuantity(list: anyList, item: entryItem(state, anyList) ?? anyItem, quantity: quantity(0...20))
         case 60:
             // Who is getting what: a member, a stranger (refused in a closed household), or nobody.
             return .assignEntry(list: anyList, item: entryItem(state, anyList, unboughtOnly: chance(90)) ?? anyItem,
@@ -110,7 +121,7 @@ public struct RandomCommands {
             let onList = chance(75)
             let item = onList ? (entryItem(state, anyList, unboughtOnly: true) ?? anyItem) : anyItem
             return .purchaseItem(purchase: ids.make(), item: item, list: onList ? anyList : nil,
-                                 quantity: chance(50) ? nil : Int.random(in: 1...5, using: &rng),
+                                 quantity: chance(50) ? nil : quantity(1...5),
                                  unitPrice: chance(70) ? nil : Int.random(in: 0...5_000, using: &rng),
                                  location: chance(80) ? nil : anyLocation,
                                  purchasedAt: chance(10) ? Timestamp(millisecondsSince1970: 1_600_000_000_000) : nil)

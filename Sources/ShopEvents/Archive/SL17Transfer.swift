@@ -123,7 +123,7 @@ public enum SL17Transfer {
         }
         plan.commands += reorder(state, archiveOrder: archiveOrder, created: plan.commands, unknownAlias: unknownAlias, into: &plan)
 
-        var onList: [(ItemID, Int)] = []
+        var onList: [(ItemID, Quantity)] = []
         var seenItems: [ItemID: String] = [:]
         for location in ordered {
             for item in location.items {
@@ -206,9 +206,10 @@ public enum SL17Transfer {
         return [.reorderLocations(order: order, positions: positions, unknownAlias: alias)]
     }
 
-    private static func adjustedQuantity(_ item: SL17Archive.Item, into plan: inout Plan) -> Int {
-        let quantity = min(max(item.quantity, Limits.quantity.lowerBound), Limits.quantity.upperBound)
-        if quantity != item.quantity {
+    /// The archive's quantity (a whole number) within the allowed range.
+    private static func adjustedQuantity(_ item: SL17Archive.Item, into plan: inout Plan) -> Quantity {
+        let quantity = Quantity(min(max(item.quantity, 1), 9999))
+        if quantity != Quantity(item.quantity) {
             plan.changes.append(Change(kind: .adjusted, what: "item", id: item.id.uuid, from: "quantity \(item.quantity)", to: "\(quantity)",
                                        reason: "a quantity is 1 to 9999"))
         }
@@ -311,8 +312,14 @@ public enum SL17Transfer {
                 items: items.map { item in
                     let entry = list?.entry(for: item.id).flatMap { $0.isBought ? nil : $0 }
                     return SL17Archive.Item(id: item.id, name: item.name, onList: entry != nil, isAvailable: item.isAvailable,
-                                            quantity: entry?.quantity ?? item.details.quantity ?? 1, dateLastPurchased: lastPurchase[item.id])
+                                            quantity: archiveQuantity(entry?.quantity ?? item.details.quantity ?? 1), dateLastPurchased: lastPurchase[item.id])
                 })
         })
+    }
+
+    /// An archive's quantity is a whole number: a decimal one (1.5 kg) goes
+    /// out rounded up (`docs/SL17.md`), so that the list never asks for less.
+    static func archiveQuantity(_ quantity: Quantity) -> Int {
+        quantity.whole ?? (quantity.thousandths + 999) / 1000
     }
 }

@@ -31,7 +31,7 @@ enum CanonicalLine {
         guard s.takeKey("seq", first: true) != nil, let seq = s.plainInt(), seq >= 1,
               let id = s.id("id"),
               s.takeKey("type", first: false) != nil, let type = s.eventTypeName(),
-              s.takeKey("v", first: false) != nil, s.plainInt() == RecordedEvent.schemaVersion,
+              s.takeKey("v", first: false) != nil, let version = s.plainInt(), version >= 1, version <= type.currentVersion,
               s.takeKey("at", first: false) != nil, let at = s.readPlain(24, Timestamp.parse),
               s.takeKey("actor", first: false) != nil, let actor = s.plainString(utf8: Limits.actorLength)
         else { return false }
@@ -40,7 +40,7 @@ enum CanonicalLine {
               let command = s.id("command"),
               s.optional("commandEvents", &commandEvents, { s in s.plainInt().flatMap { $0 >= 2 ? $0 : nil } }),
               s.optional("correlation", &correlation, { $0.uuid() }),
-              s.takeKey("data", first: false) != nil, let event = data(type, &s),
+              s.takeKey("data", first: false) != nil, let event = data(type, version: version, &s),
               s.takeKey("prev", first: false) != nil, let prev = s.readPlain(64, SHA256Digest.parse),
               s.position == s.count - 1, s.base[s.position] == UInt8(ascii: "}")
         else { return false }
@@ -58,7 +58,7 @@ enum CanonicalLine {
 
     /// The `data` object of a line of `type`: the frequent types read here
     /// key by key in the writer's order, the others by ``EventData``.
-    private static func data(_ type: EventType, _ s: inout JSONScanner) -> Event? {
+    private static func data(_ type: EventType, version: Int, _ s: inout JSONScanner) -> Event? {
         guard s.position < s.count, s.base[s.position] == UInt8(ascii: "{") else { return nil }
         let start = s.position
         s.position += 1
@@ -67,13 +67,13 @@ enum CanonicalLine {
         case .itemPurchased:
             var list: UUID?, unitPrice: Int?, purchasedAt: Timestamp?
             guard let purchase = s.id("purchase", first: true), let item = s.id("item"), s.optional("list", &list, { $0.uuid() }),
-                  let quantity = s.int("quantity"), s.optional("unitPrice", &unitPrice, { $0.plainInt() }),
+                  let quantity = s.quantity("quantity", version: version), s.optional("unitPrice", &unitPrice, { $0.plainInt() }),
                   let location = s.id("location"), s.optional("purchasedAt", &purchasedAt, { $0.readPlain(24, Timestamp.parse) })
             else { return nil }
             event = .itemPurchased(purchase: PurchaseID(purchase), item: ItemID(item), list: list.map(ListID.init), quantity: quantity,
                                    unitPrice: unitPrice, location: LocationID(location), purchasedAt: purchasedAt)
         case .itemAddedToList, .listEntryQuantityChanged:
-            guard let list = s.id("list", first: true), let item = s.id("item"), let quantity = s.int("quantity") else { return nil }
+            guard let list = s.id("list", first: true), let item = s.id("item"), let quantity = s.quantity("quantity", version: version) else { return nil }
             event = type == .itemAddedToList
                 ? .itemAddedToList(list: ListID(list), item: ItemID(item), quantity: quantity)
                 : .listEntryQuantityChanged(list: ListID(list), item: ItemID(item), quantity: quantity)
@@ -110,7 +110,7 @@ enum CanonicalLine {
                 name = text
                 location = place
             }
-            guard let details = s.details() else { return nil }
+            guard let details = s.details(version: version) else { return nil }
             if let location {
                 event = .itemCreated(item: ItemID(item), name: name, location: LocationID(location), details: details)
             } else {
@@ -157,7 +157,7 @@ enum CanonicalLine {
             // The rare types (the household, new and renamed lists, members) the general way.
             s.position = start
             guard let data = try? EventData(&s) else { return nil }
-            return try? data.event(type)
+            return try? data.event(type, version: version)
         }
         guard s.position < s.count, s.base[s.position] == UInt8(ascii: "}") else { return nil }
         s.position += 1
@@ -264,17 +264,43 @@ private extension JSONScanner {
         return value != nil
     }
 
+    /// A quantity as the writer of `version` puts it: version 1 a plain
+    /// integer; version 2 also `1.5`, `0.125` (one to three fraction digits,
+    /// the last not 0).
+    @inline(__always) mutating func quantity(_ name: StaticString, version: Int) -> Quantity? {
+        guard takeKey(name, first: false) != nil else { return nil }
+        return plainQuantity(version: version)
+    }
+
+    @inline(__always) mutating func plainQuantity(version: Int) -> Quantity? {
+        guard let whole = plainInt(), whole < 1_000_000_000_000_000 else { return nil }   // 15 digits, as the general reader
+        guard position < count, base[position] == UInt8(ascii: ".") else { return Quantity(thousandths: whole * 1000) }
+        guard version >= 2 else { return nil }
+        var p = position + 1, fraction = 0, scale = 100
+        while p < count, p - position <= 3 {
+            let d = base[p] &- UInt8(ascii: "0")
+            if d > 9 { break }
+            fraction += Int(d) * scale
+            scale /= 10
+            p += 1
+        }
+        // One to three digits, the last not 0, and no fourth.
+        guard p > position + 1, base[p - 1] != UInt8(ascii: "0"), p >= count || base[p] &- UInt8(ascii: "0") > 9 else { return nil }
+        position = p
+        return Quantity(thousandths: whole * 1000 + fraction)
+    }
+
     @inline(__always) mutating func int(_ name: StaticString) -> Int? {
         guard takeKey(name, first: false) != nil else { return nil }
         return plainInt()
     }
 
     /// An item's details as the writer puts them: each optional, in its order.
-    mutating func details() -> ItemDetails? {
+    mutating func details(version: Int) -> ItemDetails? {
         var details = ItemDetails()
         guard optional("category", &details.category, { $0.plainString() }), optional("notes", &details.notes, { $0.plainString() }),
               optional("unitPrice", &details.unitPrice, { $0.plainInt() }), optional("photo", &details.photo, { $0.plainString() }),
-              optional("quantity", &details.quantity, { $0.plainInt() })
+              optional("quantity", &details.quantity, { $0.plainQuantity(version: version) })
         else { return nil }
         return details
     }

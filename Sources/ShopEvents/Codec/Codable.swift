@@ -135,7 +135,7 @@ extension Event: Codable {
         var w = JSONWriter()
         w.beginObject()
         w.field("type", typeName)
-        w.field("v", RecordedEvent.schemaVersion)
+        w.field("v", kind.currentVersion)
         w.key("data"); EventLineCodec.writeData(self, to: &w)
         w.endObject()
         try encodeJSON(w.takeBytes(), to: encoder)

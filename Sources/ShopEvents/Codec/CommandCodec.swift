@@ -100,15 +100,15 @@ public enum CommandCodec {
         case .restoreList: return .restoreList(list: try d.id("list"))
         case .purgeList: return .purgeList(list: try d.id("list"))
         case .addItemToList:
-            return .addItemToList(list: try d.id("list"), item: try d.id("item"), quantity: try d.optionalInt("quantity"))
+            return .addItemToList(list: try d.id("list"), item: try d.id("item"), quantity: try d.optionalQuantity("quantity"))
         case .changeQuantity:
-            return .changeQuantity(list: try d.id("list"), item: try d.id("item"), quantity: try d.int("quantity"))
+            return .changeQuantity(list: try d.id("list"), item: try d.id("item"), quantity: try d.quantity("quantity"))
         case .removeItemFromList: return .removeItemFromList(list: try d.id("list"), item: try d.id("item"))
         case .reorderList: return .reorderList(list: try d.id("list"), order: try d.ids("order"))
         case .assignEntry: return .assignEntry(list: try d.id("list"), item: try d.id("item"), member: try d.optionalString("member"))
         case .purchaseItem:
             return .purchaseItem(purchase: try d.optionalID("purchase") ?? ids.make(), item: try d.id("item"),
-                                 list: try d.optionalID("list"), quantity: try d.optionalInt("quantity"),
+                                 list: try d.optionalID("list"), quantity: try d.optionalQuantity("quantity"),
                                  unitPrice: try d.optionalInt("unitPrice"), location: try d.optionalID("location"),
                                  purchasedAt: try d.optionalTimestamp("purchasedAt"))
         case .revertPurchase: return .revertPurchase(purchase: try d.id("purchase"))

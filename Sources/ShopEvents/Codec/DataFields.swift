@@ -92,6 +92,16 @@ struct DataFields {
         return try at.readInt()
     }
 
+    mutating func quantity(_ name: StaticString) throws(CodecError) -> Quantity {
+        guard let quantity = try optionalQuantity(name) else { throw missing(name) }
+        return quantity
+    }
+
+    mutating func optionalQuantity(_ name: StaticString) throws(CodecError) -> Quantity? {
+        guard var at = value(name) else { return nil }
+        return try at.readQuantity()
+    }
+
     mutating func bool(_ name: StaticString) throws(CodecError) -> Bool {
         guard var at = value(name) else { throw missing(name) }
         return try at.readBool()
@@ -148,7 +158,7 @@ struct DataFields {
 
     mutating func details() throws(CodecError) -> ItemDetails {
         ItemDetails(category: try optionalString("category"), notes: try optionalString("notes"),
-                    unitPrice: try optionalInt("unitPrice"), photo: try optionalString("photo"), quantity: try optionalInt("quantity"))
+                    unitPrice: try optionalInt("unitPrice"), photo: try optionalString("photo"), quantity: try optionalQuantity("quantity"))
     }
 
     /// For strict readers (commands): every key must have been fetched.
@@ -167,6 +177,8 @@ extension JSONWriter {
     mutating func field(_ name: StaticString, _ value: Int) { key(name); int(value) }
     mutating func field(_ name: StaticString, _ value: Int?) { if let value { field(name, value) } }
     mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    mutating func field(_ name: StaticString, _ value: Quantity) { key(name); quantity(value) }
+    mutating func field(_ name: StaticString, _ value: Quantity?) { if let value { field(name, value) } }
     mutating func field(_ name: StaticString, _ value: Timestamp?) { if let value { key(name); timestamp(value) } }
     mutating func field(_ name: StaticString, _ value: Priority?) { if let value { key(name); string(value.rawValue) } }
     mutating func field(_ name: StaticString, _ value: Color?) { if let value { key(name); color(value) } }

@@ -16,7 +16,12 @@ struct EventData {
     var start = 0
     var household: UUID?, location: UUID?, item: UUID?, list: UUID?, purchase: UUID?, trip: UUID?
     var name: String?, currency: String?, timeZone: String?, category: String?, notes: String?, photo: String?
-    var position: Int?, quantity: Int?, unitPrice: Int?
+    var position: Int?, unitPrice: Int?
+    var quantity: Quantity?
+    /// Where the quantity's value starts, for a version-1 quantity that is not whole.
+    var quantityOffset = 0
+    /// Whether the quantity was written as an integer (version 1's form: `2`, not `2.0`).
+    var quantityIsInteger = true
     var available: Bool?
     var priority: Priority?
     var member: String?
@@ -107,7 +112,11 @@ struct EventData {
             case .notes: notes = try Self.string(&s, "notes")
             case .photo: photo = try Self.string(&s, "photo")
             case .position: position = try s.readInt()
-            case .quantity: quantity = try s.readInt()
+            case .quantity:
+                s.skipWhitespace()
+                quantityOffset = s.position
+                quantity = try s.readQuantity()
+                quantityIsInteger = !UnsafeBufferPointer(start: s.base + quantityOffset, count: s.position - quantityOffset).contains(UInt8(ascii: "."))
             case .unitPrice: unitPrice = try s.readInt()
             case .available: available = try s.readBool()
             case .priority:
@@ -163,7 +172,45 @@ struct EventData {
 
     var details: ItemDetails { ItemDetails(category: category, notes: notes, unitPrice: unitPrice, photo: photo, quantity: quantity) }
 
-    /// The event of `type` from these fields; a required field that is absent is an error.
+    /// A version-1 quantity: a whole number.
+    func whole(_ quantity: Quantity) throws(CodecError) -> Int {
+        guard quantityIsInteger, let whole = quantity.whole else {
+            throw CodecError(.invalidField, "quantity \(quantity): version 1 has whole quantities only", offset: quantityOffset)
+        }
+        return whole
+    }
+
+    var detailsV1: EventV1.Details {
+        get throws(CodecError) {
+            EventV1.Details(category: category, notes: notes, unitPrice: unitPrice, photo: photo, quantity: try quantity.map { q throws(CodecError) in try whole(q) })
+        }
+    }
+
+    /// The event of `type` at `version` (at most its current one) from these
+    /// fields, an older version's upgraded; a required field that is absent is an error.
+    func event(_ type: EventType, version: Int) throws(CodecError) -> Event {
+        guard version < type.currentVersion else { return try event(type) }
+        switch type {
+        case .itemCreated:
+            return EventV1.ItemCreated(item: try id(item, "item"), name: try need(name, "name"), location: try id(location, "location"),
+                                       details: try detailsV1).upgraded()
+        case .itemDetailsChanged:
+            return EventV1.ItemDetailsChanged(item: try id(item, "item"), details: try detailsV1).upgraded()
+        case .itemAddedToList:
+            return EventV1.ItemAddedToList(list: try id(list, "list"), item: try id(item, "item"), quantity: try whole(try need(quantity, "quantity"))).upgraded()
+        case .listEntryQuantityChanged:
+            return EventV1.ListEntryQuantityChanged(list: try id(list, "list"), item: try id(item, "item"),
+                                                    quantity: try whole(try need(quantity, "quantity"))).upgraded()
+        case .itemPurchased:
+            return EventV1.ItemPurchased(purchase: try id(purchase, "purchase"), item: try id(item, "item"), list: list.map(ListID.init),
+                                         quantity: try whole(try need(quantity, "quantity")), unitPrice: unitPrice,
+                                         location: try id(location, "location"), purchasedAt: purchasedAt).upgraded()
+        default:
+            return try event(type)
+        }
+    }
+
+    /// The event of `type` at its current version from these fields; a required field that is absent is an error.
     func event(_ type: EventType) throws(CodecError) -> Event {
         switch type {
         case .householdCreated:

@@ -25,7 +25,7 @@ public enum EventLineCodec {
         w.field("seq", r.seq)
         w.field("id", r.id)
         w.field("type", r.event.typeName)
-        w.field("v", RecordedEvent.schemaVersion)
+        w.field("v", r.event.kind.currentVersion)
         w.key("at"); w.timestamp(r.at)
         w.field("actor", r.actor)
         w.field("device", r.device)
@@ -170,8 +170,8 @@ public enum EventLineCodec {
             case .data:
                 try once(512, key)
                 sawData = true
-                if typeName != nil || (version ?? 1) > RecordedEvent.schemaVersion {
-                    try s.skipValue(depth: 1)       // a newer version's data: not ours to read
+                if typeName != nil || (type.map { version ?? 1 > $0.currentVersion } ?? false) {
+                    try s.skipValue(depth: 1)       // a newer version's data: not ours to read (type or `v` not met yet: read, errors kept for later)
                 } else {
                     let start = s.position
                     do { data = try EventData(&s) } catch {
@@ -206,7 +206,7 @@ public enum EventLineCodec {
         guard let prev else { throw missing("prev") }
         guard seq >= 1 else { throw CodecError(.invalidField, "seq \(seq) must be 1 or more", offset: 0) }
         guard version >= 1 else { throw CodecError(.invalidField, "v \(version) must be 1 or more", offset: 0) }
-        guard let type, version <= RecordedEvent.schemaVersion else {
+        guard let type, version <= type.currentVersion else {
             newer = NewerEventLine(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
                                    commandEvents: commandEvents, prev: prev, type: type?.rawValue ?? typeName!, version: version,
                                    isKnownType: type != nil, typeOffset: typeOffset)
@@ -216,7 +216,7 @@ public enum EventLineCodec {
         guard let data else { throw missing("data") }
         return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
                              command: CommandID(command), commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init),
-                             event: try data.event(type), prev: prev)
+                             event: try data.event(type, version: version), prev: prev)
     }
 
     /// An event alone: `{"type": …, "v": …, "data": {…}}` (keys in any order; `v` may be left out).
@@ -224,7 +224,7 @@ public enum EventLineCodec {
         try bytes.withUnsafeBytes { raw in
             Result { () throws(CodecError) in
                 var s = JSONScanner(raw)
-                var type: EventType?, version = RecordedEvent.schemaVersion, dataStart: Int?
+                var type: EventType?, version: Int?, dataStart: Int?
                 try s.beginObject()
                 var first = true
                 while let key = try s.nextKey(first: &first) {
@@ -247,12 +247,14 @@ public enum EventLineCodec {
                 }
                 try s.expectEnd()
                 guard let type else { throw CodecError(.missingField, "the event has no \"type\"", offset: 0) }
-                guard version == RecordedEvent.schemaVersion else {
-                    throw CodecError(.unsupportedVersion, "v \(version) of \(type.rawValue) is not supported (this version reads v1)", offset: 0)
+                // `v` left out: the current version.
+                let v = version ?? type.currentVersion
+                guard (1...type.currentVersion).contains(v) else {
+                    throw CodecError(.unsupportedVersion, "v \(v) of \(type.rawValue) is not supported (this version reads v1 to v\(type.currentVersion))", offset: 0)
                 }
                 guard let dataStart else { throw CodecError(.missingField, "the event has no \"data\"", offset: 0) }
                 s.position = dataStart
-                return try EventData(&s).event(type)
+                return try EventData(&s).event(type, version: v)
             }
         }.get()
     }
@@ -381,7 +383,7 @@ public struct NewerEventLine: Hashable, Sendable {
 
     var codecError: CodecError {
         isKnownType
-            ? CodecError(.unsupportedVersion, "v \(version) of \(type) was written by a newer ShopEvents (this one reads v\(RecordedEvent.schemaVersion)); update", offset: 0)
+            ? CodecError(.unsupportedVersion, "v \(version) of \(type) was written by a newer ShopEvents (this one reads v\(EventType(rawValue: type)?.currentVersion ?? 1)); update", offset: 0)
             : CodecError(.unknownType, "type \"\(type)\" was written by a newer ShopEvents (this one does not know it); update", offset: typeOffset)
     }
 }

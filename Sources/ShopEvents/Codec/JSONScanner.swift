@@ -240,6 +240,51 @@ struct JSONScanner {
 
     // MARK: Numbers and literals
 
+    /// A quantity (SPEC section 10): a plain JSON number with no sign and no
+    /// exponent and at most three fraction digits (`2`, `1.5`, `0.125`).
+    /// `wholeOnly`: version 1's, a plain integer.
+    mutating func readQuantity(wholeOnly: Bool = false) throws(CodecError) -> Quantity {
+        if wholeOnly { return Quantity(try readInt()) }
+        skipWhitespace()
+        let start = position
+        func digit() -> Int? {
+            guard let c = peek(), c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            return Int(c &- UInt8(ascii: "0"))
+        }
+        var negative = false
+        if peek() == UInt8(ascii: "-") { negative = true; position += 1 }
+        guard let first = digit() else {
+            position = start
+            throw fail(.invalidField, "expected a quantity, a plain number such as 2 or 1.5\(found())")
+        }
+        var whole = 0, digits = 0
+        while let d = digit() {
+            guard digits < 15 else { position = start; throw fail(.invalidField, "a quantity has at most 15 whole digits") }
+            whole = whole * 10 + d
+            digits += 1
+            position += 1
+        }
+        if first == 0, digits > 1 { position = start; throw fail("a number has a leading zero") }
+        var thousandths = whole * 1000
+        if peek() == UInt8(ascii: ".") {
+            position += 1
+            var scale = 100, fractionDigits = 0
+            while let d = digit() {
+                guard fractionDigits < 3 else { position = start; throw fail(.invalidField, "a quantity has at most three fraction digits") }
+                thousandths += d * scale
+                scale /= 10
+                fractionDigits += 1
+                position += 1
+            }
+            guard fractionDigits > 0 else { position = start; throw fail("a number's \".\" is followed by a digit") }
+        }
+        if let c = peek(), c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+            position = start
+            throw fail(.invalidField, "a quantity is a plain number (no exponent)")
+        }
+        return Quantity(thousandths: negative ? -thousandths : thousandths)
+    }
+
     /// A plain JSON integer: optional minus, digits, no leading zero, no fraction or exponent.
     mutating func readInt() throws(CodecError) -> Int {
         skipWhitespace()

@@ -29,6 +29,14 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     /// `.string(text)`, or `.null` for `nil`.
     public static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
     public static func optional(_ number: Int?) -> JSONValue { number.map(JSONValue.int) ?? .null }
+    /// A quantity as a JSON number: a whole one as an integer (`2`, as
+    /// before decimals), another as its decimal (`1.5`). Kept as a `Double`
+    /// only to be written: a quantity has at most three fraction digits and
+    /// any total of them far fewer than 15 significant digits, so the
+    /// shortest text of that `Double` is the decimal itself.
+    public static func quantity(_ quantity: Quantity) -> JSONValue {
+        quantity.whole.map(JSONValue.int) ?? .double(Double(quantity.thousandths) / 1000)
+    }
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {

@@ -159,6 +159,23 @@ package struct JSONWriter {
         }
     }
 
+    /// A quantity as a plain JSON number: `2`, `1.5`, `0.125` (no trailing zeros).
+    package mutating func quantity(_ value: Quantity) {
+        let magnitude = value.thousandths.magnitude, fraction = Int(magnitude % 1000)
+        if value.thousandths < 0 { append(UInt8(ascii: "-")) }
+        int(Int(magnitude / 1000))
+        guard fraction != 0 else { return }
+        let digits = fraction % 10 != 0 ? 3 : fraction % 100 != 0 ? 2 : 1
+        write(digits + 1) { p in
+            p[0] = UInt8(ascii: ".")
+            var rest = fraction
+            for i in 0..<digits {
+                p[1 + i] = UInt8(ascii: "0") + UInt8(rest / 100)
+                rest = rest % 100 * 10
+            }
+        }
+    }
+
     /// Shortest text that reads back as the same Double; callers pass finite values.
     package mutating func double(_ value: Double) {
         precondition(value.isFinite, "JSON has no infinity or NaN")

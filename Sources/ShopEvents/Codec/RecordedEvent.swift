@@ -32,9 +32,6 @@ public struct RecordedEvent: Hashable, Sendable {
     /// SHA-256 of the previous line's bytes; all zero for `seq` 1.
     public var prev: SHA256Digest
 
-    /// Schema version of the `data` of every v1 event type.
-    public static let schemaVersion = 1
-
     public init(seq: Int, id: EventID, at: Timestamp, actor: String, device: String? = nil,
                 command: CommandID, commandEvents: Int? = nil, correlation: CorrelationID? = nil, event: Event, prev: SHA256Digest) {
         self.seq = seq; self.id = id; self.at = at; self.actor = actor; self.device = device

@@ -37,14 +37,14 @@ public enum Command: Hashable, Sendable {
     case deleteList(list: ListID)
     case restoreList(list: ListID)
     case purgeList(list: ListID)
-    case addItemToList(list: ListID, item: ItemID, quantity: Int? = nil)
-    case changeQuantity(list: ListID, item: ItemID, quantity: Int)
+    case addItemToList(list: ListID, item: ItemID, quantity: Quantity? = nil)
+    case changeQuantity(list: ListID, item: ItemID, quantity: Quantity)
     case removeItemFromList(list: ListID, item: ItemID)
     case reorderList(list: ListID, order: [ItemID])
     /// Who is getting the entry: a member, or nobody (`member` nil). SPEC section 10.
     case assignEntry(list: ListID, item: ItemID, member: String?)
 
-    case purchaseItem(purchase: PurchaseID = PurchaseID(), item: ItemID, list: ListID? = nil, quantity: Int? = nil,
+    case purchaseItem(purchase: PurchaseID = PurchaseID(), item: ItemID, list: ListID? = nil, quantity: Quantity? = nil,
                       unitPrice: Int? = nil, location: LocationID? = nil, purchasedAt: Timestamp? = nil)
     case revertPurchase(purchase: PurchaseID)
     case clearBought(list: ListID)

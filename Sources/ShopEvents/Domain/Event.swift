@@ -34,14 +34,14 @@ public enum Event: Hashable, Sendable {
     case listDeleted(list: ListID)
     case listRestored(list: ListID)
     case listPurged(list: ListID)
-    case itemAddedToList(list: ListID, item: ItemID, quantity: Int)
-    case listEntryQuantityChanged(list: ListID, item: ItemID, quantity: Int)
+    case itemAddedToList(list: ListID, item: ItemID, quantity: Quantity)
+    case listEntryQuantityChanged(list: ListID, item: ItemID, quantity: Quantity)
     case itemRemovedFromList(list: ListID, item: ItemID)
     case listReordered(list: ListID, order: [ItemID])
     /// The entry's assignee: a member, or nobody (`member` nil). SPEC section 10.
     case listEntryAssigned(list: ListID, item: ItemID, member: String?)
 
-    case itemPurchased(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int, unitPrice: Int?,
+    case itemPurchased(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Quantity, unitPrice: Int?,
                        location: LocationID, purchasedAt: Timestamp?)
     case purchaseReverted(purchase: PurchaseID)
     case boughtEntriesCleared(list: ListID)

@@ -38,7 +38,7 @@ extension ShopDecider {
 
     /// An item on the list and not bought is rejected; a bought one gets a fresh
     /// unbought entry that replaces the bought one. New entries go last.
-    static func decideAddItemToList(_ list: ListID, item: ItemID, quantity: Int?,
+    static func decideAddItemToList(_ list: ListID, item: ItemID, quantity: Quantity?,
                                     _ state: ShopState) throws(RuleViolation) -> [Event] {
         let shoppingList = try state.requireLiveList(list)
         let found = try state.requireLiveItem(item)
@@ -50,7 +50,7 @@ extension ShopDecider {
         return [.itemAddedToList(list: list, item: item, quantity: quantity)]
     }
 
-    static func decideChangeQuantity(_ list: ListID, item: ItemID, quantity: Int,
+    static func decideChangeQuantity(_ list: ListID, item: ItemID, quantity: Quantity,
                                      _ state: ShopState) throws(RuleViolation) -> [Event] {
         let shoppingList = try state.requireLiveList(list)
         let quantity = try ShopState.validQuantity(quantity)
@@ -145,7 +145,7 @@ extension ShopState {
         listNames.claim(old.name, by: id)
     }
 
-    mutating func applyItemAddedToList(_ id: ListID, item: ItemID, quantity: Int, seq: Int) {
+    mutating func applyItemAddedToList(_ id: ListID, item: ItemID, quantity: Quantity, seq: Int) {
         lists.change(id) {
             $0.entries.removeAll { $0.item == item }
             $0.entries.append(ListEntry(item: item, quantity: quantity, addedSeq: seq))

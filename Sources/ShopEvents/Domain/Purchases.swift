@@ -7,7 +7,7 @@ extension ShopDecider {
     /// have been deleted since (a purchase recorded after the fact: an offline
     /// phone, an import); its location then defaults to the item's last one,
     /// even if that location was deleted since.
-    static func decidePurchaseItem(_ purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int?,
+    static func decidePurchaseItem(_ purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Quantity?,
                                    unitPrice: Int?, location: LocationID?, purchasedAt: Timestamp?,
                                    _ state: ShopState) throws(RuleViolation) -> [Event] {
         try state.requireNew(purchase, field: "purchase")
@@ -22,7 +22,7 @@ extension ShopDecider {
                                    unitPrice: unitPrice ?? deleted.details.unitPrice, location: place, purchasedAt: purchasedAt)]
         }
         let bought = try state.requireLiveItem(item)
-        var defaultQuantity = 1
+        var defaultQuantity: Quantity = 1
         if let list {
             let shoppingList = try state.requireLiveList(list)
             let entry = try state.requireEntry(item, on: shoppingList)

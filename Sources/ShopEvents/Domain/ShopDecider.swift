@@ -100,9 +100,9 @@ extension ShopState {
         return name
     }
 
-    static func validQuantity(_ quantity: Int, field: String = "quantity") throws(RuleViolation) -> Int {
+    static func validQuantity(_ quantity: Quantity, field: String = "quantity") throws(RuleViolation) -> Quantity {
         guard Limits.quantity.contains(quantity) else {
-            throw RuleViolation(.invalidQuantity, "\(field) \(quantity) is out of range 1…9999", field: field)
+            throw RuleViolation(.invalidQuantity, "\(field) \(quantity) is out of range 0.001…9999", field: field)
         }
         return quantity
     }

@@ -244,7 +244,7 @@ public struct ShoppingList: Hashable, Sendable {
 /// An item on a list: to buy, or bought by a purchase.
 public struct ListEntry: Hashable, Sendable {
     public var item: ItemID
-    public var quantity: Int
+    public var quantity: Quantity
     /// The `seq` of the event that put this entry on the list.
     public var addedSeq: Int
     /// The purchase that bought it; `nil` while it is still to buy.

@@ -152,12 +152,12 @@ public struct ItemDetails: Hashable, Sendable {
     /// absent): what ShoppingList17 keeps as the quantity of an item that is
     /// not on the list. Key `quantity` in the data; journals written before it
     /// have none, and readers that do not know it skip it.
-    public var quantity: Int? {
-        get { storedQuantity == Self.noQuantity ? nil : Int(storedQuantity) }
-        set { storedQuantity = newValue.map { Int32(clamping: Swift.max($0, Int(Self.noQuantity) + 1)) } ?? Self.noQuantity }
+    public var quantity: Quantity? {
+        get { storedQuantity == Self.noQuantity ? nil : Quantity(thousandths: Int(storedQuantity)) }
+        set { storedQuantity = newValue.map { Int32(clamping: Swift.max($0.thousandths, Int(Self.noQuantity) + 1)) } ?? Self.noQuantity }
     }
 
-    /// Kept in the four bytes after `unitPrice` (`Int32.min` for none), so
+    /// Kept in thousandths in the four bytes after `unitPrice` (`Int32.min` for none), so
     /// that the details, and with them ``Event``, take no more room than
     /// before: every event of a replay is moved at that size. A quantity
     /// beyond the range of 32 bits is kept as the nearest end, which the rules
@@ -165,7 +165,7 @@ public struct ItemDetails: Hashable, Sendable {
     private var storedQuantity = ItemDetails.noQuantity
     private static let noQuantity = Int32.min
 
-    public init(category: String? = nil, notes: String? = nil, unitPrice: Int? = nil, photo: String? = nil, quantity: Int? = nil) {
+    public init(category: String? = nil, notes: String? = nil, unitPrice: Int? = nil, photo: String? = nil, quantity: Quantity? = nil) {
         self.category = category; self.notes = notes; self.unitPrice = unitPrice; self.photo = photo
         self.quantity = quantity
     }
@@ -221,7 +221,7 @@ public enum Limits {
         return out
     }
 
-    public static let quantity = 1...9999
+    public static let quantity = Quantity.allowed
     public static let price = 0...100_000_000
     /// Longest category text (characters) after trimming; an empty category is absent.
     public static let categoryLength = 200
@@ -236,6 +236,22 @@ public enum Limits {
 // Codable here, beside their declarations: the keys are the journal's
 // (`red`, `green`, `blue`, `opacity`; `category`, `notes`, `unitPrice`, `photo`, `quantity`).
 extension Color: Codable {}
+/// A plain JSON number, as in the journal (`2`, `1.5`).
+extension Quantity: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let whole = try? container.decode(Int.self) { self.init(whole); return }
+        let number = try container.decode(Decimal.self)
+        guard let quantity = Quantity("\(number)") else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a quantity has at most three fraction digits")
+        }
+        self = quantity
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let whole { try container.encode(whole) } else { try container.encode(Decimal(string: description)!) }
+    }
+}
 extension ItemDetails: Codable {
     // The journal's keys, in its order; `storedQuantity` is `quantity`.
     private enum CodingKeys: String, CodingKey { case category, notes, unitPrice, photo, quantity }
@@ -244,7 +260,7 @@ extension ItemDetails: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(category: try c.decodeIfPresent(String.self, forKey: .category), notes: try c.decodeIfPresent(String.self, forKey: .notes),
                   unitPrice: try c.decodeIfPresent(Int.self, forKey: .unitPrice), photo: try c.decodeIfPresent(String.self, forKey: .photo),
-                  quantity: try c.decodeIfPresent(Int.self, forKey: .quantity))
+                  quantity: try c.decodeIfPresent(Quantity.self, forKey: .quantity))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -17,7 +17,7 @@ extension ShopState {
             w.optional(i.details.notes) { $0.string($1) }
             w.optional(i.details.unitPrice) { $0.int($1) }
             w.optional(i.details.photo) { $0.string($1) }
-            w.optional(i.details.quantity) { $0.int($1) }
+            w.optional(i.details.quantity) { $0.int($1.thousandths) }
             w.bool(i.isAvailable); w.bool(i.isDeleted)
         }
         w.array(lists.values.sorted { $0.id < $1.id }) { w, l in
@@ -25,7 +25,7 @@ extension ShopState {
             w.optional(l.deletedAt) { $0.timestamp($1) }
             w.optional(l.deletedBy) { $0.string($1) }
             w.array(l.entries) { w, e in
-                w.id(e.item); w.int(e.quantity); w.int(e.addedSeq)
+                w.id(e.item); w.int(e.quantity.thousandths); w.int(e.addedSeq)
                 w.optional(e.purchase) { $0.id($1) }
                 w.optional(e.boughtSeq) { $0.int($1) }
                 w.optional(e.assignee) { $0.string($1) }
@@ -79,7 +79,7 @@ extension ShopState {
                                       notes: try r.optional { r throws(BinaryDecodingError) in try r.string() },
                                       unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
                                       photo: try r.optional { r throws(BinaryDecodingError) in try r.string() },
-                                      quantity: try r.optional { r throws(BinaryDecodingError) in try r.int() })
+                                      quantity: try r.optional { r throws(BinaryDecodingError) in Quantity(thousandths: try r.int()) })
             return Item(id: id, name: name, location: location, details: details, isAvailable: try r.bool(), isDeleted: try r.bool())
         }
         // Without the history, deleted items are let go as they are read (see `dropHistory()`).
@@ -98,7 +98,7 @@ extension ShopState {
             list.deletedAt = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
             list.deletedBy = try r.optional { r throws(BinaryDecodingError) in try r.string() }
             list.entries = try r.array { r throws(BinaryDecodingError) in
-                ListEntry(item: try r.id(), quantity: try r.int(), addedSeq: try r.int(),
+                ListEntry(item: try r.id(), quantity: Quantity(thousandths: try r.int()), addedSeq: try r.int(),
                           purchase: try r.optional { r throws(BinaryDecodingError) in try r.id() },
                           boughtSeq: try r.optional { r throws(BinaryDecodingError) in try r.int() },
                           assignee: try r.optional { r throws(BinaryDecodingError) in try r.string() })

@@ -219,7 +219,7 @@ public struct HouseholdReport: Sendable {
             for section in view.sections {
                 page.line("<h4>\(escape(section.title))</h4><ul>")
                 for entry in section.entries {
-                    let price = entry.unitPrice.map { " · \(money($0 * entry.quantity))" } ?? ""
+                    let price = entry.unitPrice.map { " · \(money(entry.quantity.cost(unitPrice: $0)))" } ?? ""
                     page.line("<li>\(escape(entry.name)) <span class=\"qty\">×\(entry.quantity)\(price)</span>\(entry.available ? "" : " <em>(out of stock)</em>")</li>")
                 }
                 page.line("</ul>")

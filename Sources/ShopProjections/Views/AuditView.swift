@@ -53,7 +53,7 @@ public struct AuditView: Hashable, Sendable {
         .object([("seq", .int(r.seq)), ("event", .string(r.event.description)),
                  ("purchase", .string(r.purchase.description)), ("purchasedAt", .string(r.purchasedAt.description)),
                  ("actor", .string(r.actor)), ("item", .string(r.item.description)), ("itemName", .string(r.itemName)),
-                 ("quantity", .int(r.quantity)), ("unitPrice", .optional(r.unitPrice)),
+                 ("quantity", .quantity(r.quantity)), ("unitPrice", .optional(r.unitPrice)),
                  ("list", .optional(r.list?.description)), ("listName", .optional(r.listName)),
                  ("location", .string(r.location.description)), ("locationName", .string(r.locationName)),
                  ("reverted", .bool(r.isReverted))])

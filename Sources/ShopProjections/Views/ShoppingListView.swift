@@ -32,14 +32,14 @@ public struct ShoppingListView: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var item: ItemID
         public var name: String
-        public var quantity: Int
+        public var quantity: Quantity
         public var available: Bool
         public var unitPrice: Int?
         /// Who is getting it; `nil`: nobody (SPEC section 10).
         public var assignee: String?
 
         /// Memberwise, for preview data and tests.
-        public init(item: ItemID, name: String, quantity: Int, available: Bool, unitPrice: Int?, assignee: String? = nil) {
+        public init(item: ItemID, name: String, quantity: Quantity, available: Bool, unitPrice: Int?, assignee: String? = nil) {
             self.item = item; self.name = name; self.quantity = quantity; self.available = available; self.unitPrice = unitPrice
             self.assignee = assignee
         }
@@ -123,7 +123,7 @@ public struct ShoppingListView: Hashable, Sendable {
         }
         remaining = all.count
         bought = list.entries.count - all.count - hidden
-        estimatedTotal = all.reduce(0) { total, entry in total + (entry.unitPrice.map { $0 * entry.quantity } ?? 0) }
+        estimatedTotal = all.reduce(0) { total, entry in total + (entry.unitPrice.map { entry.quantity.cost(unitPrice: $0) } ?? 0) }
         unpriced = all.filter { $0.unitPrice == nil }.count
     }
 
@@ -137,7 +137,7 @@ public struct ShoppingListView: Hashable, Sendable {
                     ("title", .string(section.title)), ("location", .optional(section.location?.description)),
                     ("entries", .array(section.entries.map { entry in
                         .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
-                                 ("quantity", .int(entry.quantity)), ("available", .bool(entry.available)),
+                                 ("quantity", .quantity(entry.quantity)), ("available", .bool(entry.available)),
                                  ("unitPrice", .optional(entry.unitPrice))]
                                 + (entry.assignee.map { [("assignee", .string($0))] } ?? []))
                     })),
@@ -166,7 +166,7 @@ public struct ShoppingListView: Hashable, Sendable {
         for section in view.sections {
             lines.append(section.title)
             for entry in section.entries {
-                lines.append("- \(entry.name)\(entry.quantity > 1 ? " ×\(entry.quantity)" : "")\(entry.available ? "" : " (out of stock)")")
+                lines.append("- \(entry.name)\(entry.quantity != 1 ? " ×\(entry.quantity)" : "")\(entry.available ? "" : " (out of stock)")")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -185,13 +185,13 @@ public struct ListDetailView: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var item: ItemID
         public var name: String
-        public var quantity: Int
+        public var quantity: Quantity
         public var bought: Bool
         /// Who is getting it; `nil`: nobody (SPEC section 10).
         public var assignee: String?
 
         /// Memberwise, for preview data and tests.
-        public init(item: ItemID, name: String, quantity: Int, bought: Bool, assignee: String? = nil) {
+        public init(item: ItemID, name: String, quantity: Quantity, bought: Bool, assignee: String? = nil) {
             self.item = item; self.name = name; self.quantity = quantity; self.bought = bought; self.assignee = assignee
         }
     }
@@ -225,7 +225,7 @@ public struct ListDetailView: Hashable, Sendable {
             ("view", "list-detail"), ("asOf", .int(asOf)), ("list", list.json),
             ("entries", .array(entries.map { entry in
                 .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
-                         ("quantity", .int(entry.quantity)), ("bought", .bool(entry.bought))]
+                         ("quantity", .quantity(entry.quantity)), ("bought", .bool(entry.bought))]
                          + (entry.assignee.map { [("assignee", .string($0))] } ?? []))
             })),
             ("bought", .int(bought)), ("total", .int(total)),

@@ -156,7 +156,7 @@ public struct StatsView: Hashable, Sendable {
     /// One item's row in ``json``.
     static func json(_ row: ItemRow) -> JSONValue {
         .object([("item", .string(row.item.description)), ("name", .string(row.name)),
-                 ("purchases", .int(row.tally.purchases)), ("quantity", .int(row.tally.quantity)),
+                 ("purchases", .int(row.tally.purchases)), ("quantity", .quantity(row.tally.quantity)),
                  ("spend", .int(row.tally.spend)), ("first", .string(row.first.description)),
                  ("last", .string(row.last.description)),
                  ("meanIntervalDays", row.meanIntervalDays.map(JSONValue.double) ?? .null)])
@@ -246,7 +246,7 @@ public struct StatsView: Hashable, Sendable {
         w.prettyKey("item", level: 2, first: true); w.id(row.item)
         w.prettyKey("name", level: 2); w.string(row.name)
         w.prettyKey("purchases", level: 2); w.int(row.tally.purchases)
-        w.prettyKey("quantity", level: 2); w.int(row.tally.quantity)
+        w.prettyKey("quantity", level: 2); w.quantity(row.tally.quantity)
         w.prettyKey("spend", level: 2); w.int(row.tally.spend)
         w.prettyKey("first", level: 2); w.timestamp(row.first)
         w.prettyKey("last", level: 2); w.timestamp(row.last)

@@ -88,7 +88,7 @@ struct BenchWorkload {
         guard let list = pick(lists), let item = pick(liveItems) else { return }
         switch roll {
         case 0..<330:   // something ran out
-            issue(.addItemToList(list: list, item: item, quantity: Int.random(in: 1...4, using: &rng)))
+            issue(.addItemToList(list: list, item: item, quantity: Quantity(Int.random(in: 1...4, using: &rng))))
         case 330..<640:   // bought, mostly from a list
             if let entry = state.lists[list]?.entries.first(where: { !$0.isBought }), chance(92) {
                 let purchase: PurchaseID = ids.make()
@@ -104,7 +104,7 @@ struct BenchWorkload {
             }
         case 640..<700:
             if let entry = state.lists[list]?.entries.first(where: { !$0.isBought }) {
-                issue(.changeQuantity(list: list, item: entry.item, quantity: Int.random(in: 1...9, using: &rng)))
+                issue(.changeQuantity(list: list, item: entry.item, quantity: Quantity(Int.random(in: 1...9, using: &rng))))
             }
         case 700..<730:
             if let entry = state.lists[list]?.entries.last { issue(.removeItemFromList(list: list, item: entry.item)) }

@@ -68,14 +68,14 @@ struct FoundationLine: Decodable {
         case .listRestored: event = .listRestored(list: try id(.list))
         case .listPurged: event = .listPurged(list: try id(.list))
         case .itemAddedToList:
-            event = .itemAddedToList(list: try id(.list), item: try id(.item), quantity: try d.decode(Int.self, forKey: .quantity))
+            event = .itemAddedToList(list: try id(.list), item: try id(.item), quantity: try d.decode(Quantity.self, forKey: .quantity))
         case .listEntryQuantityChanged:
-            event = .listEntryQuantityChanged(list: try id(.list), item: try id(.item), quantity: try d.decode(Int.self, forKey: .quantity))
+            event = .listEntryQuantityChanged(list: try id(.list), item: try id(.item), quantity: try d.decode(Quantity.self, forKey: .quantity))
         case .itemRemovedFromList: event = .itemRemovedFromList(list: try id(.list), item: try id(.item))
         case .listReordered: event = .listReordered(list: try id(.list), order: try d.decode([UUID].self, forKey: .order).map(ItemID.init))
         case .itemPurchased:
             event = .itemPurchased(purchase: try id(.purchase), item: try id(.item), list: try optionalID(.list),
-                                   quantity: try d.decode(Int.self, forKey: .quantity), unitPrice: try d.decodeIfPresent(Int.self, forKey: .unitPrice),
+                                   quantity: try d.decode(Quantity.self, forKey: .quantity), unitPrice: try d.decodeIfPresent(Int.self, forKey: .unitPrice),
                                    location: try id(.location), purchasedAt: try d.decodeIfPresent(String.self, forKey: .purchasedAt).map(time))
         case .purchaseReverted: event = .purchaseReverted(purchase: try id(.purchase))
         case .boughtEntriesCleared: event = .boughtEntriesCleared(list: try id(.list))

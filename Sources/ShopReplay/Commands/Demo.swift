@@ -239,7 +239,7 @@ struct DemoSimulation {
             let (product, item, _) = products[index]
             guard state.items[item]?.isDeleted == false else { continue }
             if let entry = state.lists[weekly]?.entry(for: item), !entry.isBought { continue }
-            let quantity = max(1, product.quantity + (chance(20) ? 1 : 0))
+            let quantity = Quantity(max(1, product.quantity + (chance(20) ? 1 : 0)))
             issue(.addItemToList(list: weekly, item: item, quantity: quantity), by: person(), after: Int.random(in: 1...20, using: &rng))
         }
     }
@@ -296,7 +296,7 @@ struct DemoSimulation {
                 issue(.restoreList(list: party), by: "cleo")
             }
             for thing in DemoHousehold.partyThings {
-                if let item = items[thing] { issue(.addItemToList(list: party, item: item, quantity: Int.random(in: 1...3, using: &rng)), by: "cleo") }
+                if let item = items[thing] { issue(.addItemToList(list: party, item: item, quantity: Quantity(Int.random(in: 1...3, using: &rng))), by: "cleo") }
             }
             moveTo(day: day, hour: 15)
             shop(day: day, list: party, by: "cleo")

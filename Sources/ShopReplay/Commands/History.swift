@@ -78,7 +78,8 @@ struct History: ToolCommand {
         if options.json {
             out.emit(.object([
                 ("history", .object([("kind", .string(kind)), ("id", .string(id)), ("name", .string(name))])),
-                ("events", .array(try touching.map { try JSONValue.parse(EventLineCodec.encode($0.0)) })),
+                // Each line as written (an older version's line is not shown upgraded: its bytes are what the chain covers).
+                ("events", .array(try Self.lines(Set(touching.map(\.0.seq)), of: options.journal).map { try JSONValue.parse($0) })),
             ]))
         } else {
             var table = Table(["seq", "at", "actor", "event", ""], rightAligned: [0])
@@ -89,5 +90,18 @@ struct History: ToolCommand {
             out.line(table.render())
         }
         return 0
+    }
+
+    /// The bytes of the lines numbered `seqs` (1-based), in order, without their newlines.
+    static func lines(_ seqs: Set<Int>, of path: String) throws -> [[UInt8]] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        var found: [[UInt8]] = []
+        var seq = 1, start = data.startIndex
+        while found.count < seqs.count, start < data.endIndex, let end = data[start...].firstIndex(of: 0x0A) {
+            if seqs.contains(seq) { found.append(Array(data[start..<end])) }
+            seq += 1
+            start = end + 1
+        }
+        return found
     }
 }

@@ -76,7 +76,7 @@ struct SyncDemo: ToolCommand {
         let same = [ana, ben].allSatisfy { FileManager.default.contents(atPath: $0) == FileManager.default.contents(atPath: hub) }
         let state = try Replica(path: ana).state
         // The milk's purchases as recorded (the state keeps only what the rules need of a purchase).
-        let purchases = try JournalReader.readAll(path: ana).compactMap { recorded -> (quantity: Int, actor: String, list: ListID?)? in
+        let purchases = try JournalReader.readAll(path: ana).compactMap { recorded -> (quantity: Quantity, actor: String, list: ListID?)? in
             guard case let .itemPurchased(_, item, list, quantity, _, _, _) = recorded.event, item == milk else { return nil }
             return (quantity, recorded.actor, list)
         }
