@@ -77,6 +77,8 @@ struct Table {
 }
 
 enum Format {
+    /// A quantity as the list shows it: `×2` for pieces, `1.5 kg` with a unit.
+    static func amount(_ quantity: Quantity, _ unit: String?) -> String { unit.map { "\(quantity) \($0)" } ?? "×\(quantity)" }
     /// A purchase id's first 8 hex digits: what text views show, and what
     /// `RevertPurchase` takes (`{"purchase": "1A2B3C4D"}`) while it names one purchase only.
     static func short(_ purchase: PurchaseID) -> String { String(purchase.description.prefix(8)) }

@@ -12,7 +12,7 @@ enum TextViews {
         var table = Table(["", "item", "qty", "price", ""], rightAligned: [2, 3])
         for section in view.sections {
             for entry in section.entries {
-                table.add(["", entry.name, "×\(entry.quantity)", entry.unitPrice.map { Format.money($0) } ?? "",
+                table.add(["", entry.name, Format.amount(entry.quantity, entry.unit), entry.unitPrice.map { Format.money($0) } ?? "",
                            [entry.available ? nil : "out of stock", entry.assignee.map { "for \($0)" }].compactMap { $0 }.joined(separator: ", ")])
             }
         }
@@ -45,8 +45,8 @@ enum TextViews {
         }
         var table = Table(["", "item", "qty"], rightAligned: [2])
         for entry in view.entries {
-            let quantity = entry.bought ? bought[entry.item].map { $0 == entry.quantity ? "×\($0)" : "×\($0) (of \(entry.quantity))" } : nil
-            table.add([entry.bought ? "✓" : "·", entry.name, quantity ?? "×\(entry.quantity)"])
+            let quantity = entry.bought ? bought[entry.item].map { $0 == entry.quantity ? Format.amount($0, entry.unit) : "\(Format.amount($0, entry.unit)) (of \(entry.quantity))" } : nil
+            table.add([entry.bought ? "✓" : "·", entry.name, quantity ?? Format.amount(entry.quantity, entry.unit)])
         }
         return [header(view.list.name, asOf: view.asOf), "", table.render(), "", "bought \(view.bought) of \(view.total)"]
             .joined(separator: "\n")

@@ -52,6 +52,8 @@ import ShopTestSupport
             .itemAddedToList(list: list, item: item, quantity: Quantity(thousandths: 125)),
             .listEntryQuantityChanged(list: list, item: item, quantity: Quantity(thousandths: 9_999_990)),
             .itemCreated(item: item, name: "Flour", location: place, details: ItemDetails(unitPrice: 89, quantity: Quantity(thousandths: 2_250))),
+            .itemCreated(item: item, name: "Flour", location: place, details: ItemDetails(unitPrice: 89, unit: "kg", barcode: "4006381333931")),
+            .itemDetailsChanged(item: item, details: ItemDetails(unit: "l")), .itemDetailsChanged(item: item, details: ItemDetails(barcode: "96385074")),
             .purchaseReverted(purchase: purchase), .boughtEntriesCleared(list: list),
             .tripStarted(trip: trip, list: list), .tripStarted(trip: trip, list: nil),
             .tripPaused(trip: trip), .tripResumed(trip: trip), .tripEnded(trip: trip),

@@ -196,7 +196,8 @@ struct RandomEvents {
     mutating func details() -> ItemDetails {
         ItemDetails(category: Bool.random(using: &rng) ? text() : nil, notes: Bool.random(using: &rng) ? text() : nil,
                     unitPrice: optionalInt(), photo: Bool.random(using: &rng) ? text() : nil,
-                    quantity: Bool.random(using: &rng) ? Quantity(thousandths: Int.random(in: -2_000_000_000...2_000_000_000, using: &rng)) : nil)
+                    quantity: Bool.random(using: &rng) ? Quantity(thousandths: Int.random(in: -2_000_000_000...2_000_000_000, using: &rng)) : nil,
+                    unit: Bool.random(using: &rng) ? text() : nil, barcode: Bool.random(using: &rng) ? text() : nil)
     }
     mutating func time() -> Timestamp {
         Timestamp(millisecondsSince1970: Int64.random(in: Timestamp.earliest.millisecondsSince1970...Timestamp.latest.millisecondsSince1970, using: &rng))

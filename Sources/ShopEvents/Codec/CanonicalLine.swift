@@ -302,6 +302,11 @@ private extension JSONScanner {
               optional("unitPrice", &details.unitPrice, { $0.plainInt() }), optional("photo", &details.photo, { $0.plainString() }),
               optional("quantity", &details.quantity, { $0.plainQuantity(version: version) })
         else { return nil }
+        // Version 2's unit and barcode (a version-1 line with such keys: the general reader, which skips them).
+        guard version >= 2 else { return details }
+        var unit: String?, barcode: String?
+        guard optional("unit", &unit, { $0.plainString() }), optional("barcode", &barcode, { $0.plainString() }) else { return nil }
+        if unit != nil || barcode != nil { details.unit = unit; details.barcode = barcode }
         return details
     }
 }

@@ -21,9 +21,9 @@ public enum CommandCatalog {
         case .recolorLocation: ["location", "color"]
         case .reorderLocations: ["order", "positions?", "unknownAlias?"]
         case .deleteLocation: ["location"]
-        case .createItem: ["item?", "name", "location?", "category?", "notes?", "unitPrice?", "photo?", "quantity?"]
+        case .createItem: ["item?", "name", "location?", "category?", "notes?", "unitPrice?", "photo?", "quantity?", "unit?", "barcode?"]
         case .renameItem: ["item", "name"]
-        case .changeItemDetails: ["item", "category?", "notes?", "unitPrice?", "photo?", "quantity?"]
+        case .changeItemDetails: ["item", "category?", "notes?", "unitPrice?", "photo?", "quantity?", "unit?", "barcode?"]
         case .relocateItem: ["item", "location"]
         case .setItemAvailability: ["item", "available"]
         case .deleteItem: ["item"]
@@ -49,7 +49,8 @@ public enum CommandCatalog {
     public static func describe(field: String) -> String {
         switch field.trimmingCharacters(in: CharacterSet(charactersIn: "?")) {
         case "household", "purchase", "trip": "an id (UUID)"
-        case "item", "list", "location": "an id, or the name of a live one (ignoring case)"
+        case "item": "an id, the name of a live one (ignoring case), or its barcode"
+        case "list", "location": "an id, or the name of a live one (ignoring case)"
         case "order": "ids or names, all of them, first to visit first"
         case "positions": "whole numbers, one per location in order, increasing (aisle numbers; default 1…n)"
         case "unknownAlias": "an id another app gives the Unknown Location (kept for exports)"
@@ -57,7 +58,9 @@ public enum CommandCatalog {
         case "currency": "ISO 4217 code, e.g. EUR"
         case "timeZone": "IANA zone, e.g. Europe/Berlin"
         case "color": #"{"red":0…1,"green":0…1,"blue":0…1,"opacity":0…1}"#
-        case "quantity": "1 to 9999 (an item's: how many go on a list when AddItemToList gives none; else 1)"
+        case "quantity": "0.001 to 9999, at most three fraction digits: 2, 1.5 (an item's: how many go on a list when AddItemToList gives none; else 1)"
+        case "unit": "what a quantity counts: kg, l, pack; at most \(Limits.unitLength) characters (none: pieces)"
+        case "barcode": "the digits of an EAN-8, UPC-A or EAN-13, check digit included; unique among live items"
         case "unitPrice": "minor units, 0 to 100000000 (249 = 2.49)"
         case "priority": #""low", "normal" or "high""#
         case "available": "true or false"

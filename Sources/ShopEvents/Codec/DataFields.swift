@@ -158,7 +158,8 @@ struct DataFields {
 
     mutating func details() throws(CodecError) -> ItemDetails {
         ItemDetails(category: try optionalString("category"), notes: try optionalString("notes"),
-                    unitPrice: try optionalInt("unitPrice"), photo: try optionalString("photo"), quantity: try optionalQuantity("quantity"))
+                    unitPrice: try optionalInt("unitPrice"), photo: try optionalString("photo"), quantity: try optionalQuantity("quantity"),
+                    unit: try optionalString("unit"), barcode: try optionalString("barcode"))
     }
 
     /// For strict readers (commands): every key must have been fetched.
@@ -200,5 +201,7 @@ extension JSONWriter {
         field("unitPrice", value.unitPrice)
         field("photo", value.photo)
         field("quantity", value.quantity)
+        field("unit", value.unit)
+        field("barcode", value.barcode)
     }
 }

@@ -8,6 +8,7 @@ struct EventData {
     enum Field: UInt32 {
         case household, name, currency, timeZone, location, position, color, order, item, category, notes, unitPrice
         case photo, available, list, priority, quantity, purchase, purchasedAt, trip, member, role, positions, unknownAlias
+        case unit, barcode
         var bit: UInt32 { 1 << rawValue }
     }
 
@@ -16,6 +17,7 @@ struct EventData {
     var start = 0
     var household: UUID?, location: UUID?, item: UUID?, list: UUID?, purchase: UUID?, trip: UUID?
     var name: String?, currency: String?, timeZone: String?, category: String?, notes: String?, photo: String?
+    var unit: String?, barcode: String?
     var position: Int?, unitPrice: Int?
     var quantity: Quantity?
     /// Where the quantity's value starts, for a version-1 quantity that is not whole.
@@ -48,6 +50,7 @@ struct EventData {
             case UInt8(ascii: "l"): return is_("list") ? .list : nil
             case UInt8(ascii: "t"): return is_("trip") ? .trip : nil
             case UInt8(ascii: "r"): return is_("role") ? .role : nil
+            case UInt8(ascii: "u"): return is_("unit") ? .unit : nil
             default: return nil
             }
         case 5:
@@ -69,6 +72,8 @@ struct EventData {
             }
         case 6:
             return is_("member") ? .member : nil
+        case 7:
+            return is_("barcode") ? .barcode : nil
         case 9:
             return is_("household") ? .household : is_("unitPrice") ? .unitPrice : is_("available") ? .available
                 : is_("positions") ? .positions : nil
@@ -111,6 +116,8 @@ struct EventData {
             case .category: category = try Self.string(&s, "category")
             case .notes: notes = try Self.string(&s, "notes")
             case .photo: photo = try Self.string(&s, "photo")
+            case .unit: unit = try Self.string(&s, "unit")
+            case .barcode: barcode = try Self.string(&s, "barcode")
             case .position: position = try s.readInt()
             case .quantity:
                 s.skipWhitespace()
@@ -170,7 +177,10 @@ struct EventData {
 
     func id<Kind>(_ value: UUID?, _ name: StaticString) throws(CodecError) -> EntityID<Kind> { EntityID(try need(value, name)) }
 
-    var details: ItemDetails { ItemDetails(category: category, notes: notes, unitPrice: unitPrice, photo: photo, quantity: quantity) }
+    /// Version 2's details (version 1's have no unit and no barcode: see ``detailsV1``).
+    var details: ItemDetails {
+        ItemDetails(category: category, notes: notes, unitPrice: unitPrice, photo: photo, quantity: quantity, unit: unit, barcode: barcode)
+    }
 
     /// A version-1 quantity: a whole number.
     func whole(_ quantity: Quantity) throws(CodecError) -> Int {
@@ -269,6 +279,7 @@ extension EventData.Field: CaseIterable {
         (.unitPrice, "unitPrice"), (.photo, "photo"), (.available, "available"), (.list, "list"), (.priority, "priority"),
         (.quantity, "quantity"), (.purchase, "purchase"), (.purchasedAt, "purchasedAt"), (.trip, "trip"),
         (.member, "member"), (.role, "role"), (.positions, "positions"), (.unknownAlias, "unknownAlias"),
+        (.unit, "unit"), (.barcode, "barcode"),
     ]
 }
 

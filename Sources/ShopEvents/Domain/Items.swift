@@ -7,7 +7,9 @@ extension ShopDecider {
         let name = try state.itemNames.available(name, for: item)
         let location = location ?? .unknown
         _ = try state.requireLiveLocation(location)
-        return [.itemCreated(item: item, name: name, location: location, details: try validDetails(details))]
+        let details = try validDetails(details)
+        try state.requireBarcodeFree(details.barcode, for: item)
+        return [.itemCreated(item: item, name: name, location: location, details: details)]
     }
 
     static func decideRenameItem(_ item: ItemID, name: String, _ state: ShopState) throws(RuleViolation) -> [Event] {
@@ -18,7 +20,9 @@ extension ShopDecider {
     static func decideChangeItemDetails(_ item: ItemID, details: ItemDetails,
                                         _ state: ShopState) throws(RuleViolation) -> [Event] {
         _ = try state.requireLiveItem(item)
-        return [.itemDetailsChanged(item: item, details: try validDetails(details))]
+        let details = try validDetails(details)
+        try state.requireBarcodeFree(details.barcode, for: item)
+        return [.itemDetailsChanged(item: item, details: details)]
     }
 
     static func decideRelocateItem(_ item: ItemID, location: LocationID,
@@ -41,11 +45,25 @@ extension ShopDecider {
         return onLists.map { Event.itemRemovedFromList(list: $0, item: item) } + [.itemDeleted(item: item)]
     }
 
-    /// Trims category; drops empty optional texts; checks lengths, price and default quantity.
+    /// Trims category, unit and barcode; drops empty optional texts; checks
+    /// lengths, price, default quantity and the barcode's check digit.
     static func validDetails(_ details: ItemDetails) throws(RuleViolation) -> ItemDetails {
         var clean = details
         clean.category = details.category.map(ShopState.trimmed)
         if clean.category?.isEmpty == true { clean.category = nil }
+        clean.unit = details.unit.map(ShopState.trimmed)
+        if clean.unit?.isEmpty == true { clean.unit = nil }
+        if let unit = clean.unit {
+            try Limits.checkNoControlCharacters(unit, field: "unit")
+            guard unit.count <= Limits.unitLength else {
+                throw RuleViolation(.invalidText, "unit \(ShopState.quoted(unit)) has \(unit.count) characters; at most \(Limits.unitLength) are allowed", field: "unit")
+            }
+        }
+        clean.barcode = details.barcode.map(ShopState.trimmed)
+        if clean.barcode?.isEmpty == true { clean.barcode = nil }
+        if let barcode = clean.barcode, !Barcode.isValid(barcode) {
+            throw RuleViolation(.invalidBarcode, "barcode \(ShopState.quoted(barcode)) is not an EAN-8, UPC-A or EAN-13 with a valid check digit", field: "barcode")
+        }
         if clean.notes?.isEmpty == true { clean.notes = nil }
         if clean.photo?.isEmpty == true { clean.photo = nil }
         for (field, text, limit) in [("category", clean.category, Limits.categoryLength),
@@ -67,7 +85,24 @@ extension ShopState {
         items[id] = Item(id: id, name: name, location: location, details: details)
         countLive(items[id], 1)
         itemNames.claim(name, by: id)
+        if let barcode = details.barcode { barcodes[Barcode.key(barcode)] = id }
     }
+
+    mutating func applyItemDetailsChanged(_ id: ItemID, details: ItemDetails) {
+        guard let old = items[id] else { return }
+        if let barcode = old.details.barcode, barcodes[Barcode.key(barcode)] == id { barcodes[Barcode.key(barcode)] = nil }
+        items.change(id) { $0.details = details }
+        if let barcode = details.barcode, !old.isDeleted { barcodes[Barcode.key(barcode)] = id }
+    }
+
+    /// `duplicate_barcode` when another live item has `barcode` (a UPC-A and its EAN-13 are one).
+    func requireBarcodeFree(_ barcode: String?, for item: ItemID) throws(RuleViolation) {
+        guard let barcode, let owner = barcodes[Barcode.key(barcode)], owner != item else { return }
+        throw RuleViolation(.duplicateBarcode, "barcode \(barcode) is item \(owner)'s (\(ShopState.quoted(items[owner]?.name ?? "")))", field: "barcode")
+    }
+
+    /// The live item whose barcode is `barcode` (either spelling of a UPC-A).
+    public func liveItem(barcode: String) -> ItemID? { barcodes[Barcode.key(barcode)] }
 
     mutating func applyItemRenamed(_ id: ItemID, name: String) {
         guard let old = items[id] else { return }
@@ -80,5 +115,6 @@ extension ShopState {
         countLive(old, -1)
         items.change(id) { $0.isDeleted = true }
         itemNames.release(old.name, by: id)
+        if let barcode = old.details.barcode, barcodes[Barcode.key(barcode)] == id { barcodes[Barcode.key(barcode)] = nil }
     }
 }

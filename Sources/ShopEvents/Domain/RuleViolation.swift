@@ -31,6 +31,8 @@ public struct RuleViolation: ShopError, Hashable {
         case invalidName = "invalid_name"
         case nameTaken = "name_taken"
         case invalidQuantity = "invalid_quantity"
+        case invalidBarcode = "invalid_barcode"
+        case duplicateBarcode = "duplicate_barcode"
         case invalidPrice = "invalid_price"
         case invalidColor = "invalid_color"
         case invalidCurrency = "invalid_currency"

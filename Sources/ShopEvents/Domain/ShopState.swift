@@ -40,6 +40,8 @@ public struct ShopState: Hashable, Sendable {
     var locationNames = NameIndex<LocationKind>("location")
     var itemNames = NameIndex<ItemKind>("item")
     var listNames = NameIndex<ListKind>("list")
+    /// Live items' barcodes, by ``Barcode/key(_:)``: derived from ``items`` (never stored).
+    var barcodes: [String: ItemID] = [:]
     /// The live items at each location that has any: derived from ``items``
     /// (never stored), so that deleting a location looks through the items
     /// it keeps, not through every item the household ever had.
@@ -138,7 +140,7 @@ public struct ShopState: Hashable, Sendable {
         case let .itemCreated(item, name, location, details):
             applyItemCreated(item, name: name, location: location, details: details)
         case let .itemRenamed(item, name): applyItemRenamed(item, name: name)
-        case let .itemDetailsChanged(item, details): items.change(item) { $0.details = details }
+        case let .itemDetailsChanged(item, details): applyItemDetailsChanged(item, details: details)
         case let .itemRelocated(item, location):
             countLive(items[item], -1)
             items.change(item) { $0.location = location }

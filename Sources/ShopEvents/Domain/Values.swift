@@ -165,9 +165,44 @@ public struct ItemDetails: Hashable, Sendable {
     private var storedQuantity = ItemDetails.noQuantity
     private static let noQuantity = Int32.min
 
-    public init(category: String? = nil, notes: String? = nil, unitPrice: Int? = nil, photo: String? = nil, quantity: Quantity? = nil) {
+    /// What a quantity counts (SPEC section 10): `kg`, `l`, `pack`, 1 to 16
+    /// characters; `nil` for pieces. Version 2 of the item's events.
+    public var unit: String? {
+        get { more?.unit }
+        set { more = Self.more(unit: newValue, barcode: barcode) }
+    }
+    /// The digits of the item's EAN-8, UPC-A or EAN-13 (``Barcode``). Version 2 of the item's events.
+    public var barcode: String? {
+        get { more?.barcode }
+        set { more = Self.more(unit: unit, barcode: newValue) }
+    }
+
+    /// Unit and barcode, which most items have neither of, behind one
+    /// reference: the details (and with them ``Event``) grow by 8 bytes, not 32.
+    private final class More: Sendable {
+        let unit: String?, barcode: String?
+        init(unit: String?, barcode: String?) { self.unit = unit; self.barcode = barcode }
+    }
+    private var more: More?
+    private static func more(unit: String?, barcode: String?) -> More? {
+        unit == nil && barcode == nil ? nil : More(unit: unit, barcode: barcode)
+    }
+
+    public init(category: String? = nil, notes: String? = nil, unitPrice: Int? = nil, photo: String? = nil, quantity: Quantity? = nil,
+                unit: String? = nil, barcode: String? = nil) {
         self.category = category; self.notes = notes; self.unitPrice = unitPrice; self.photo = photo
         self.quantity = quantity
+        more = Self.more(unit: unit, barcode: barcode)
+    }
+
+    public static func == (a: ItemDetails, b: ItemDetails) -> Bool {
+        a.category == b.category && a.notes == b.notes && a.photo == b.photo && a.unitPrice == b.unitPrice
+            && a.storedQuantity == b.storedQuantity && a.unit == b.unit && a.barcode == b.barcode
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(category); hasher.combine(notes); hasher.combine(photo); hasher.combine(unitPrice)
+        hasher.combine(storedQuantity); hasher.combine(unit); hasher.combine(barcode)
     }
 
     public static let none = ItemDetails()
@@ -227,6 +262,8 @@ public enum Limits {
     public static let categoryLength = 200
     /// Longest notes text (characters).
     public static let notesLength = 10_000
+    /// Longest unit (characters) after trimming; an empty unit is absent (pieces).
+    public static let unitLength = 16
     /// Longest photo reference (characters).
     public static let photoLength = 2_000
     /// The position the Unknown Location reports; it always sorts last.
@@ -254,13 +291,14 @@ extension Quantity: Codable {
 }
 extension ItemDetails: Codable {
     // The journal's keys, in its order; `storedQuantity` is `quantity`.
-    private enum CodingKeys: String, CodingKey { case category, notes, unitPrice, photo, quantity }
+    private enum CodingKeys: String, CodingKey { case category, notes, unitPrice, photo, quantity, unit, barcode }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(category: try c.decodeIfPresent(String.self, forKey: .category), notes: try c.decodeIfPresent(String.self, forKey: .notes),
                   unitPrice: try c.decodeIfPresent(Int.self, forKey: .unitPrice), photo: try c.decodeIfPresent(String.self, forKey: .photo),
-                  quantity: try c.decodeIfPresent(Quantity.self, forKey: .quantity))
+                  quantity: try c.decodeIfPresent(Quantity.self, forKey: .quantity),
+                  unit: try c.decodeIfPresent(String.self, forKey: .unit), barcode: try c.decodeIfPresent(String.self, forKey: .barcode))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -270,5 +308,7 @@ extension ItemDetails: Codable {
         try c.encodeIfPresent(unitPrice, forKey: .unitPrice)
         try c.encodeIfPresent(photo, forKey: .photo)
         try c.encodeIfPresent(quantity, forKey: .quantity)
+        try c.encodeIfPresent(unit, forKey: .unit)
+        try c.encodeIfPresent(barcode, forKey: .barcode)
     }
 }

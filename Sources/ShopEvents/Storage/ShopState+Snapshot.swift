@@ -18,6 +18,8 @@ extension ShopState {
             w.optional(i.details.unitPrice) { $0.int($1) }
             w.optional(i.details.photo) { $0.string($1) }
             w.optional(i.details.quantity) { $0.int($1.thousandths) }
+            w.optional(i.details.unit) { $0.string($1) }
+            w.optional(i.details.barcode) { $0.string($1) }
             w.bool(i.isAvailable); w.bool(i.isDeleted)
         }
         w.array(lists.values.sorted { $0.id < $1.id }) { w, l in
@@ -79,7 +81,9 @@ extension ShopState {
                                       notes: try r.optional { r throws(BinaryDecodingError) in try r.string() },
                                       unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
                                       photo: try r.optional { r throws(BinaryDecodingError) in try r.string() },
-                                      quantity: try r.optional { r throws(BinaryDecodingError) in Quantity(thousandths: try r.int()) })
+                                      quantity: try r.optional { r throws(BinaryDecodingError) in Quantity(thousandths: try r.int()) },
+                                      unit: try r.optional { r throws(BinaryDecodingError) in try r.string() },
+                                      barcode: try r.optional { r throws(BinaryDecodingError) in try r.string() })
             return Item(id: id, name: name, location: location, details: details, isAvailable: try r.bool(), isDeleted: try r.bool())
         }
         // Without the history, deleted items are let go as they are read (see `dropHistory()`).
@@ -88,7 +92,10 @@ extension ShopState {
             countLive(items[i.id], -1)
             items[i.id] = i
             countLive(i, 1)
-            if !i.isDeleted { itemNames.claim(i.name, by: i.id) }
+            if !i.isDeleted {
+                itemNames.claim(i.name, by: i.id)
+                if let barcode = i.details.barcode { barcodes[Barcode.key(barcode)] = i.id }
+            }
         }
         for l in try r.array({ r throws(BinaryDecodingError) in
             let (id, name): (ListID, String) = (try r.id(), try r.string())

@@ -37,11 +37,13 @@ public struct ShoppingListView: Hashable, Sendable {
         public var unitPrice: Int?
         /// Who is getting it; `nil`: nobody (SPEC section 10).
         public var assignee: String?
+        /// What the quantity counts (`kg`); `nil`: pieces (SPEC section 10).
+        public var unit: String?
 
         /// Memberwise, for preview data and tests.
-        public init(item: ItemID, name: String, quantity: Quantity, available: Bool, unitPrice: Int?, assignee: String? = nil) {
+        public init(item: ItemID, name: String, quantity: Quantity, available: Bool, unitPrice: Int?, assignee: String? = nil, unit: String? = nil) {
             self.item = item; self.name = name; self.quantity = quantity; self.available = available; self.unitPrice = unitPrice
-            self.assignee = assignee
+            self.assignee = assignee; self.unit = unit
         }
     }
 
@@ -104,7 +106,7 @@ public struct ShoppingListView: Hashable, Sendable {
             }
             guard let item = views.state.items[entry.item] else { continue }
             let row = Entry(item: item.id, name: item.name, quantity: entry.quantity, available: item.isAvailable,
-                            unitPrice: item.details.unitPrice, assignee: entry.assignee)
+                            unitPrice: item.details.unitPrice, assignee: entry.assignee, unit: item.details.unit)
             all.append(row)
             byLocation[item.location, default: []].append(row)
         }
@@ -139,6 +141,7 @@ public struct ShoppingListView: Hashable, Sendable {
                         .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
                                  ("quantity", .quantity(entry.quantity)), ("available", .bool(entry.available)),
                                  ("unitPrice", .optional(entry.unitPrice))]
+                                + (entry.unit.map { [("unit", .string($0))] } ?? [])
                                 + (entry.assignee.map { [("assignee", .string($0))] } ?? []))
                     })),
                 ])
@@ -166,7 +169,7 @@ public struct ShoppingListView: Hashable, Sendable {
         for section in view.sections {
             lines.append(section.title)
             for entry in section.entries {
-                lines.append("- \(entry.name)\(entry.quantity != 1 ? " ×\(entry.quantity)" : "")\(entry.available ? "" : " (out of stock)")")
+                lines.append("- \(entry.name)\(entry.unit.map { " \(entry.quantity) \($0)" } ?? (entry.quantity != 1 ? " ×\(entry.quantity)" : ""))\(entry.available ? "" : " (out of stock)")")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -189,10 +192,12 @@ public struct ListDetailView: Hashable, Sendable {
         public var bought: Bool
         /// Who is getting it; `nil`: nobody (SPEC section 10).
         public var assignee: String?
+        /// What the quantity counts (`kg`); `nil`: pieces (SPEC section 10).
+        public var unit: String?
 
         /// Memberwise, for preview data and tests.
-        public init(item: ItemID, name: String, quantity: Quantity, bought: Bool, assignee: String? = nil) {
-            self.item = item; self.name = name; self.quantity = quantity; self.bought = bought; self.assignee = assignee
+        public init(item: ItemID, name: String, quantity: Quantity, bought: Bool, assignee: String? = nil, unit: String? = nil) {
+            self.item = item; self.name = name; self.quantity = quantity; self.bought = bought; self.assignee = assignee; self.unit = unit
         }
     }
 
@@ -212,7 +217,7 @@ public struct ListDetailView: Hashable, Sendable {
         self.list = ListRef(id: id, name: list.name)
         let row = { (entry: ListEntry) in
             Entry(item: entry.item, name: views.name(of: entry.item), quantity: entry.quantity, bought: entry.isBought,
-                  assignee: entry.assignee)
+                  assignee: entry.assignee, unit: views.state.items[entry.item]?.details.unit)
         }
         let boughtEntries = list.entries.filter(\.isBought).sorted { ($0.boughtSeq ?? 0) < ($1.boughtSeq ?? 0) }
         entries = list.entries.filter { !$0.isBought }.map(row) + boughtEntries.map(row)
@@ -226,6 +231,7 @@ public struct ListDetailView: Hashable, Sendable {
             ("entries", .array(entries.map { entry in
                 .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
                          ("quantity", .quantity(entry.quantity)), ("bought", .bool(entry.bought))]
+                         + (entry.unit.map { [("unit", .string($0))] } ?? [])
                          + (entry.assignee.map { [("assignee", .string($0))] } ?? []))
             })),
             ("bought", .int(bought)), ("total", .int(total)),
