@@ -49,7 +49,7 @@ public enum EventHistory {
              .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
              .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
              .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .itemPurchased, .purchaseReverted,
-             .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded:
+             .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded, .storeCreated, .storeRenamed, .storeDeleted:
             return false
         }
     }
@@ -58,7 +58,7 @@ public enum EventHistory {
         switch event {
         case let .itemCreated(id, _, _, _), let .itemRenamed(id, _), let .itemDetailsChanged(id, _), let .itemRelocated(id, _),
              let .itemAvailabilityChanged(id, _), let .itemDeleted(id), let .itemAddedToList(_, id, _),
-             let .listEntryQuantityChanged(_, id, _), let .itemRemovedFromList(_, id), let .itemPurchased(_, id, _, _, _, _, _),
+             let .listEntryQuantityChanged(_, id, _), let .itemRemovedFromList(_, id), let .itemPurchased(_, id, _, _, _, _, _, _),
              let .listEntryAssigned(_, id, _):
             return id == item
         case let .listReordered(_, order): return order.contains(item)
@@ -66,7 +66,8 @@ public enum EventHistory {
         case let .boughtEntriesCleared(list): return state.lists[list]?.entry(for: item)?.isBought == true
         case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
              .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
-             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved:
+             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved,
+             .storeCreated, .storeRenamed, .storeDeleted:
             return false
         }
     }
@@ -77,12 +78,12 @@ public enum EventHistory {
              let .listRestored(id), let .listPurged(id), let .itemAddedToList(id, _, _), let .listEntryQuantityChanged(id, _, _),
              let .itemRemovedFromList(id, _), let .listReordered(id, _), let .boughtEntriesCleared(id), let .listEntryAssigned(id, _, _):
             return id == list
-        case let .itemPurchased(_, _, id, _, _, _, _), let .tripStarted(_, id): return id == list
+        case let .itemPurchased(_, _, id, _, _, _, _, _), let .tripStarted(_, id, _): return id == list
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.list == list
         case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): return state.trips[trip]?.list == list
         case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
              .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
-             .memberAdded, .memberRoleChanged, .memberRemoved:
+             .memberAdded, .memberRoleChanged, .memberRemoved, .storeCreated, .storeRenamed, .storeDeleted:
             return false
         }
     }
@@ -90,7 +91,7 @@ public enum EventHistory {
     static func touches(_ event: Event, location: LocationID, _ state: ShopState) -> Bool {
         switch event {
         case let .locationCreated(id, _, _, _), let .locationRenamed(id, _), let .locationRecolored(id, _), let .locationDeleted(id),
-             let .itemCreated(_, _, id, _), let .itemPurchased(_, _, _, _, _, id, _):
+             let .itemCreated(_, _, id, _), let .itemPurchased(_, _, _, _, _, id, _, _):
             return id == location
         case .householdCreated:
             return location == .unknown
@@ -100,7 +101,7 @@ public enum EventHistory {
         case .itemRenamed, .itemDetailsChanged, .itemAvailabilityChanged, .itemDeleted, .listCreated, .listRenamed,
              .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList, .listEntryQuantityChanged,
              .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded,
-             .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
+             .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned, .storeCreated, .storeRenamed, .storeDeleted:
             return false
         }
     }

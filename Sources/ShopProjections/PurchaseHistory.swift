@@ -17,10 +17,16 @@ public struct PurchaseRecord: Hashable, Sendable {
     public var location: LocationID
     public var locationName: String
     public var isReverted: Bool
+    /// Where it was bought (SPEC section 10); `nil`: no store named.
+    public var store: StoreID?
+    /// The store's name when it was bought.
+    public var storeName: String?
 
     /// Memberwise, for preview data and tests.
-    public init(seq: Int, event: EventID, purchase: PurchaseID, purchasedAt: Timestamp, actor: String, item: ItemID, itemName: String, quantity: Quantity, unitPrice: Int?, list: ListID?, listName: String?, location: LocationID, locationName: String, isReverted: Bool) {
+    public init(seq: Int, event: EventID, purchase: PurchaseID, purchasedAt: Timestamp, actor: String, item: ItemID, itemName: String, quantity: Quantity, unitPrice: Int?, list: ListID?, listName: String?, location: LocationID, locationName: String, isReverted: Bool,
+                store: StoreID? = nil, storeName: String? = nil) {
         self.seq = seq; self.event = event; self.purchase = purchase; self.purchasedAt = purchasedAt; self.actor = actor; self.item = item; self.itemName = itemName; self.quantity = quantity; self.unitPrice = unitPrice; self.list = list; self.listName = listName; self.location = location; self.locationName = locationName; self.isReverted = isReverted
+        self.store = store; self.storeName = storeName
     }
 
     /// quantity × unitPrice, rounded half to even; a purchase without a price adds none.
@@ -86,6 +92,10 @@ public struct PurchaseHistory: Hashable, Sendable {
     private(set) var months: [Int: Tally] = [:]
     public private(set) var actors: [String: Tally] = [:]
     public private(set) var locations: [LocationID: Tally] = [:]
+    /// Per store; the key `nil` for purchases that name none (SPEC section 10).
+    public private(set) var stores: [StoreID?: Tally] = [:]
+    /// `.totals`: the store of each purchase that names one, by its position in the state's purchase table.
+    private var amountStores: [Int32: StoreID] = [:]
     private(set) var calendar = HouseholdCalendar.utc
     /// `.totals` folded for one read whose reverts are known before it
     /// starts (see ``init(settling:)``); nil otherwise.
@@ -122,6 +132,7 @@ public struct PurchaseHistory: Hashable, Sendable {
         var time: Timestamp
         var quantity: Quantity
         var unitPrice: Int?
+        var store: StoreID?
         var spend: Int { unitPrice.map { quantity.cost(unitPrice: $0) } ?? 0 }
     }
 
@@ -257,9 +268,9 @@ public struct PurchaseHistory: Hashable, Sendable {
         switch recorded.event {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
-        case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt):
+        case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt, store):
             let fact = Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
-                            quantity: quantity, unitPrice: unitPrice)
+                            quantity: quantity, unitPrice: unitPrice, store: store)
             switch depth {
             case .entries, .none:
                 return
@@ -267,6 +278,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 // The state keeps the first purchase of an id (a legal journal has no other); so do the totals.
                 guard state.purchases[purchase] == nil else { return }
                 byItem[item, default: []].append(Int32(state.purchases.count))
+                if let store { amountStores[Int32(state.purchases.count)] = store }
                 amounts.append(Amount(quantity: quantity, unitPrice: unitPrice, actor: handle(recorded.actor)))
             case .records:
                 let record = PurchaseRecord(recorded, before: state)!
@@ -285,7 +297,8 @@ public struct PurchaseHistory: Hashable, Sendable {
                 guard !bought.isReverted else { return }
                 let amount = amounts[at]
                 count(Fact(item: bought.item, location: bought.location, actor: actorNames[Int(amount.actor)],
-                           time: bought.effectiveTime, quantity: amount.quantity, unitPrice: amount.unitPrice), sign: -1) { position in
+                           time: bought.effectiveTime, quantity: amount.quantity, unitPrice: amount.unitPrice,
+                           store: amountStores[Int32(at)]), sign: -1) { position in
                     let other = state.purchases.purchase(at: position)
                     return position == at || other.isReverted ? nil : other.effectiveTime
                 }
@@ -294,7 +307,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 records[at].isReverted = true
                 let r = records[at], all = records   // shares the buffer: `count` does not touch the records
                 count(Fact(item: r.item, location: r.location, actor: r.actor, time: r.purchasedAt,
-                           quantity: r.quantity, unitPrice: r.unitPrice), sign: -1) { position in
+                           quantity: r.quantity, unitPrice: r.unitPrice, store: r.store), sign: -1) { position in
                     all[position].isReverted ? nil : all[position].purchasedAt
                 }
             }
@@ -302,7 +315,8 @@ public struct PurchaseHistory: Hashable, Sendable {
              .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
              .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
              .itemAddedToList, .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared,
-             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
+             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned,
+             .storeCreated, .storeRenamed, .storeDeleted:
             break
         }
     }
@@ -313,14 +327,14 @@ public struct PurchaseHistory: Hashable, Sendable {
         switch recorded.event {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
-        case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt):
+        case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt, store):
             if let at = settled.stages.position(of: purchase) {
                 // Its revert is to come; a second purchase of the id (no legal journal has one) is not counted either.
                 if settled.stages[at] == .awaited { settled.stages[at] = .bought }
                 return
             }
             count(Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
-                       quantity: quantity, unitPrice: unitPrice), sign: 1)
+                       quantity: quantity, unitPrice: unitPrice, store: store), sign: 1)
         case let .purchaseReverted(purchase):
             let at = settled.stages.position(of: purchase)
             switch at.map({ settled.stages[$0] }) {
@@ -343,7 +357,8 @@ public struct PurchaseHistory: Hashable, Sendable {
              .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .listCreated, .listRenamed,
              .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
              .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted,
-             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
+             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned,
+             .storeCreated, .storeRenamed, .storeDeleted:
             break
         }
     }
@@ -374,6 +389,7 @@ public struct PurchaseHistory: Hashable, Sendable {
         add(&months, calendar.monthNumber(remembering: fact.time))
         add(&actors, fact.actor)
         add(&locations, fact.location)
+        add(&stores, fact.store)
         if sign > 0 {
             items[fact.item, default: ItemTally()].add(quantity: fact.quantity, spend: fact.spend, at: fact.time)
             return
@@ -390,6 +406,15 @@ public struct PurchaseHistory: Hashable, Sendable {
         tally.first = first
         tally.last = last
         items[fact.item] = tally.tally.purchases == 0 ? nil : tally
+    }
+
+    /// Stores in a fixed order for the snapshot: no store first, then by id.
+    static func storeOrder(_ a: StoreID?, _ b: StoreID?) -> Bool {
+        switch (a, b) {
+        case let (a?, b?): a < b
+        case (nil, _?): true
+        default: false
+        }
     }
 
     /// Totals per calendar month `YYYY-MM`, in the household's time zone.
@@ -430,6 +455,8 @@ public struct PurchaseHistory: Hashable, Sendable {
             w.array(months.sorted { $0.key < $1.key }) { w, entry in w.int(entry.key); w.tally(entry.value) }
             w.array(actors.sorted { $0.key < $1.key }) { w, entry in w.string(entry.key); w.tally(entry.value) }
             w.array(locations.sorted { $0.key < $1.key }) { w, entry in w.id(entry.key); w.tally(entry.value) }
+            w.array(stores.sorted { Self.storeOrder($0.key, $1.key) }) { w, entry in w.optional(entry.key) { $0.id($1) }; w.tally(entry.value) }
+            w.array(amountStores.sorted { $0.key < $1.key }) { w, entry in w.uint32(UInt32(bitPattern: entry.key)); w.id(entry.value) }
         case .records:
             w.int(2)
             w.array(records) { w, r in
@@ -437,6 +464,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 w.id(r.item); w.string(r.itemName); w.int(r.quantity.thousandths); w.optional(r.unitPrice) { $0.int($1) }
                 w.optional(r.list) { $0.id($1) }; w.optional(r.listName) { $0.string($1) }
                 w.id(r.location); w.string(r.locationName); w.bool(r.isReverted)
+                w.optional(r.store) { $0.id($1) }; w.optional(r.storeName) { $0.string($1) }
             }
         }
     }
@@ -480,6 +508,15 @@ public struct PurchaseHistory: Hashable, Sendable {
             for (location, tally) in try r.array({ r throws(BinaryDecodingError) -> (LocationID, Tally) in (try r.id(), try r.tally()) }) {
                 locations[location] = tally
             }
+            for (store, tally) in try r.array({ r throws(BinaryDecodingError) -> (StoreID?, Tally) in
+                (try r.optional { r throws(BinaryDecodingError) -> StoreID in try r.id() }, try r.tally())
+            }) {
+                stores[store] = tally
+            }
+            for (position, store) in try r.array({ r throws(BinaryDecodingError) -> (Int32, StoreID) in (Int32(bitPattern: try r.uint32()), try r.id()) }) {
+                guard (0..<Int32(purchases)).contains(position) else { throw BinaryDecodingError("a store names purchase \(position) of \(purchases)") }
+                amountStores[position] = store
+            }
         case 2:
             depth = .records
             let saved = try r.array { r throws(BinaryDecodingError) in
@@ -488,7 +525,9 @@ public struct PurchaseHistory: Hashable, Sendable {
                                unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
                                list: try r.optional { r throws(BinaryDecodingError) in try r.id() },
                                listName: try r.optional { r throws(BinaryDecodingError) in try r.string() },
-                               location: try r.id(), locationName: try r.string(), isReverted: try r.bool())
+                               location: try r.id(), locationName: try r.string(), isReverted: try r.bool(),
+                               store: try r.optional { r throws(BinaryDecodingError) in try r.id() },
+                               storeName: try r.optional { r throws(BinaryDecodingError) in try r.string() })
             }
             records.reserveCapacity(saved.count)
             for record in saved {
@@ -497,7 +536,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 records.append(record)
                 if !record.isReverted {
                     count(Fact(item: record.item, location: record.location, actor: record.actor, time: record.purchasedAt,
-                               quantity: record.quantity, unitPrice: record.unitPrice), sign: 1)
+                               quantity: record.quantity, unitPrice: record.unitPrice, store: record.store), sign: 1)
                 }
             }
         case let other:
@@ -531,6 +570,8 @@ public struct PurchaseHistory: Hashable, Sendable {
         _ = try r.array { r throws(BinaryDecodingError) in _ = try r.int(); _ = try r.tally() }
         _ = try r.array { r throws(BinaryDecodingError) in _ = try r.string(); _ = try r.tally() }
         _ = try r.array { r throws(BinaryDecodingError) in let _: LocationID = try r.id(); _ = try r.tally() }
+        _ = try r.array { r throws(BinaryDecodingError) in _ = try r.optional { r throws(BinaryDecodingError) -> StoreID in try r.id() }; _ = try r.tally() }
+        _ = try r.array { r throws(BinaryDecodingError) in _ = try r.uint32(); let _: StoreID = try r.id() }
         var history = PurchaseHistory(depth: .entries)
         history.calendar = calendar
         return history
@@ -554,9 +595,10 @@ public struct PurchaseHistory: Hashable, Sendable {
             for (position, record) in records.enumerated() {
                 guard state.purchases.position(of: record.purchase) == position else { return nil }
                 lowered.amounts.append(Amount(quantity: record.quantity, unitPrice: record.unitPrice, actor: lowered.handle(record.actor)))
+                if let store = record.store { lowered.amountStores[Int32(position)] = store }
             }
             lowered.byItem = byItem   // positions in the records are positions in the state's table
-            (lowered.items, lowered.months, lowered.actors, lowered.locations) = (items, months, actors, locations)
+            (lowered.items, lowered.months, lowered.actors, lowered.locations, lowered.stores) = (items, months, actors, locations, stores)
             return lowered
         default:
             return nil

@@ -7,6 +7,7 @@ enum EventSummary {
         func item(_ id: ItemID) -> String { state.items[id]?.name ?? id.description }
         func list(_ id: ListID) -> String { state.lists[id]?.name ?? id.description }
         func location(_ id: LocationID) -> String { state.locations[id]?.name ?? id.description }
+        func store(_ id: StoreID) -> String { state.stores[id]?.name ?? id.description }
         switch event {
         case let .householdCreated(_, name, currency, timeZone): return "\(name) (\(currency), \(timeZone))"
         case let .locationCreated(_, name, position, _): return "\(name) at position \(position)"
@@ -31,12 +32,16 @@ enum EventSummary {
         case let .itemRemovedFromList(l, i): return "\(item(i)) off \(list(l))"
         case let .listEntryAssigned(l, i, member): return "\(item(i)) on \(list(l)) for \(member ?? "nobody")"
         case let .listReordered(l, order): return "\(list(l)): \(order.map(item).joined(separator: ", "))"
-        case let .itemPurchased(purchase, i, l, quantity, price, at, purchasedAt):
+        case let .itemPurchased(purchase, i, l, quantity, price, at, purchasedAt, s):
             return "purchase \(Format.short(purchase)): \(item(i)) ×\(quantity)" + (price.map { " at \(Format.money($0))" } ?? "") + " in \(location(at))"
+                + (s.map { " at \(store($0))" } ?? "")
                 + (l.map { " from \(list($0))" } ?? "") + (purchasedAt.map { " on \(Format.time($0, calendar))" } ?? "")
         case let .purchaseReverted(id):
             return state.purchases[id].map { "purchase \(Format.short(id)) of \(item($0.item)) (seq \($0.seq))" } ?? id.description
-        case let .tripStarted(_, l): return l.map { "for \(list($0))" } ?? ""
+        case let .tripStarted(_, l, s): return [l.map { "for \(list($0))" }, s.map { "at \(store($0))" }].compactMap { $0 }.joined(separator: " ")
+        case let .storeCreated(_, name): return name
+        case let .storeRenamed(s, name): return "\(store(s)) → \(name)"
+        case let .storeDeleted(s): return store(s)
         case .tripPaused, .tripResumed, .tripEnded: return ""
         case let .memberAdded(member, role), let .memberRoleChanged(member, role): return "\(member) as \(role.rawValue)"
         case let .memberRemoved(member): return member

@@ -99,6 +99,20 @@ enum TextViews {
 
     private static func days(_ value: Double) -> String { String(format: "%.1f d", value) }
 
+    static func prices(_ view: PricesView, currency: String?, calendar: HouseholdCalendar) -> String {
+        var table = Table(["item", "store", "last", "when", "lowest", "highest", "bought", ""], rightAligned: [2, 4, 5, 6])
+        for item in view.items {
+            for (n, row) in item.stores.enumerated() {
+                let name = n == 0 ? Limits.visible(item.name) + (item.unit.map { " (per \($0))" } ?? "") : ""
+                table.add([name, Limits.visible(row.name), Format.money(row.lastUnitPrice), Format.time(row.lastPurchased, calendar),
+                           row.lowest.map { Format.money($0) } ?? "—", row.highest.map { Format.money($0) } ?? "—", "\(row.purchases)",
+                           item.stores.count > 1 && row.store == item.cheapest ? "cheapest" : ""])
+            }
+        }
+        return [header("Prices by store", asOf: view.asOf), "",
+                view.items.isEmpty ? "No priced purchase yet." : table.render()].joined(separator: "\n")
+    }
+
     static func itemsByPurchaseDate(_ view: ItemsByPurchaseDateView) -> String {
         var out = [header("All items by purchase date", asOf: view.asOf)]
         for section in view.sections {
@@ -120,10 +134,13 @@ enum TextViews {
     }
 
     static func audit(_ view: AuditView, calendar: HouseholdCalendar) -> String {
-        var table = Table(["seq", "purchase", "when", "who", "item", "qty", "price", "list", "where", ""], rightAligned: [0, 5, 6])
+        // A store column only where some purchase names a store (a household without stores reads as before them).
+        let stores = view.purchases.contains { $0.store != nil }
+        var table = Table(["seq", "purchase", "when", "who", "item", "qty", "price", "list", "where"] + (stores ? ["store"] : []) + [""],
+                          rightAligned: [0, 5, 6])
         for r in view.purchases {
             table.add(["\(r.seq)", Format.short(r.purchase), Format.time(r.purchasedAt, calendar), r.actor, r.itemName, "\(r.quantity)", Format.money(r.unitPrice),
-                       r.listName ?? "—", r.locationName, r.isReverted ? "reverted" : ""])
+                       r.listName ?? "—", r.locationName] + (stores ? [r.storeName ?? "—"] : []) + [r.isReverted ? "reverted" : ""])
         }
         return [header("Audit: \(Format.count(view.purchases.count, "purchase")), times in \(calendar.timeZone.identifier)", asOf: view.asOf), "",
                 view.purchases.isEmpty ? "No purchases." : table.render()].joined(separator: "\n")
@@ -141,6 +158,12 @@ enum TextViews {
         out += ["", "Per place of purchase"]
         var places = Table(["where", "purchases", "spend"], rightAligned: [1, 2])
         for row in view.locations { places.add([row.name, "\(row.tally.purchases)", Format.money(row.tally.spend, currency)]) }
+        if let storeRows = view.stores {
+            out.append(places.render(indent: "  "))
+            places = Table(["store", "purchases", "spend"], rightAligned: [1, 2])
+            out += ["", "Per store"]
+            for row in storeRows { places.add([row.name, "\(row.tally.purchases)", Format.money(row.tally.spend, currency)]) }
+        }
         out.append(places.render(indent: "  "))
         out += ["", "Per item"]
         var items = Table(["item", "purchases", "quantity", "spend", "first", "last", "every"], rightAligned: [1, 2, 3, 6])

@@ -75,6 +75,13 @@ import ShopProjections
     JSONValue.array([1, 2, 3]).write(pretty: true, inPiecesOf: 4) { out += $0 }
 }
 
+// Sources/ShopEvents/Domain/Barcode.swift #1
+@MainActor func example_Barcode_1() throws {
+    print(Barcode.isValid("4006381333931"))   // true (EAN-13)
+    print(Barcode.isValid("4006381333932"))   // false: the check digit is 1
+    print(Barcode.key("036000291452") == Barcode.key("0036000291452"))   // true
+}
+
 // Sources/ShopEvents/Domain/Command.swift #1
 @MainActor func example_Command_1(milk: ItemID, state: ShopState, weekly: ListID) throws {
     let add = Command.addItemToList(list: weekly, item: milk, quantity: 2)
@@ -189,6 +196,11 @@ import ShopProjections
     var state = ShopState.initial
     for recorded in events { state = ShopState.evolve(state, recorded) }
     print(state.liveItems.count)
+}
+
+// Sources/ShopEvents/Domain/Stores.swift #1
+@MainActor func example_Stores_1(state: ShopState) throws {
+    let corner = state.stores.values.first { !$0.isDeleted && $0.name == "Corner shop" }
 }
 
 // Sources/ShopEvents/Domain/Values.swift #1
@@ -468,6 +480,11 @@ import ShopProjections
 @MainActor func example_MembersView_1(views: HouseholdViews) throws {
     let members = MembersView(views)
     print(members.isOpen ? "open household" : members.members.map { "\($0.member) (\($0.role.rawValue))" })
+}
+
+// Sources/ShopProjections/Views/PricesView.swift #1
+@MainActor func example_PricesView_1(views: HouseholdViews) throws {
+    for item in PricesView(views).items { print(item.name, item.cheapest as Any, item.stores.map(\.lastUnitPrice)) }
 }
 
 // Sources/ShopProjections/Views/ShoppingListView.swift #1

@@ -59,6 +59,11 @@ import ShopTestSupport
             .tripPaused(trip: trip), .tripResumed(trip: trip), .tripEnded(trip: trip),
             .memberAdded(member: "ana", role: .owner), .memberRoleChanged(member: "ana", role: .viewer), .memberRemoved(member: "ana"),
             .listEntryAssigned(list: list, item: item, member: "ben"), .listEntryAssigned(list: list, item: item, member: nil),
+            .storeCreated(store: StoreID("00000000-0000-0000-0000-0000000000C1")!, name: "Corner shop"),
+            .storeRenamed(store: StoreID("00000000-0000-0000-0000-0000000000C1")!, name: "Market"), .storeDeleted(store: StoreID("00000000-0000-0000-0000-0000000000C1")!),
+            .tripStarted(trip: trip, list: list, store: StoreID("00000000-0000-0000-0000-0000000000C1")!),
+            .itemPurchased(purchase: purchase, item: item, list: list, quantity: 2, unitPrice: 119, location: place, purchasedAt: time,
+                           store: StoreID("00000000-0000-0000-0000-0000000000C1")!),
         ]
     }
 
@@ -92,7 +97,7 @@ import ShopTestSupport
     /// What the fast path leaves to the general reader, each case read there
     /// the same (or refused there, with the general reader's error).
     @Test func leavesEveryOtherSpellingToTheGeneralReader() throws {
-        let purchase = Self.plainEvents().first { if case .itemPurchased(_, _, _?, 2, _, _, _) = $0 { true } else { false } }!
+        let purchase = Self.plainEvents().first { if case .itemPurchased(_, _, _?, 2, _, _, _, _) = $0 { true } else { false } }!
         let original = Self.recorded(purchase)
         let line = String(decoding: EventLineCodec.encode(original), as: UTF8.self)
         func variant(_ old: String, _ new: String) -> [UInt8] {

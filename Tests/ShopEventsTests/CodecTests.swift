@@ -229,10 +229,11 @@ struct RandomEvents {
         case .listReordered: return .listReordered(list: id(), order: (0..<Int.random(in: 0...5, using: &rng)).map { _ in id() })
         case .itemPurchased:
             return .itemPurchased(purchase: id(), item: id(), list: Bool.random(using: &rng) ? id() : nil, quantity: quantity(),
-                                  unitPrice: optionalInt(), location: id(), purchasedAt: Bool.random(using: &rng) ? time() : nil)
+                                  unitPrice: optionalInt(), location: id(), purchasedAt: Bool.random(using: &rng) ? time() : nil,
+                                  store: Bool.random(using: &rng) ? id() : nil)
         case .purchaseReverted: return .purchaseReverted(purchase: id())
         case .boughtEntriesCleared: return .boughtEntriesCleared(list: id())
-        case .tripStarted: return .tripStarted(trip: id(), list: Bool.random(using: &rng) ? id() : nil)
+        case .tripStarted: return .tripStarted(trip: id(), list: Bool.random(using: &rng) ? id() : nil, store: Bool.random(using: &rng) ? id() : nil)
         case .tripPaused: return .tripPaused(trip: id())
         case .tripResumed: return .tripResumed(trip: id())
         case .tripEnded: return .tripEnded(trip: id())
@@ -240,6 +241,9 @@ struct RandomEvents {
         case .memberRoleChanged: return .memberRoleChanged(member: text(), role: Role.allCases.randomElement(using: &rng)!)
         case .memberRemoved: return .memberRemoved(member: text())
         case .listEntryAssigned: return .listEntryAssigned(list: id(), item: id(), member: Bool.random(using: &rng) ? nil : text())
+        case .storeCreated: return .storeCreated(store: id(), name: text())
+        case .storeRenamed: return .storeRenamed(store: id(), name: text())
+        case .storeDeleted: return .storeDeleted(store: id())
         }
     }
 

@@ -42,6 +42,12 @@ import Testing
                 == .itemPurchased(purchase: purchase, item: item, list: list, quantity: 2, unitPrice: 119, location: place, purchasedAt: time))
     }
 
+    @Test func tripStartedV1() {
+        let trip = TripID("00000000-0000-0000-0000-0000000000FF")!
+        #expect(EventV1.TripStarted(trip: trip, list: list).upgraded() == .tripStarted(trip: trip, list: list, store: nil))
+        #expect(EventV1.TripStarted(trip: trip, list: nil).upgraded() == .tripStarted(trip: trip, list: nil, store: nil))
+    }
+
     // MARK: Through the codec
 
     func line(_ type: String, v: Int, _ data: String) -> [UInt8] {
@@ -54,7 +60,7 @@ import Testing
 
     @Test func writersWriteEachTypesCurrentVersion() {
         let versions = Dictionary(uniqueKeysWithValues: EventType.allCases.map { ($0, $0.currentVersion) })
-        let twos: Set<EventType> = [.itemCreated, .itemDetailsChanged, .itemAddedToList, .listEntryQuantityChanged, .itemPurchased]
+        let twos: Set<EventType> = [.itemCreated, .itemDetailsChanged, .itemAddedToList, .listEntryQuantityChanged, .itemPurchased, .tripStarted]
         #expect(versions.filter { $0.value == 2 }.keys.sorted { $0.rawValue < $1.rawValue } == twos.sorted { $0.rawValue < $1.rawValue })
         #expect(versions.values.allSatisfy { $0 == 1 || $0 == 2 })
         let added = RecordedEvent(seq: 1, id: EventID(), at: Timestamp("2026-03-01T09:00:00.250Z")!, actor: "ana", command: CommandID(),

@@ -37,7 +37,7 @@ import ShopTestSupport
 
     /// The items bought off any list with a time of their own.
     private static func lateItems(_ events: [RecordedEvent]) -> Set<ItemID> {
-        Set(events.compactMap { if case let .itemPurchased(_, item, nil, _, _, _, _?) = $0.event { item } else { nil } })
+        Set(events.compactMap { if case let .itemPurchased(_, item, nil, _, _, _, _?, _) = $0.event { item } else { nil } })
     }
 
     /// The id `command` creates, if any.
@@ -47,8 +47,8 @@ import ShopTestSupport
         case let .createLocation(location, _, _): location.uuid
         case let .createItem(item, _, _, _): item.uuid
         case let .createList(list, _, _): list.uuid
-        case let .purchaseItem(purchase, _, _, _, _, _, _): purchase.uuid
-        case let .startTrip(trip, _): trip.uuid
+        case let .purchaseItem(purchase, _, _, _, _, _, _, _): purchase.uuid
+        case let .startTrip(trip, _, _): trip.uuid
         default: nil
         }
     }
@@ -56,7 +56,7 @@ import ShopTestSupport
     /// A purchase off any list, recorded after its item was deleted, at a deleted place that was not the item's last:
     /// legal, and needs a deleted place the lean state does not keep.
     private static func isLateAtAnotherDeletedPlace(_ event: Event, _ whole: ShopState) -> Bool {
-        if case let .itemPurchased(_, item, nil, _, _, location, _?) = event, let deleted = whole.items[item], deleted.isDeleted,
+        if case let .itemPurchased(_, item, nil, _, _, location, _?, _) = event, let deleted = whole.items[item], deleted.isDeleted,
            location != deleted.location, whole.locations[location]?.isDeleted == true { return true }
         return false
     }
@@ -143,7 +143,7 @@ import ShopTestSupport
             // The two threads give up only where the lean state needs a deleted place it does not keep.
             var state = ShopState.initial, lateOfDeleted = 0, atAnotherDeletedPlace = false
             for recorded in events {
-                if case let .itemPurchased(_, item, nil, _, _, _, _?) = recorded.event, state.items[item]?.isDeleted == true { lateOfDeleted += 1 }
+                if case let .itemPurchased(_, item, nil, _, _, _, _?, _) = recorded.event, state.items[item]?.isDeleted == true { lateOfDeleted += 1 }
                 if Self.isLateAtAnotherDeletedPlace(recorded.event, state) { atAnotherDeletedPlace = true }
                 state.apply(recorded)
             }
@@ -162,7 +162,7 @@ import ShopTestSupport
         let deletedItem = events.lazy.compactMap { if case let .itemDeleted(item) = $0.event { item } else { nil } }.first!
         let deletedLocation = events.lazy.compactMap { if case let .locationDeleted(location) = $0.event { location } else { nil } }.first!
         let reverted = Self.reverted(events)
-        let purchase = events.lazy.compactMap { if case let .itemPurchased(purchase, _, _, _, _, _, _) = $0.event, !reverted.contains(purchase) { purchase } else { nil } }.first!
+        let purchase = events.lazy.compactMap { if case let .itemPurchased(purchase, _, _, _, _, _, _, _) = $0.event, !reverted.contains(purchase) { purchase } else { nil } }.first!
         let endedTrip = events.lazy.compactMap { if case let .tripEnded(trip) = $0.event { trip } else { nil } }.first!
         // Each event as the rules would make it with a new id, then given the old one.
         let final = events.reduce(into: ShopState.initial) { $0.apply($1) }

@@ -34,7 +34,7 @@ import ShopTestSupport
         #expect(journal.state.lists[weekly]!.entries.map(\.isBought) == [true])
         #expect(journal.head.seq == 7)
         // The defaults are the rules': the entry's quantity, the item's price and place.
-        guard case let .itemPurchased(_, item, list, quantity, unitPrice, location, purchasedAt)? = try JournalReader.readAll(path: path).last?.event else {
+        guard case let .itemPurchased(_, item, list, quantity, unitPrice, location, purchasedAt, _)? = try JournalReader.readAll(path: path).last?.event else {
             Issue.record("the last event is not the purchase"); return
         }
         #expect(item == milk && list == weekly && quantity == 2 && unitPrice == 119 && location == dairy && purchasedAt == nil)

@@ -17,7 +17,7 @@ import ShopTestSupport
     static func filters(_ events: [RecordedEvent]) -> [AuditView.Filter] {
         let purchases = events.filter { if case .itemPurchased = $0.event { true } else { false } }
         guard let middle = purchases.dropFirst(purchases.count / 2).first,
-              case let .itemPurchased(_, item, list, _, _, _, _) = middle.event else { return [AuditView.Filter()] }
+              case let .itemPurchased(_, item, list, _, _, _, _, _) = middle.event else { return [AuditView.Filter()] }
         return [AuditView.Filter(), AuditView.Filter(actor: middle.actor), AuditView.Filter(item: item), AuditView.Filter(list: list),
                 AuditView.Filter(from: middle.at), AuditView.Filter(to: middle.at),
                 AuditView.Filter(actor: "ben", from: purchases.first!.at, to: middle.at)]

@@ -76,7 +76,7 @@ import ShopTestSupport
         var bought: [PurchaseID: (ItemID, Timestamp)] = [:]
         for recorded in events {
             switch recorded.event {
-            case let .itemPurchased(purchase, item, _, _, _, _, purchasedAt): bought[purchase] = (item, purchasedAt ?? recorded.at)
+            case let .itemPurchased(purchase, item, _, _, _, _, purchasedAt, _): bought[purchase] = (item, purchasedAt ?? recorded.at)
             case let .purchaseReverted(purchase): bought[purchase] = nil
             default: break
             }

@@ -93,7 +93,7 @@ import ShopTestSupport
         // in one stretch, or cut into several searched side by side (more than there are lines, too).
         #expect(!Self.reverts(events).isEmpty)
         // And the items bought late (off any list, with a time of their own), which `verify` asks for too.
-        let lateItems = Set(events.compactMap { if case let .itemPurchased(_, item, nil, _, _, _, _?) = $0.event { item } else { nil } })
+        let lateItems = Set(events.compactMap { if case let .itemPurchased(_, item, nil, _, _, _, _?, _) = $0.event { item } else { nil } })
         #expect(!lateItems.isEmpty)
         for chunk in [64, 2_000, 4 << 20] {
             for parts in [nil, 1, 2, 3, 7, 5_000] as [Int?] {
@@ -131,7 +131,7 @@ import ShopTestSupport
         try journal.write(seed: 45, commands: 400)
         let events = try JournalReader.readAll(path: journal.path)
         let reverted = Self.reverts(events)
-        let bought = events.compactMap { if case let .itemPurchased(purchase, _, _, _, _, _, _) = $0.event { purchase } else { nil } }
+        let bought = events.compactMap { if case let .itemPurchased(purchase, _, _, _, _, _, _, _) = $0.event { purchase } else { nil } }
         let kept = try #require(bought.first { !reverted.contains($0) })
         let one = try #require(reverted.first)
         #expect(!Self.settled(events[...], reverted: reverted.subtracting([one])).history.isSettled, "a revert it was not told of")

@@ -412,7 +412,7 @@ extension JournalReader {
 @Suite struct CommandDefaultsTests {
     @Test func constructorsLeaveOutWhatTheRulesFillIn() {
         let milk = ItemID(), weekly = ListID()
-        if case let .purchaseItem(_, item, list, quantity, unitPrice, location, purchasedAt) = Command.purchaseItem(item: milk, list: weekly) {
+        if case let .purchaseItem(_, item, list, quantity, unitPrice, location, purchasedAt, _) = Command.purchaseItem(item: milk, list: weekly) {
             #expect(item == milk && list == weekly && quantity == nil && unitPrice == nil && location == nil && purchasedAt == nil)
         } else { Issue.record("not a purchaseItem") }
         if case let .createItem(_, name, location, details) = Command.createItem(name: "Milk") {
@@ -422,8 +422,8 @@ extension JournalReader {
             #expect(list == weekly && item == milk && quantity == nil)
         } else { Issue.record("not an addItemToList") }
         // Each constructor left without an id makes a new one.
-        if case let .purchaseItem(first, _, _, _, _, _, _) = Command.purchaseItem(item: milk),
-           case let .purchaseItem(second, _, _, _, _, _, _) = Command.purchaseItem(item: milk) {
+        if case let .purchaseItem(first, _, _, _, _, _, _, _) = Command.purchaseItem(item: milk),
+           case let .purchaseItem(second, _, _, _, _, _, _, _) = Command.purchaseItem(item: milk) {
             #expect(first != second)
         } else { Issue.record("not purchases") }
     }

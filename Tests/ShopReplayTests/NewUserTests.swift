@@ -148,7 +148,7 @@ import ShopTestSupport
         #expect(answers[4]["ok"] as? Bool == true)
         let events = try JournalReader.readAll(path: tool.path("shop.ndjson"))
         #expect(events.contains { $0.event == .itemAddedToList(list: ListID(list)!, item: ItemID("00000000-0000-0000-0000-000000000001")!, quantity: 3) })
-        #expect(events.contains { if case let .itemPurchased(p, _, _, _, _, _, _) = $0.event { p == PurchaseID(purchase)! } else { false } })
+        #expect(events.contains { if case let .itemPurchased(p, _, _, _, _, _, _, _) = $0.event { p == PurchaseID(purchase)! } else { false } })
         #expect(events.last?.event == .locationsReordered(order: [LocationID("00000000-0000-0000-0000-000000000052")!, LocationID("00000000-0000-0000-0000-000000000051")!]))
         // The purchase id that was answered is the one RevertPurchase needs.
         let revert = try tool.run(["apply"], stdin: #"{"type":"RevertPurchase","data":{"purchase":"\#(purchase)"}}"# + "\n")

@@ -60,7 +60,7 @@ public final class SyncWorld {
     /// Records commands a device made through the library (``Replica``).
     public func recordAccepted(_ device: String, _ outcome: CommandOutcome) {
         let purchase = outcome.events.lazy.compactMap { recorded -> PurchaseID? in
-            if case let .itemPurchased(purchase, _, _, _, _, _, _) = recorded.event { return purchase }
+            if case let .itemPurchased(purchase, _, _, _, _, _, _, _) = recorded.event { return purchase }
             return nil
         }.first
         acceptedLocally[device, default: []].append((outcome.command, purchase))
@@ -107,7 +107,7 @@ public final class SyncWorld {
             eventsByCommand[recorded.command, default: 0] += 1
             firstSeqs[recorded.command, default: []].append(recorded.seq)
             if let correlation = recorded.correlation { retryOf[CommandID(correlation.uuid)] = recorded.command }
-            if case let .itemPurchased(purchase, _, _, _, _, _, _) = recorded.event { purchases[purchase, default: 0] += 1 }
+            if case let .itemPurchased(purchase, _, _, _, _, _, _, _) = recorded.event { purchases[purchase, default: 0] += 1 }
         }
         for (command, seqs) in firstSeqs where zip(seqs, seqs.dropFirst()).contains(where: { $1 != $0 + 1 }) {
             broken.append("command \(command) is in the hub more than once (seqs \(seqs))")
@@ -118,7 +118,7 @@ public final class SyncWorld {
             let refusedIDs = Set(refused.compactMap(\.command.id))
             let refusedCorrelations = Set(refused.compactMap(\.command.correlation).map { CommandID($0.uuid) })
             let refusedPurchases = Set(refused.compactMap { rejection -> PurchaseID? in
-                if case let .purchaseItem(purchase, _, _, _, _, _, _) = rejection.command.command { return purchase }
+                if case let .purchaseItem(purchase, _, _, _, _, _, _, _) = rejection.command.command { return purchase }
                 return nil
             })
             for (command, purchase) in accepted {

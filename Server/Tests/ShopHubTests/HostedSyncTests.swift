@@ -67,7 +67,7 @@ struct HostedSyncTests {
             #expect(try world.brokenLaws(devices: ["ana", "ben", "cleo"]) == [], "order \(order)")
             // Both purchases of the milk and ben's bread are in the hub: one on the list, the others retried off it.
             let purchases = try world.hubEvents().compactMap { recorded -> (ItemID, ListID?)? in
-                if case let .itemPurchased(_, item, list, _, _, _, _) = recorded.event { return (item, list) }
+                if case let .itemPurchased(_, item, list, _, _, _, _, _) = recorded.event { return (item, list) }
                 return nil
             }
             #expect(purchases.filter { $0.0 == milk }.count == 2 && purchases.filter { $0.0 == milk && $0.1 == list }.count == 1, "order \(order)")

@@ -65,13 +65,15 @@ enum CanonicalLine {
         let event: Event?
         switch type {
         case .itemPurchased:
-            var list: UUID?, unitPrice: Int?, purchasedAt: Timestamp?
+            var list: UUID?, unitPrice: Int?, purchasedAt: Timestamp?, store: UUID?
             guard let purchase = s.id("purchase", first: true), let item = s.id("item"), s.optional("list", &list, { $0.uuid() }),
                   let quantity = s.quantity("quantity", version: version), s.optional("unitPrice", &unitPrice, { $0.plainInt() }),
-                  let location = s.id("location"), s.optional("purchasedAt", &purchasedAt, { $0.readPlain(24, Timestamp.parse) })
+                  let location = s.id("location"), s.optional("purchasedAt", &purchasedAt, { $0.readPlain(24, Timestamp.parse) }),
+                  version >= 2 || s.position >= s.count || s.base[s.position] == UInt8(ascii: "}"),   // version 1 has no store
+                  s.optional("store", &store, { $0.uuid() })
             else { return nil }
             event = .itemPurchased(purchase: PurchaseID(purchase), item: ItemID(item), list: list.map(ListID.init), quantity: quantity,
-                                   unitPrice: unitPrice, location: LocationID(location), purchasedAt: purchasedAt)
+                                   unitPrice: unitPrice, location: LocationID(location), purchasedAt: purchasedAt, store: store.map(StoreID.init))
         case .itemAddedToList, .listEntryQuantityChanged:
             guard let list = s.id("list", first: true), let item = s.id("item"), let quantity = s.quantity("quantity", version: version) else { return nil }
             event = type == .itemAddedToList
@@ -120,9 +122,11 @@ enum CanonicalLine {
             guard let purchase = s.id("purchase", first: true) else { return nil }
             event = .purchaseReverted(purchase: PurchaseID(purchase))
         case .tripStarted:
-            var list: UUID?
-            guard let trip = s.id("trip", first: true), s.optional("list", &list, { $0.uuid() }) else { return nil }
-            event = .tripStarted(trip: TripID(trip), list: list.map(ListID.init))
+            var list: UUID?, store: UUID?
+            guard let trip = s.id("trip", first: true), s.optional("list", &list, { $0.uuid() }),
+                  version >= 2 || s.position >= s.count || s.base[s.position] == UInt8(ascii: "}"),   // version 1 has no store
+                  s.optional("store", &store, { $0.uuid() }) else { return nil }
+            event = .tripStarted(trip: TripID(trip), list: list.map(ListID.init), store: store.map(StoreID.init))
         case .tripPaused, .tripResumed, .tripEnded:
             guard let trip = s.id("trip", first: true) else { return nil }
             switch type {

@@ -36,9 +36,12 @@ public enum CommandCatalog {
         case .removeItemFromList: ["list", "item"]
         case .reorderList: ["list", "order"]
         case .assignEntry: ["list", "item", "member?"]
-        case .purchaseItem: ["purchase?", "item", "list?", "quantity?", "unitPrice?", "location?", "purchasedAt?"]
+        case .purchaseItem: ["purchase?", "item", "list?", "quantity?", "unitPrice?", "location?", "purchasedAt?", "store?"]
         case .revertPurchase: ["purchase"]
-        case .startTrip: ["trip?", "list?"]
+        case .startTrip: ["trip?", "list?", "store?"]
+        case .createStore: ["store?", "name"]
+        case .renameStore: ["store", "name"]
+        case .deleteStore: ["store"]
         case .pauseTrip, .resumeTrip, .endTrip: ["trip"]
         case .addMember, .changeMemberRole: ["member", "role"]
         case .removeMember: ["member"]
@@ -50,7 +53,7 @@ public enum CommandCatalog {
         switch field.trimmingCharacters(in: CharacterSet(charactersIn: "?")) {
         case "household", "purchase", "trip": "an id (UUID)"
         case "item": "an id, the name of a live one (ignoring case), or its barcode"
-        case "list", "location": "an id, or the name of a live one (ignoring case)"
+        case "list", "location", "store": "an id, or the name of a live one (ignoring case)"
         case "order": "ids or names, all of them, first to visit first"
         case "positions": "whole numbers, one per location in order, increasing (aisle numbers; default 1…n)"
         case "unknownAlias": "an id another app gives the Unknown Location (kept for exports)"
@@ -163,6 +166,7 @@ public enum CommandCatalog {
         switch kind {
         case "item": return try state.find(item: text).description
         case "list": return try state.find(list: text).description
+        case "store": return try state.find(store: text).description
         default: return try state.find(location: text).description
         }
     }
@@ -173,6 +177,7 @@ public enum CommandCatalog {
         case "item": type != .createItem
         case "list": type != .createList
         case "location": type != .createLocation
+        case "store": type != .createStore
         case "order": type == .reorderLocations || type == .reorderList
         default: false
         }

@@ -110,10 +110,13 @@ public enum CommandCodec {
             return .purchaseItem(purchase: try d.optionalID("purchase") ?? ids.make(), item: try d.id("item"),
                                  list: try d.optionalID("list"), quantity: try d.optionalQuantity("quantity"),
                                  unitPrice: try d.optionalInt("unitPrice"), location: try d.optionalID("location"),
-                                 purchasedAt: try d.optionalTimestamp("purchasedAt"))
+                                 purchasedAt: try d.optionalTimestamp("purchasedAt"), store: try d.optionalID("store"))
         case .revertPurchase: return .revertPurchase(purchase: try d.id("purchase"))
         case .clearBought: return .clearBought(list: try d.id("list"))
-        case .startTrip: return .startTrip(trip: try d.optionalID("trip") ?? ids.make(), list: try d.optionalID("list"))
+        case .startTrip: return .startTrip(trip: try d.optionalID("trip") ?? ids.make(), list: try d.optionalID("list"), store: try d.optionalID("store"))
+        case .createStore: return .createStore(store: try d.optionalID("store") ?? ids.make(), name: try d.string("name"))
+        case .renameStore: return .renameStore(store: try d.id("store"), name: try d.string("name"))
+        case .deleteStore: return .deleteStore(store: try d.id("store"))
         case .pauseTrip: return .pauseTrip(trip: try d.id("trip"))
         case .resumeTrip: return .resumeTrip(trip: try d.id("trip"))
         case .endTrip: return .endTrip(trip: try d.id("trip"))
@@ -172,12 +175,14 @@ public enum CommandCodec {
         case let .removeItemFromList(list, item): w.field("list", list); w.field("item", item)
         case let .reorderList(list, order): w.field("list", list); w.field("order", order)
         case let .assignEntry(list, item, member): w.field("list", list); w.field("item", item); w.field("member", member)
-        case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+        case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
             w.field("purchase", purchase); w.field("item", item); w.field("list", list)
             w.field("quantity", quantity); w.field("unitPrice", unitPrice); w.field("location", location)
-            w.field("purchasedAt", purchasedAt)
+            w.field("purchasedAt", purchasedAt); w.field("store", store)
         case let .revertPurchase(purchase): w.field("purchase", purchase)
-        case let .startTrip(trip, list): w.field("trip", trip); w.field("list", list)
+        case let .startTrip(trip, list, store): w.field("trip", trip); w.field("list", list); w.field("store", store)
+        case let .createStore(store, name), let .renameStore(store, name): w.field("store", store); w.field("name", name)
+        case let .deleteStore(store): w.field("store", store)
         case let .pauseTrip(trip), let .resumeTrip(trip), let .endTrip(trip): w.field("trip", trip)
         case let .addMember(member, role), let .changeMemberRole(member, role):
             w.field("member", member); w.field("role", role.rawValue)

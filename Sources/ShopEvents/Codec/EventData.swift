@@ -8,14 +8,14 @@ struct EventData {
     enum Field: UInt32 {
         case household, name, currency, timeZone, location, position, color, order, item, category, notes, unitPrice
         case photo, available, list, priority, quantity, purchase, purchasedAt, trip, member, role, positions, unknownAlias
-        case unit, barcode
+        case unit, barcode, store
         var bit: UInt32 { 1 << rawValue }
     }
 
     var seen: UInt32 = 0
     /// Where the object starts, for errors about a missing key.
     var start = 0
-    var household: UUID?, location: UUID?, item: UUID?, list: UUID?, purchase: UUID?, trip: UUID?
+    var household: UUID?, location: UUID?, item: UUID?, list: UUID?, purchase: UUID?, trip: UUID?, store: UUID?
     var name: String?, currency: String?, timeZone: String?, category: String?, notes: String?, photo: String?
     var unit: String?, barcode: String?
     var position: Int?, unitPrice: Int?
@@ -59,6 +59,7 @@ struct EventData {
             case UInt8(ascii: "o"): return is_("order") ? .order : nil
             case UInt8(ascii: "n"): return is_("notes") ? .notes : nil
             case UInt8(ascii: "p"): return is_("photo") ? .photo : nil
+            case UInt8(ascii: "s"): return is_("store") ? .store : nil
             default: return nil
             }
         case 8:
@@ -110,6 +111,7 @@ struct EventData {
             case .list: list = try s.readUUID("list")
             case .purchase: purchase = try s.readUUID("purchase")
             case .trip: trip = try s.readUUID("trip")
+            case .store: store = try s.readUUID("store")
             case .name: name = try Self.string(&s, "name")
             case .currency: currency = try Self.string(&s, "currency")
             case .timeZone: timeZone = try Self.string(&s, "timeZone")
@@ -215,6 +217,8 @@ struct EventData {
             return EventV1.ItemPurchased(purchase: try id(purchase, "purchase"), item: try id(item, "item"), list: list.map(ListID.init),
                                          quantity: try whole(try need(quantity, "quantity")), unitPrice: unitPrice,
                                          location: try id(location, "location"), purchasedAt: purchasedAt).upgraded()
+        case .tripStarted:
+            return EventV1.TripStarted(trip: try id(trip, "trip"), list: list.map(ListID.init)).upgraded()
         default:
             return try event(type)
         }
@@ -258,10 +262,13 @@ struct EventData {
         case .itemPurchased:
             return .itemPurchased(purchase: try id(purchase, "purchase"), item: try id(item, "item"), list: list.map(ListID.init),
                                   quantity: try need(quantity, "quantity"), unitPrice: unitPrice,
-                                  location: try id(location, "location"), purchasedAt: purchasedAt)
+                                  location: try id(location, "location"), purchasedAt: purchasedAt, store: store.map(StoreID.init))
         case .purchaseReverted: return .purchaseReverted(purchase: try id(purchase, "purchase"))
         case .boughtEntriesCleared: return .boughtEntriesCleared(list: try id(list, "list"))
-        case .tripStarted: return .tripStarted(trip: try id(trip, "trip"), list: list.map(ListID.init))
+        case .tripStarted: return .tripStarted(trip: try id(trip, "trip"), list: list.map(ListID.init), store: store.map(StoreID.init))
+        case .storeCreated: return .storeCreated(store: try id(store, "store"), name: try need(name, "name"))
+        case .storeRenamed: return .storeRenamed(store: try id(store, "store"), name: try need(name, "name"))
+        case .storeDeleted: return .storeDeleted(store: try id(store, "store"))
         case .tripPaused: return .tripPaused(trip: try id(trip, "trip"))
         case .tripResumed: return .tripResumed(trip: try id(trip, "trip"))
         case .tripEnded: return .tripEnded(trip: try id(trip, "trip"))
@@ -279,7 +286,7 @@ extension EventData.Field: CaseIterable {
         (.unitPrice, "unitPrice"), (.photo, "photo"), (.available, "available"), (.list, "list"), (.priority, "priority"),
         (.quantity, "quantity"), (.purchase, "purchase"), (.purchasedAt, "purchasedAt"), (.trip, "trip"),
         (.member, "member"), (.role, "role"), (.positions, "positions"), (.unknownAlias, "unknownAlias"),
-        (.unit, "unit"), (.barcode, "barcode"),
+        (.unit, "unit"), (.barcode, "barcode"), (.store, "store"),
     ]
 }
 

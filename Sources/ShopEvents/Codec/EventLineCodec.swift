@@ -299,12 +299,14 @@ public enum EventLineCodec {
         case let .itemRemovedFromList(list, item): w.field("list", list); w.field("item", item)
         case let .listReordered(list, order): w.field("list", list); w.field("order", order)
         case let .listEntryAssigned(list, item, member): w.field("list", list); w.field("item", item); w.field("member", member)
-        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
             w.field("purchase", purchase); w.field("item", item); w.field("list", list)
             w.field("quantity", quantity); w.field("unitPrice", unitPrice); w.field("location", location)
-            w.field("purchasedAt", purchasedAt)
+            w.field("purchasedAt", purchasedAt); w.field("store", store)
         case let .purchaseReverted(purchase): w.field("purchase", purchase)
-        case let .tripStarted(trip, list): w.field("trip", trip); w.field("list", list)
+        case let .tripStarted(trip, list, store): w.field("trip", trip); w.field("list", list); w.field("store", store)
+        case let .storeCreated(store, name), let .storeRenamed(store, name): w.field("store", store); w.field("name", name)
+        case let .storeDeleted(store): w.field("store", store)
         case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): w.field("trip", trip)
         case let .memberAdded(member, role), let .memberRoleChanged(member, role):
             w.field("member", member); w.field("role", role.rawValue)

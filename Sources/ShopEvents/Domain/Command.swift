@@ -45,14 +45,19 @@ public enum Command: Hashable, Sendable {
     case assignEntry(list: ListID, item: ItemID, member: String?)
 
     case purchaseItem(purchase: PurchaseID = PurchaseID(), item: ItemID, list: ListID? = nil, quantity: Quantity? = nil,
-                      unitPrice: Int? = nil, location: LocationID? = nil, purchasedAt: Timestamp? = nil)
+                      unitPrice: Int? = nil, location: LocationID? = nil, purchasedAt: Timestamp? = nil, store: StoreID? = nil)
     case revertPurchase(purchase: PurchaseID)
     case clearBought(list: ListID)
 
-    case startTrip(trip: TripID = TripID(), list: ListID? = nil)
+    case startTrip(trip: TripID = TripID(), list: ListID? = nil, store: StoreID? = nil)
     case pauseTrip(trip: TripID)
     case resumeTrip(trip: TripID)
     case endTrip(trip: TripID)
+
+    /// Stores (SPEC section 10): live names unique ignoring case; a deleted store takes no more trips or purchases.
+    case createStore(store: StoreID = StoreID(), name: String)
+    case renameStore(store: StoreID, name: String)
+    case deleteStore(store: StoreID)
 
     /// Adds a member with a role; in an open household the issuer first becomes an owner.
     case addMember(member: String, role: Role)
@@ -96,6 +101,9 @@ public enum Command: Hashable, Sendable {
         case .pauseTrip: return .pauseTrip
         case .resumeTrip: return .resumeTrip
         case .endTrip: return .endTrip
+        case .createStore: return .createStore
+        case .renameStore: return .renameStore
+        case .deleteStore: return .deleteStore
         case .addMember: return .addMember
         case .changeMemberRole: return .changeMemberRole
         case .removeMember: return .removeMember
@@ -138,6 +146,9 @@ public enum CommandType: String, CaseIterable, Sendable {
     case changeMemberRole = "ChangeMemberRole"
     case removeMember = "RemoveMember"
     case assignEntry = "AssignEntry"
+    case createStore = "CreateStore"
+    case renameStore = "RenameStore"
+    case deleteStore = "DeleteStore"
 }
 
 /// A command with its envelope: who asks, when, and the retry and

@@ -41,12 +41,14 @@ public enum Event: Hashable, Sendable {
     /// The entry's assignee: a member, or nobody (`member` nil). SPEC section 10.
     case listEntryAssigned(list: ListID, item: ItemID, member: String?)
 
+    /// `store`: where it was bought (SPEC section 10), `nil` for no store named.
     case itemPurchased(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Quantity, unitPrice: Int?,
-                       location: LocationID, purchasedAt: Timestamp?)
+                       location: LocationID, purchasedAt: Timestamp?, store: StoreID? = nil)
     case purchaseReverted(purchase: PurchaseID)
     case boughtEntriesCleared(list: ListID)
 
-    case tripStarted(trip: TripID, list: ListID?)
+    /// `store`: the store the trip is at; purchases while it runs are at that store.
+    case tripStarted(trip: TripID, list: ListID?, store: StoreID? = nil)
     case tripPaused(trip: TripID)
     case tripResumed(trip: TripID)
     case tripEnded(trip: TripID)
@@ -54,6 +56,11 @@ public enum Event: Hashable, Sendable {
     case memberAdded(member: String, role: Role)
     case memberRoleChanged(member: String, role: Role)
     case memberRemoved(member: String)
+
+    /// Stores (SPEC section 10): where things are bought. Live store names are unique ignoring case.
+    case storeCreated(store: StoreID, name: String)
+    case storeRenamed(store: StoreID, name: String)
+    case storeDeleted(store: StoreID)
 
     /// The journal's `type` key for this event.
     public var typeName: String { kind.rawValue }
@@ -94,6 +101,9 @@ public enum Event: Hashable, Sendable {
         case .memberAdded: return .memberAdded
         case .memberRoleChanged: return .memberRoleChanged
         case .memberRemoved: return .memberRemoved
+        case .storeCreated: return .storeCreated
+        case .storeRenamed: return .storeRenamed
+        case .storeDeleted: return .storeDeleted
         }
     }
 }
@@ -133,4 +143,7 @@ public enum EventType: String, CaseIterable, Sendable {
     case memberRoleChanged = "MemberRoleChanged"
     case memberRemoved = "MemberRemoved"
     case listEntryAssigned = "ListEntryAssigned"
+    case storeCreated = "StoreCreated"
+    case storeRenamed = "StoreRenamed"
+    case storeDeleted = "StoreDeleted"
 }

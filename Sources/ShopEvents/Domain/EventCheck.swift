@@ -49,12 +49,17 @@ extension ShopDecider {
             command = .removeItemFromList(list: list, item: item)
         case let .listReordered(list, order): command = .reorderList(list: list, order: order)
         case let .listEntryAssigned(list, item, member): command = .assignEntry(list: list, item: item, member: member)
-        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
+            // A store taken from the running trip was not given: checked as the purchase that gave none.
+            let given = store == state.runningTripStore && purchasedAt == nil ? nil : store
             command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
-                                    location: location, purchasedAt: purchasedAt)
+                                    location: location, purchasedAt: purchasedAt, store: given)
         case let .purchaseReverted(purchase): command = .revertPurchase(purchase: purchase)
         case let .boughtEntriesCleared(list): command = .clearBought(list: list)
-        case let .tripStarted(trip, list): command = .startTrip(trip: trip, list: list)
+        case let .tripStarted(trip, list, store): command = .startTrip(trip: trip, list: list, store: store)
+        case let .storeCreated(store, name): command = .createStore(store: store, name: name)
+        case let .storeRenamed(store, name): command = .renameStore(store: store, name: name)
+        case let .storeDeleted(store): command = .deleteStore(store: store)
         case let .tripPaused(trip): command = .pauseTrip(trip: trip)
         case let .tripResumed(trip): command = .resumeTrip(trip: trip)
         case let .tripEnded(trip): command = .endTrip(trip: trip)

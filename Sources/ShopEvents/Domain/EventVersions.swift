@@ -16,7 +16,7 @@ extension EventType {
     /// The version a writer writes, and the newest a reader reads.
     public var currentVersion: Int {
         switch self {
-        case .itemCreated, .itemDetailsChanged, .itemAddedToList, .listEntryQuantityChanged, .itemPurchased: 2
+        case .itemCreated, .itemDetailsChanged, .itemAddedToList, .listEntryQuantityChanged, .itemPurchased, .tripStarted: 2
         default: 1
         }
     }
@@ -24,7 +24,9 @@ extension EventType {
 
 /// The version-1 data of the types that have a newer version, each with the
 /// function that makes it the current event. Version 1's quantities are
-/// whole numbers; version 2's are decimals with up to three fraction digits.
+/// whole numbers; version 2's are decimals with up to three fraction digits,
+/// and version 2 adds an item's `unit` and `barcode` and a trip's and a
+/// purchase's `store`.
 ///
 /// ```swift
 /// let old = EventV1.ListEntryQuantityChanged(list: ListID(), item: ItemID(), quantity: 3)
@@ -72,7 +74,14 @@ public enum EventV1 {
         public func upgraded() -> Event { .listEntryQuantityChanged(list: list, item: item, quantity: Quantity(quantity)) }
     }
 
-    /// `ItemPurchased` v1: a whole quantity.
+    /// `TripStarted` v1: no store.
+    public struct TripStarted: Hashable, Sendable {
+        public var trip: TripID, list: ListID?
+        public init(trip: TripID, list: ListID?) { self.trip = trip; self.list = list }
+        public func upgraded() -> Event { .tripStarted(trip: trip, list: list, store: nil) }
+    }
+
+    /// `ItemPurchased` v1: a whole quantity, no store.
     public struct ItemPurchased: Hashable, Sendable {
         public var purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int, unitPrice: Int?, location: LocationID, purchasedAt: Timestamp?
         public init(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Int, unitPrice: Int?, location: LocationID, purchasedAt: Timestamp?) {
@@ -81,7 +90,7 @@ public enum EventV1 {
         }
         public func upgraded() -> Event {
             .itemPurchased(purchase: purchase, item: item, list: list, quantity: Quantity(quantity), unitPrice: unitPrice,
-                           location: location, purchasedAt: purchasedAt)
+                           location: location, purchasedAt: purchasedAt, store: nil)
         }
     }
 }

@@ -81,6 +81,8 @@ public enum ListKind: EntityKind {}
 public enum PurchaseKind: EntityKind {}
 /// Tags ids of shopping trips.
 public enum TripKind: EntityKind {}
+/// The kind of a store's id.
+public enum StoreKind: EntityKind {}
 /// Tags ids of events (journal lines).
 public enum EventKind: EntityKind {}
 /// Tags ids of commands.
@@ -100,6 +102,8 @@ public typealias ListID = EntityID<ListKind>
 public typealias PurchaseID = EntityID<PurchaseKind>
 /// A shopping trip's id.
 public typealias TripID = EntityID<TripKind>
+/// A store's id (SPEC section 10).
+public typealias StoreID = EntityID<StoreKind>
 /// An event's own id, unique in the journal.
 public typealias EventID = EntityID<EventKind>
 /// A command's id: retrying with the same id is idempotent.

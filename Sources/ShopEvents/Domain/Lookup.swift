@@ -38,6 +38,14 @@ extension ShopState {
     }
 
     /// The location `text` names; `unknown_location`, naming the live locations, if none.
+    /// The store `text` names; `unknown_store`, naming the live stores, if none.
+    public func find(store text: String, in scope: Scope = .live) throws(RuleViolation) -> StoreID {
+        let names = stores.values.filter { !$0.isDeleted }.map(\.name).sorted()
+        return try Self.find(text, "store", .unknownStore, in: scope, all: stores.values.map { ($0.id, $0.name, $0.isDeleted) },
+                             known: { stores[$0] }, isDeleted: { $0.isDeleted }, live: { storeNames.owner(of: $0) },
+                             hint: names.isEmpty ? "" : "; the stores are \(names.joined(separator: ", "))")
+    }
+
     public func find(location text: String, in scope: Scope = .live) throws(RuleViolation) -> LocationID {
         try Self.find(text, "location", .unknownLocation, in: scope, all: locations.values.map { ($0.id, $0.name, $0.isDeleted) },
                       known: { locations[$0] }, isDeleted: { $0.isDeleted }, live: liveLocation(named:),

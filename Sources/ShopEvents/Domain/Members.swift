@@ -46,7 +46,7 @@ extension ShopDecider {
                  .createItem, .renameItem, .changeItemDetails, .relocateItem, .setItemAvailability, .deleteItem,
                  .createList, .renameList, .setListPriority, .deleteList, .restoreList, .addItemToList, .changeQuantity,
                  .removeItemFromList, .reorderList, .assignEntry, .purchaseItem, .revertPurchase, .clearBought, .startTrip,
-                 .pauseTrip, .resumeTrip, .endTrip, .removeMember:
+                 .pauseTrip, .resumeTrip, .endTrip, .removeMember, .createStore, .renameStore, .deleteStore:
                 return
             }
         }

@@ -7,10 +7,15 @@ extension ShopDecider {
     /// have been deleted since (a purchase recorded after the fact: an offline
     /// phone, an import); its location then defaults to the item's last one,
     /// even if that location was deleted since.
+    ///
+    /// `store` must be live; with `purchasedAt` (bought earlier, recorded
+    /// now) it need only exist. Without `store` and without `purchasedAt`, a
+    /// purchase made while a trip at a store runs is at that store.
     static func decidePurchaseItem(_ purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Quantity?,
-                                   unitPrice: Int?, location: LocationID?, purchasedAt: Timestamp?,
+                                   unitPrice: Int?, location: LocationID?, purchasedAt: Timestamp?, store: StoreID? = nil,
                                    _ state: ShopState) throws(RuleViolation) -> [Event] {
         try state.requireNew(purchase, field: "purchase")
+        let store = try purchaseStore(store, purchasedAt: purchasedAt, state)
         if list == nil, purchasedAt != nil, let deleted = state.items[item], deleted.isDeleted {
             let quantity = try ShopState.validQuantity(quantity ?? 1)
             try ShopState.validPrice(unitPrice)
@@ -19,7 +24,7 @@ extension ShopDecider {
                 throw RuleViolation(.unknownLocation, "location \(place) does not exist", field: "location")
             }
             return [.itemPurchased(purchase: purchase, item: item, list: nil, quantity: quantity,
-                                   unitPrice: unitPrice ?? deleted.details.unitPrice, location: place, purchasedAt: purchasedAt)]
+                                   unitPrice: unitPrice ?? deleted.details.unitPrice, location: place, purchasedAt: purchasedAt, store: store)]
         }
         let bought = try state.requireLiveItem(item)
         var defaultQuantity: Quantity = 1
@@ -37,7 +42,17 @@ extension ShopDecider {
         _ = try state.requireLiveLocation(place)
         return [.itemPurchased(purchase: purchase, item: item, list: list, quantity: quantity,
                                unitPrice: unitPrice ?? bought.details.unitPrice, location: place,
-                               purchasedAt: purchasedAt)]
+                               purchasedAt: purchasedAt, store: store)]
+    }
+
+    /// The purchase's store: the one given (live, or with `purchasedAt` only existing), else the running trip's.
+    private static func purchaseStore(_ store: StoreID?, purchasedAt: Timestamp?, _ state: ShopState) throws(RuleViolation) -> StoreID? {
+        guard let store else { return purchasedAt == nil ? state.runningTripStore : nil }
+        if purchasedAt != nil {
+            guard state.stores[store] != nil else { throw RuleViolation(.unknownStore, "store \(store) does not exist", field: "store") }
+            return store
+        }
+        return try state.requireLiveStore(store).id
     }
 
     static func decideRevertPurchase(_ purchase: PurchaseID, _ state: ShopState) throws(RuleViolation) -> [Event] {

@@ -57,6 +57,8 @@ public struct RuleViolation: ShopError, Hashable {
         case unknownPurchase = "unknown_purchase"
         case alreadyReverted = "already_reverted"
         case unknownTrip = "unknown_trip"
+        case unknownStore = "unknown_store"
+        case storeDeleted = "store_deleted"
         case tripInProgress = "trip_in_progress"
         case tripNotRunning = "trip_not_running"
         case tripNotPaused = "trip_not_paused"

@@ -53,12 +53,15 @@ public enum ShopDecider {
         case let .removeItemFromList(list, item): return try decideRemoveItemFromList(list, item: item, state)
         case let .reorderList(list, order): return try decideReorderList(list, order: order, state)
         case let .assignEntry(list, item, member): return try decideAssignEntry(list, item: item, member: member, state)
-        case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt):
+        case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
             return try decidePurchaseItem(purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
-                                          location: location, purchasedAt: purchasedAt, state)
+                                          location: location, purchasedAt: purchasedAt, store: store, state)
         case let .revertPurchase(purchase): return try decideRevertPurchase(purchase, state)
         case let .clearBought(list): return try decideClearBought(list, state)
-        case let .startTrip(trip, list): return try decideStartTrip(trip, list: list, state)
+        case let .startTrip(trip, list, store): return try decideStartTrip(trip, list: list, store: store, state)
+        case let .createStore(store, name): return try decideCreateStore(store, name: name, state)
+        case let .renameStore(store, name): return try decideRenameStore(store, name: name, state)
+        case let .deleteStore(store): return try decideDeleteStore(store, state)
         case let .pauseTrip(trip): return try decidePauseTrip(trip, state)
         case let .resumeTrip(trip): return try decideResumeTrip(trip, state)
         case let .endTrip(trip): return try decideEndTrip(trip, state)

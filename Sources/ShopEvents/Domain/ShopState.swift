@@ -34,12 +34,15 @@ public struct ShopState: Hashable, Sendable {
 
     /// The members in the order they joined; none for an open household.
     public internal(set) var members: [Member] = []
+    /// Live and deleted stores (SPEC section 10).
+    public internal(set) var stores: [StoreID: Store] = [:]
     /// Lists purged for good: gone from ``lists``, their ids still used.
     public internal(set) var purgedLists: Set<ListID> = []
     /// Lower-cased names of live things, for the uniqueness rules.
     var locationNames = NameIndex<LocationKind>("location")
     var itemNames = NameIndex<ItemKind>("item")
     var listNames = NameIndex<ListKind>("list")
+    var storeNames = NameIndex<StoreKind>("store")
     /// Live items' barcodes, by ``Barcode/key(_:)``: derived from ``items`` (never stored).
     var barcodes: [String: ItemID] = [:]
     /// The live items at each location that has any: derived from ``items``
@@ -123,6 +126,7 @@ public struct ShopState: Hashable, Sendable {
         household?.id.uuid == uuid || unknownLocationAlias?.uuid == uuid || locations.index(forKey: LocationID(uuid)) != nil || items.index(forKey: ItemID(uuid)) != nil
             || lists.index(forKey: ListID(uuid)) != nil || purgedLists.contains(ListID(uuid))
             || purchases.position(of: PurchaseID(uuid)) != nil || trips.index(forKey: TripID(uuid)) != nil
+            || stores.index(forKey: StoreID(uuid)) != nil
     }
 
     /// Folds one event in place, given its place, time and actor.
@@ -163,12 +167,15 @@ public struct ShopState: Hashable, Sendable {
         case let .itemRemovedFromList(list, item): lists.change(list) { $0.entries.removeAll { $0.item == item } }
         case let .listReordered(list, order): applyListReordered(list, order: order)
         case let .listEntryAssigned(list, item, member): lists.change(list) { $0.updateEntry(for: item) { $0.assignee = member } }
-        case let .itemPurchased(purchase, item, list, _, _, location, purchasedAt):
+        case let .itemPurchased(purchase, item, list, _, _, location, purchasedAt, _):
             applyItemPurchased(Purchase(id: purchase, item: item, list: list, location: location,
                                         effectiveTime: purchasedAt ?? at, seq: context.seq))
         case let .purchaseReverted(purchase): applyPurchaseReverted(purchase)
         case let .boughtEntriesCleared(list): lists.change(list) { $0.entries.removeAll { $0.isBought } }
-        case let .tripStarted(trip, list): applyTripStarted(trip, list: list, at: at)
+        case let .tripStarted(trip, list, store): applyTripStarted(trip, list: list, store: store, at: at)
+        case let .storeCreated(store, name): applyStoreCreated(store, name: name)
+        case let .storeRenamed(store, name): applyStoreRenamed(store, name: name)
+        case let .storeDeleted(store): applyStoreDeleted(store)
         case let .memberAdded(member, role): applyMemberAdded(member, role: role, at: at, by: context.actor)
         case let .memberRoleChanged(member, role): applyMemberRoleChanged(member, role: role)
         case let .memberRemoved(member): applyMemberRemoved(member)
@@ -290,6 +297,8 @@ public struct Trip: Hashable, Sendable {
 
     public var id: TripID
     public var list: ListID?
+    /// The store the trip is at, if it named one.
+    public var store: StoreID?
     public var startedAt: Timestamp
     public var phase: Phase
     /// Running time before the current running stretch (or in all, once ended).

@@ -1,13 +1,14 @@
 // Trips: a shopping trip's timer. One trip at a time is open (running or paused).
 
 extension ShopDecider {
-    static func decideStartTrip(_ trip: TripID, list: ListID?, _ state: ShopState) throws(RuleViolation) -> [Event] {
+    static func decideStartTrip(_ trip: TripID, list: ListID?, store: StoreID?, _ state: ShopState) throws(RuleViolation) -> [Event] {
         try state.requireNew(trip, field: "trip")
         if let list { _ = try state.requireLiveList(list) }
+        if let store { _ = try state.requireLiveStore(store) }
         if let open = state.openTrip {
             throw RuleViolation(.tripInProgress, "trip \(open) is still in progress; end it before starting another", field: "trip")
         }
-        return [.tripStarted(trip: trip, list: list)]
+        return [.tripStarted(trip: trip, list: list, store: store)]
     }
 
     static func decidePauseTrip(_ trip: TripID, _ state: ShopState) throws(RuleViolation) -> [Event] {
@@ -41,8 +42,8 @@ extension ShopState {
         return trip
     }
 
-    mutating func applyTripStarted(_ id: TripID, list: ListID?, at: Timestamp) {
-        trips[id] = Trip(id: id, list: list, startedAt: at, phase: .running(since: at))
+    mutating func applyTripStarted(_ id: TripID, list: ListID?, store: StoreID?, at: Timestamp) {
+        trips[id] = Trip(id: id, list: list, store: store, startedAt: at, phase: .running(since: at))
         openTrip = id
     }
 

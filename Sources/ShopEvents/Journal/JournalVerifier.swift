@@ -195,14 +195,16 @@ public enum JournalVerifier {
         case let .locationCreated(location, _, _, _): created.add(location)
         case let .itemCreated(item, _, _, _): created.add(item)
         case let .listCreated(list, _, _): created.add(list)
-        case let .itemPurchased(purchase, _, _, _, _, _, _): created.add(purchase)
-        case let .tripStarted(trip, _): created.add(trip)
+        case let .itemPurchased(purchase, _, _, _, _, _, _, _): created.add(purchase)
+        case let .tripStarted(trip, _, _): created.add(trip)
+        case let .storeCreated(store, _): created.add(store)
         case let .locationsReordered(_, _, alias): if let alias { created.add(alias) }
         case .locationRenamed, .locationRecolored, .locationDeleted, .itemRenamed,
              .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .listRenamed,
              .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
              .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .purchaseReverted, .boughtEntriesCleared,
-             .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
+             .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned,
+             .storeRenamed, .storeDeleted:
             break
         }
     }

@@ -182,7 +182,7 @@ package enum RevertScan {
     /// Adds the items bought off any list with a `purchasedAt` by the lines of `lines`.
     package static func collectLate(_ lines: UnsafeRawBufferPointer, into items: inout Set<ItemID>) {
         forEvent(in: lines, holding: lateNeedle, pivot: latePivot) { event in
-            if case let .itemPurchased(_, item, nil, _, _, _, _?) = event { items.insert(item) }
+            if case let .itemPurchased(_, item, nil, _, _, _, _?, _) = event { items.insert(item) }
         }
     }
 

@@ -46,7 +46,7 @@ extension ShopState {
     package mutating func apply(_ event: Event, _ context: EventContext, keeping retention: Retention) {
         guard case let .presentKeeping(keptPurchases, keptItems) = retention else { return apply(event, context) }
         switch event {
-        case let .itemPurchased(purchase, item, list, _, _, location, purchasedAt):
+        case let .itemPurchased(purchase, item, list, _, _, location, purchasedAt, _):
             let bought = Purchase(id: purchase, item: item, list: list, location: location,
                                   effectiveTime: purchasedAt ?? context.at, seq: context.seq)
             if keptPurchases?.contains(purchase) == true { purchases.insert(bought) }
@@ -68,7 +68,8 @@ extension ShopState {
              .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
              .itemAddedToList, .listEntryQuantityChanged, .itemRemovedFromList, .listReordered,
              .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed,
-             .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned:
+             .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned,
+             .storeCreated, .storeRenamed, .storeDeleted:   // stores, deleted ones too, are few: all kept
             apply(event, context)
         }
     }

@@ -42,7 +42,7 @@ extension ShopState {
             table.encode(to: &w)
         }
         w.array(trips.values.sorted { $0.id < $1.id }) { w, t in
-            w.id(t.id); w.optional(t.list) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
+            w.id(t.id); w.optional(t.list) { $0.id($1) }; w.optional(t.store) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
             switch t.phase {
             case let .running(since): w.int(0); w.timestamp(since)
             case .paused: w.int(1)
@@ -53,6 +53,7 @@ extension ShopState {
         w.array(members) { w, m in
             w.string(m.name); w.string(m.role.rawValue); w.timestamp(m.joinedAt); w.string(m.addedBy)
         }
+        w.array(stores.values.sorted { $0.id < $1.id }) { w, s in w.id(s.id); w.string(s.name); w.bool(s.isDeleted) }
     }
 
     /// Reads a state back; `keepingHistory` false passes over the purchase
@@ -122,8 +123,9 @@ extension ShopState {
             try PurchaseTable.skip(&r)
         }
         let savedTrips = try r.array { r throws(BinaryDecodingError) in
-            let (id, list, startedAt, active): (TripID, ListID?, Timestamp, Int) =
-                (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.timestamp(), try r.int())
+            let (id, list, store, startedAt, active): (TripID, ListID?, StoreID?, Timestamp, Int) =
+                (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.optional { r throws(BinaryDecodingError) in try r.id() },
+                 try r.timestamp(), try r.int())
             let phase: Trip.Phase
             switch try r.int() {
             case 0: phase = .running(since: try r.timestamp())
@@ -131,7 +133,7 @@ extension ShopState {
             case 2: phase = .ended(at: try r.timestamp())
             case let other: throw BinaryDecodingError("trip phase \(other)")
             }
-            return Trip(id: id, list: list, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active))
+            return Trip(id: id, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active))
         }
         func isEnded(_ trip: Trip) -> Bool { if case .ended = trip.phase { true } else { false } }
         trips.reserveCapacity(keepingHistory ? savedTrips.count : savedTrips.lazy.filter { !isEnded($0) }.count)
@@ -141,6 +143,10 @@ extension ShopState {
             let name = try r.string(), roleText = try r.string()
             guard let role = Role(rawValue: roleText) else { throw BinaryDecodingError("role \(roleText)") }
             return Member(name: name, role: role, joinedAt: try r.timestamp(), addedBy: try r.string())
+        }
+        for s in try r.array({ r throws(BinaryDecodingError) in Store(id: try r.id(), name: try r.string(), isDeleted: try r.bool()) }) {
+            stores[s.id] = s
+            if !s.isDeleted { storeNames.claim(s.name, by: s.id) }
         }
     }
 }

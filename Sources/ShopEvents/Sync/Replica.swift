@@ -190,10 +190,10 @@ public final class Replica {
         let decided = try ShopDecider.decide(resolved, state, after: end, now: options.clock.now(), defaultActor: options.actor)
         resolved.at = decided.at
         resolved.expectedSeq = nil
-        if case let .purchaseItem(purchase, item, list, _, _, _, purchasedAt) = resolved.command,
-           case let .itemPurchased(_, _, _, quantity, unitPrice, location, _)? = decided.events.first {
+        if case let .purchaseItem(purchase, item, list, _, _, _, purchasedAt, _) = resolved.command,
+           case let .itemPurchased(_, _, _, quantity, unitPrice, location, _, store)? = decided.events.first {
             resolved.command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
-                                             location: location, purchasedAt: purchasedAt ?? decided.at)
+                                             location: location, purchasedAt: purchasedAt ?? decided.at, store: store)
         }
         let entry = OutboxEntry(id: id, request: resolved)
         outboxRead = try Outbox.append(entry, journal: path)

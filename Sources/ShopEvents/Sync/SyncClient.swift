@@ -220,7 +220,7 @@ public struct SyncClient: Sendable {
     /// is sent once more as the same purchase off any list: a new command id,
     /// the same purchase id and `purchasedAt`. A purchase already off a list is not retried.
     private func offListRetry(of entry: OutboxEntry, refused: SyncFailure) -> OutboxEntry? {
-        guard case let .purchaseItem(purchase, item, _?, quantity, unitPrice, location, purchasedAt) = entry.request.command else { return nil }
+        guard case let .purchaseItem(purchase, item, _?, quantity, unitPrice, location, purchasedAt, store) = entry.request.command else { return nil }
         // The entry is gone or bought: bought by someone else, taken off, cleared, its list deleted or
         // purged — or its item deleted (which takes it off every list; a late purchase of it is allowed).
         let onListCodes: Set<RuleViolation.Reason> = [.notOnList, .alreadyBought, .unknownList, .listDeleted, .itemDeleted]
@@ -228,7 +228,7 @@ public struct SyncClient: Sendable {
         var retry = entry.request
         retry.correlation = entry.request.correlation ?? CorrelationID(entry.id.uuid)
         retry.command = .purchaseItem(purchase: purchase, item: item, list: nil, quantity: quantity, unitPrice: unitPrice,
-                                      location: location, purchasedAt: purchasedAt)
+                                      location: location, purchasedAt: purchasedAt, store: store)
         return OutboxEntry(id: options.ids.make(), request: retry)
     }
 

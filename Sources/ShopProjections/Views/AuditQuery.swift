@@ -117,10 +117,11 @@ extension PurchaseRecord {
     /// The audit's row for a purchase event, with the names of `state`, the
     /// household just before it; nil for any other event.
     init?(_ recorded: RecordedEvent, before state: ShopState) {
-        guard case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt) = recorded.event else { return nil }
+        guard case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store) = recorded.event else { return nil }
         self.init(seq: recorded.seq, event: recorded.id, purchase: purchase, purchasedAt: purchasedAt ?? recorded.at,
                   actor: recorded.actor, item: item, itemName: state.items[item]?.name ?? "", quantity: quantity,
                   unitPrice: unitPrice, list: list, listName: list.flatMap { state.lists[$0]?.name },
-                  location: location, locationName: state.locations[location]?.name ?? "", isReverted: false)
+                  location: location, locationName: state.locations[location]?.name ?? "", isReverted: false,
+                  store: store, storeName: store.flatMap { state.stores[$0]?.name })
     }
 }

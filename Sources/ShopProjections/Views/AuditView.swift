@@ -56,6 +56,7 @@ public struct AuditView: Hashable, Sendable {
                  ("quantity", .quantity(r.quantity)), ("unitPrice", .optional(r.unitPrice)),
                  ("list", .optional(r.list?.description)), ("listName", .optional(r.listName)),
                  ("location", .string(r.location.description)), ("locationName", .string(r.locationName)),
-                 ("reverted", .bool(r.isReverted))])
+                 ("reverted", .bool(r.isReverted))]
+                + (r.store == nil && r.storeName == nil ? [] : [("store", .optional(r.store?.description)), ("storeName", .optional(r.storeName))]))
     }
 }

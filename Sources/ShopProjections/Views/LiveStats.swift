@@ -35,11 +35,15 @@ public struct LiveStats: Hashable, Sendable {
         switch recorded.event {
         case .householdCreated:
             self = LiveStats(views)                 // a new calendar: every month changes
-        case let .itemPurchased(_, item, _, _, _, location, purchasedAt):
+        case let .itemPurchased(_, item, _, _, _, location, purchasedAt, _):
             refresh(item: item, location: location, time: purchasedAt ?? recorded.at, views)
+            view.stores = StatsView.storeRows(views)
         case let .purchaseReverted(purchase):
             guard let bought = views.state.purchases[purchase] else { return }
             refresh(item: bought.item, location: bought.location, time: bought.effectiveTime, views)
+            view.stores = StatsView.storeRows(views)
+        case .storeCreated, .storeRenamed, .storeDeleted:
+            view.stores = StatsView.storeRows(views)   // a handful of rows: made again
         case let .itemRenamed(item, _):
             Self.place(StatsView.itemRow(item, views), id: item, nameUnchanged: nil, in: &view.items) { ($0.name, $0.item) }
         case let .locationRenamed(location, _):

@@ -62,6 +62,21 @@ public struct StatsView: Hashable, Sendable {
         }
     }
 
+    /// One store's totals (SPEC section 10); `store` nil for the purchases that name none.
+    public struct StoreRow: Hashable, Sendable {
+        public var store: StoreID?
+        public var name: String
+        public var tally: Tally
+
+        /// Memberwise, for preview data and tests.
+        public init(store: StoreID?, name: String, tally: Tally) {
+            self.store = store; self.name = name; self.tally = tally
+        }
+    }
+
+    /// The name of the row of purchases that name no store.
+    public static let noStoreName = "No store"
+
     /// The ended trips.
     public struct Trips: Hashable, Sendable {
         /// Ended trips.
@@ -80,11 +95,15 @@ public struct StatsView: Hashable, Sendable {
     public var months: [MonthRow]
     public var actors: [ActorRow]
     public var locations: [LocationRow]
+    /// Spend per store, by name, "no store" last; `nil` in a household that
+    /// has never had a store (its JSON has no `stores` key, as before stores).
+    public var stores: [StoreRow]?
     public var trips: Trips
 
     /// Memberwise, for preview data and tests.
-    public init(asOf: Int, items: [ItemRow], months: [MonthRow], actors: [ActorRow], locations: [LocationRow], trips: Trips) {
-        self.asOf = asOf; self.items = items; self.months = months; self.actors = actors; self.locations = locations; self.trips = trips
+    public init(asOf: Int, items: [ItemRow], months: [MonthRow], actors: [ActorRow], locations: [LocationRow], stores: [StoreRow]? = nil, trips: Trips) {
+        self.asOf = asOf; self.items = items; self.months = months; self.actors = actors; self.locations = locations
+        self.stores = stores; self.trips = trips
     }
 
     public init(_ views: HouseholdViews) {
@@ -104,6 +123,7 @@ public struct StatsView: Hashable, Sendable {
         }
         months = Self.monthRows(views.history)
         actors = Self.actorRows(views.history)
+        stores = Self.storeRows(views)
         let ended = views.state.trips.values.filter { if case .ended = $0.phase { true } else { false } }
         let letGo = views.history.endedTrips   // a settling fold's, whose state keeps no ended trip
         trips = Self.trips(ended: ended.count + letGo.count,
@@ -129,6 +149,16 @@ public struct StatsView: Hashable, Sendable {
         history.actors.map { ActorRow(actor: $0.key, tally: $0.value) }.sorted { $0.actor < $1.actor }
     }
 
+    /// The store rows: `nil` while the household has no store.
+    static func storeRows(_ views: HouseholdViews) -> [StoreRow]? {
+        guard !views.state.stores.isEmpty else { return nil }
+        let named = views.history.stores.compactMap { key, tally -> StoreRow? in
+            guard let store = key else { return nil }
+            return StoreRow(store: store, name: views.state.stores[store]?.name ?? "", tally: tally)
+        }
+        return sortedByName(named) { ($0.name, $0.store!) } + (views.history.stores[nil].map { [StoreRow(store: nil, name: noStoreName, tally: $0)] } ?? [])
+    }
+
     static func trips(ended count: Int, milliseconds: Int64) -> Trips {
         let total = Double(milliseconds) / 1000
         return Trips(count: count, totalSeconds: total, meanSeconds: count == 0 ? nil : total / Double(count))
@@ -142,6 +172,9 @@ public struct StatsView: Hashable, Sendable {
             ("months", .array(months.map { .object([("month", .string($0.month))] + tally($0.tally)) })),
             ("actors", .array(actors.map { .object([("actor", .string($0.actor))] + tally($0.tally)) })),
             ("locations", .array(locations.map(Self.json))),
+        ] + (stores.map { [("stores", .array($0.map { row in
+            .object([("store", .optional(row.store?.description)), ("name", .string(row.name))] + tally(row.tally))
+        }))] } ?? []) + [
             ("trips", .object([("count", .int(trips.count)), ("totalSeconds", .double(trips.totalSeconds)),
                                ("meanSeconds", trips.meanSeconds.map(JSONValue.double) ?? .null)])),
         ])

@@ -11,7 +11,7 @@ struct FoundationLine: Decodable {
 
     enum DataKeys: String, CodingKey {
         case household, name, currency, timeZone, location, position, color, order, item, category, notes, unitPrice, photo
-        case available, list, priority, quantity, purchase, purchasedAt, trip, member, role
+        case available, list, priority, quantity, purchase, purchasedAt, trip, member, role, store
     }
 
     struct DecodedColor: Decodable {
@@ -76,10 +76,11 @@ struct FoundationLine: Decodable {
         case .itemPurchased:
             event = .itemPurchased(purchase: try id(.purchase), item: try id(.item), list: try optionalID(.list),
                                    quantity: try d.decode(Quantity.self, forKey: .quantity), unitPrice: try d.decodeIfPresent(Int.self, forKey: .unitPrice),
-                                   location: try id(.location), purchasedAt: try d.decodeIfPresent(String.self, forKey: .purchasedAt).map(time))
+                                   location: try id(.location), purchasedAt: try d.decodeIfPresent(String.self, forKey: .purchasedAt).map(time),
+                                   store: try optionalID(.store))
         case .purchaseReverted: event = .purchaseReverted(purchase: try id(.purchase))
         case .boughtEntriesCleared: event = .boughtEntriesCleared(list: try id(.list))
-        case .tripStarted: event = .tripStarted(trip: try id(.trip), list: try optionalID(.list))
+        case .tripStarted: event = .tripStarted(trip: try id(.trip), list: try optionalID(.list), store: try optionalID(.store))
         case .tripPaused: event = .tripPaused(trip: try id(.trip))
         case .tripResumed: event = .tripResumed(trip: try id(.trip))
         case .tripEnded: event = .tripEnded(trip: try id(.trip))
@@ -92,6 +93,9 @@ struct FoundationLine: Decodable {
         case .memberRemoved: event = .memberRemoved(member: try d.decode(String.self, forKey: .member))
         case .listEntryAssigned:
             event = .listEntryAssigned(list: try id(.list), item: try id(.item), member: try d.decodeIfPresent(String.self, forKey: .member))
+        case .storeCreated: event = .storeCreated(store: try id(.store), name: try d.decode(String.self, forKey: .name))
+        case .storeRenamed: event = .storeRenamed(store: try id(.store), name: try d.decode(String.self, forKey: .name))
+        case .storeDeleted: event = .storeDeleted(store: try id(.store))
         }
         guard let prev = SHA256Digest(hex: try c.decode(String.self, forKey: .prev)) else {
             throw DecodingError.dataCorruptedError(forKey: .prev, in: c, debugDescription: "prev")

@@ -169,7 +169,7 @@ enum SyncRun {
     }
 
     private static func purchaseID(_ request: CommandEnvelope) -> String {
-        if case let .purchaseItem(purchase, _, _, _, _, _, _) = request.command { return purchase.description }
+        if case let .purchaseItem(purchase, _, _, _, _, _, _, _) = request.command { return purchase.description }
         return request.id?.description ?? ""
     }
 }

@@ -77,7 +77,7 @@ struct SyncDemo: ToolCommand {
         let state = try Replica(path: ana).state
         // The milk's purchases as recorded (the state keeps only what the rules need of a purchase).
         let purchases = try JournalReader.readAll(path: ana).compactMap { recorded -> (quantity: Quantity, actor: String, list: ListID?)? in
-            guard case let .itemPurchased(_, item, list, quantity, _, _, _) = recorded.event, item == milk else { return nil }
+            guard case let .itemPurchased(_, item, list, quantity, _, _, _, _) = recorded.event, item == milk else { return nil }
             return (quantity, recorded.actor, list)
         }
         let reader = try JournalReader(path: hub)

@@ -17,6 +17,7 @@ enum ViewName: String, CaseIterable {
     case shareText = "share-text"
     case members
     case due
+    case prices
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
     /// How much of the purchase history the view shows: the audit every
@@ -26,6 +27,7 @@ enum ViewName: String, CaseIterable {
         switch self {
         case .audit: .none       // the views say where the history ends; the audit streams the journal
         case .allItemsByName, .allItemsByPurchaseDate, .stats, .due: .totals
+        case .prices: .records
         default: .entries
         }
     }
@@ -89,9 +91,9 @@ func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool
 
 struct ViewCommand: ToolCommand {
     static let name = "view"
-    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due"
+    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due, prices"
     static let help = """
-    Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--as-of SEQ|TIME] [--journal PATH] [--json]
+    Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--item ID|NAME] [--as-of SEQ|TIME] [--journal PATH] [--json]
 
     Shows one view of the household, rebuilt from the journal (from its
     snapshot when there is a good one).
@@ -110,10 +112,12 @@ struct ViewCommand: ToolCommand {
       share-text                  a list as plain text for a message
       members                     who belongs to the household, with roles
       due                         staples due again: bought 3+ times, not on a list, as long since as usual
+      prices                      what each item cost at each store: last, lowest and highest in a year, cheapest
 
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
       --for MEMBER     the shopping list views: only MEMBER's entries and those assigned to nobody
+      --item ID|NAME   prices: that item only (a barcode names its item too)
     \(AsOf.help)
       --no-snapshot    ignore <journal>.snapshot and replay the whole journal
     \(JournalOptions.help)
@@ -123,6 +127,8 @@ struct ViewCommand: ToolCommand {
     var list: String?
     /// `--for MEMBER`: the shopping list views show that member's entries and nobody's.
     var member: String?
+    /// `--item ID|NAME`: the prices of that item only.
+    var item: String?
     var asOf: AsOf
     var useSnapshot: Bool
     var options: JournalOptions
@@ -131,6 +137,7 @@ struct ViewCommand: ToolCommand {
         options = try JournalOptions(&arguments)
         list = try arguments.option("--list", "ID|NAME")
         member = try arguments.option("--for", "MEMBER")
+        item = try arguments.option("--item", "ID|NAME")
         asOf = try AsOf.parse(&arguments)
         useSnapshot = !arguments.flag("--no-snapshot")
         guard let name = arguments.positional() else {
@@ -145,6 +152,7 @@ struct ViewCommand: ToolCommand {
         if member != nil, ![.shoppingListByLocation, .shoppingListByName].contains(view) {
             throw UsageError(message: "--for is for the shopping list views, not \(view.rawValue)")
         }
+        if item != nil, view != .prices { throw UsageError(message: "--item is for the prices view, not \(view.rawValue)") }
     }
 
     func run() throws -> Int32 {
@@ -207,6 +215,9 @@ struct ViewCommand: ToolCommand {
         case .due:
             let due = DueView(views)
             show(due.json) { TextViews.due(due, calendar: views.calendar) }
+        case .prices:
+            let prices = PricesView(views, item: try item.map { text throws in try views.state.find(item: text, in: .live) })
+            show(prices.json) { TextViews.prices(prices, currency: currency, calendar: views.calendar) }
         }
         return 0
     }

@@ -1,0 +1,68 @@
+// Stores (SPEC section 10): where things are bought. A trip may be at a
+// store; a purchase may name one, and one made without a store while a trip
+// at a store is running is at that store.
+
+extension ShopDecider {
+    static func decideCreateStore(_ store: StoreID, name: String, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        try state.requireNew(store, field: "store")
+        return [.storeCreated(store: store, name: try state.storeNames.available(name, for: store))]
+    }
+
+    static func decideRenameStore(_ store: StoreID, name: String, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveStore(store)
+        return [.storeRenamed(store: store, name: try state.storeNames.available(name, for: store))]
+    }
+
+    /// Its purchases keep it (by id, and their views by its last name); trips and purchases may not name it from now on.
+    static func decideDeleteStore(_ store: StoreID, _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveStore(store)
+        return [.storeDeleted(store: store)]
+    }
+}
+
+extension ShopState {
+    /// `unknown_store` / `store_deleted` unless `id` is a live store.
+    func requireLiveStore(_ id: StoreID, field: String = "store") throws(RuleViolation) -> Store {
+        guard let store = stores[id] else {
+            throw RuleViolation(.unknownStore, "store \(id) does not exist", field: field)
+        }
+        guard !store.isDeleted else {
+            throw RuleViolation(.storeDeleted, "store \(id) (\(ShopState.quoted(store.name))) was deleted", field: field)
+        }
+        return store
+    }
+
+    /// The store of the trip that is running now (not paused), if it is at one.
+    var runningTripStore: StoreID? {
+        guard let open = openTrip, let trip = trips[open], case .running = trip.phase else { return nil }
+        return trip.store
+    }
+
+    mutating func applyStoreCreated(_ id: StoreID, name: String) {
+        stores[id] = Store(id: id, name: name)
+        storeNames.claim(name, by: id)
+    }
+
+    mutating func applyStoreRenamed(_ id: StoreID, name: String) {
+        guard let old = stores[id] else { return }
+        stores.change(id) { $0.name = name }
+        storeNames.rename(id, from: old.name, to: name, isLive: !old.isDeleted)
+    }
+
+    mutating func applyStoreDeleted(_ id: StoreID) {
+        guard let old = stores[id] else { return }
+        stores.change(id) { $0.isDeleted = true }
+        storeNames.release(old.name, by: id)
+    }
+}
+
+/// A store: where things are bought (SPEC section 10).
+///
+/// ```swift
+/// let corner = state.stores.values.first { !$0.isDeleted && $0.name == "Corner shop" }
+/// ```
+public struct Store: Hashable, Sendable {
+    public var id: StoreID
+    public var name: String
+    public var isDeleted = false
+}

@@ -1,0 +1,117 @@
+import ShopEvents
+
+/// What things cost at each store (SPEC section 10): per live item, per
+/// store it was bought at with a price (and "no store" for priced purchases
+/// that name none), the last unit price paid and when, the lowest and
+/// highest in the 365 days before now, and how many priced purchases; per
+/// item, the store where its last price was lowest.
+///
+/// Reverted purchases and purchases without a price do not count. "Now" is
+/// the time of the last event the views hold (``HouseholdViews/asOfTime``),
+/// as for ``DueView``: the view is the same whenever it is read. Items by
+/// name; stores by name, "no store" last; the cheapest of a tie is the first
+/// of them in that order. Made from the purchase records
+/// (``PurchaseHistory/Depth/records``).
+///
+/// ```swift
+/// for item in PricesView(views).items { print(item.name, item.cheapest as Any, item.stores.map(\.lastUnitPrice)) }
+/// ```
+public struct PricesView: Hashable, Sendable {
+    /// An item's prices at one store.
+    public struct StoreRow: Hashable, Sendable {
+        /// `nil`: the purchases that named no store.
+        public var store: StoreID?
+        public var name: String
+        public var lastUnitPrice: Int
+        public var lastPurchased: Timestamp
+        /// Over the 365 days before now; `nil` when none was bought then.
+        public var lowest: Int?
+        public var highest: Int?
+        public var purchases: Int
+
+        /// Memberwise, for preview data and tests.
+        public init(store: StoreID?, name: String, lastUnitPrice: Int, lastPurchased: Timestamp, lowest: Int?, highest: Int?, purchases: Int) {
+            self.store = store; self.name = name; self.lastUnitPrice = lastUnitPrice; self.lastPurchased = lastPurchased
+            self.lowest = lowest; self.highest = highest; self.purchases = purchases
+        }
+    }
+
+    /// One item's prices.
+    public struct ItemRow: Hashable, Sendable {
+        public var item: ItemID
+        public var name: String
+        public var unit: String?
+        public var stores: [StoreRow]
+        /// Where its last price was lowest (`nil`: with no store named).
+        public var cheapest: StoreID?
+
+        /// Memberwise, for preview data and tests.
+        public init(item: ItemID, name: String, unit: String?, stores: [StoreRow], cheapest: StoreID?) {
+            self.item = item; self.name = name; self.unit = unit; self.stores = stores; self.cheapest = cheapest
+        }
+    }
+
+    /// The window of ``StoreRow/lowest`` and ``StoreRow/highest``.
+    public static let windowDays = 365
+    /// The name of the row of purchases that name no store.
+    public static let noStoreName = "No store"
+
+    public var asOf: Int
+    public var items: [ItemRow]
+
+    /// Memberwise, for preview data and tests.
+    public init(asOf: Int, items: [ItemRow]) {
+        self.asOf = asOf; self.items = items
+    }
+
+    /// From views that fold every purchase record; `item`: that item's row only.
+    public init(_ views: HouseholdViews, item only: ItemID? = nil) {
+        asOf = views.asOf
+        let windowStart = (views.asOfTime?.millisecondsSince1970 ?? 0) - Int64(Self.windowDays) * 86_400_000
+        struct Key: Hashable { var item: ItemID, store: StoreID? }
+        var rows: [Key: StoreRow] = [:]
+        var lastSeq: [Key: Int] = [:]
+        for record in views.history.records where !record.isReverted {
+            guard let price = record.unitPrice, only == nil || record.item == only,
+                  let item = views.state.items[record.item], !item.isDeleted else { continue }
+            let key = Key(item: record.item, store: record.store)
+            let name = record.store.map { views.state.stores[$0]?.name ?? $0.description } ?? Self.noStoreName
+            var row = rows[key] ?? StoreRow(store: record.store, name: name, lastUnitPrice: price, lastPurchased: record.purchasedAt,
+                                            lowest: nil, highest: nil, purchases: 0)
+            row.purchases += 1
+            // The last by when it was bought, then by the journal's order.
+            if (record.purchasedAt, record.seq) >= (row.lastPurchased, lastSeq[key] ?? 0) {
+                (row.lastUnitPrice, row.lastPurchased, lastSeq[key]) = (price, record.purchasedAt, record.seq)
+            }
+            if record.purchasedAt.millisecondsSince1970 >= windowStart {
+                row.lowest = min(row.lowest ?? price, price)
+                row.highest = max(row.highest ?? price, price)
+            }
+            rows[key] = row
+        }
+        let byItem = Dictionary(grouping: rows, by: \.key.item)
+        let unsorted = byItem.map { item, entries -> ItemRow in
+            let named = sortedByName(entries.compactMap { $0.value.store == nil ? nil : $0.value }) { ($0.name, $0.store!) }
+            let stores = named + entries.compactMap { $0.value.store == nil ? $0.value : nil }
+            let cheapest = stores.enumerated().min { ($0.element.lastUnitPrice, $0.offset) < ($1.element.lastUnitPrice, $1.offset) }?.element.store
+            return ItemRow(item: item, name: views.name(of: item), unit: views.state.items[item]?.details.unit, stores: stores, cheapest: cheapest)
+        }
+        items = sortedByName(unsorted) { ($0.name, $0.item) }
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("view", "prices"), ("asOf", .int(asOf)),
+            ("items", .array(items.map { item in
+                .object([("item", .string(item.item.description)), ("name", .string(item.name)), ("unit", .optional(item.unit)),
+                         ("stores", .array(item.stores.map { row in
+                             .object([("store", .optional(row.store?.description)), ("name", .string(row.name)),
+                                      ("lastUnitPrice", .int(row.lastUnitPrice)), ("lastPurchased", .string(row.lastPurchased.description)),
+                                      ("lowest", .optional(row.lowest)), ("highest", .optional(row.highest)),
+                                      ("purchases", .int(row.purchases))])
+                         })),
+                         ("cheapest", .optional(item.cheapest?.description))])
+            })),
+        ])
+    }
+}
