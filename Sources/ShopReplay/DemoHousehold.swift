@@ -11,7 +11,17 @@ enum DemoHousehold {
         /// Roughly every how many days the family runs out of it.
         var everyDays: Int
         var quantity: Int = 1
+        /// What a quantity counts (`kg`); `nil` for pieces. Such things go on the list by the half: 1.5 kg.
+        var unit: String? = nil
+        /// The barcode on the pack, for a few things.
+        var barcode: String? = nil
     }
+
+    /// Where the family shops (SPEC section 10): the big weekly shop, the corner shop mid-week, the DIY store for the hardware list.
+    static let stores = ["Supermarket", "Corner shop", "DIY store"]
+    /// A unit for a few things sold by weight, and a barcode for a few packs (valid EAN-13 and EAN-8 check digits).
+    static let units = ["Bananas": "kg", "Apples": "kg", "Potatoes": "kg", "Onions": "kg"]
+    static let barcodes = ["Coffee beans": "4006381333931", "Oat milk": "5901234123457", "Chocolate": "96385074"]
 
     struct Aisle {
         var name: String

@@ -17,6 +17,7 @@ import ShopTestSupport
         "quantity": "1", "unitPrice": "1", "priority": #""high""#, "available": "true",
         "purchasedAt": #""2026-01-01T00:00:00.000Z""#, "member": #""ben""#, "role": #""viewer""#,
         "positions": "[3]", "unknownAlias": #""00000000-0000-0000-0000-0000000000AB""#,
+        "store": #""00000000-0000-0000-0000-0000000000C1""#, "unit": #""kg""#, "barcode": #""4006381333931""#,
     ]
 
     static func sample(_ field: String) -> String {

@@ -49,6 +49,7 @@ import ShopTestSupport
         case let .createList(list, _, _): list.uuid
         case let .purchaseItem(purchase, _, _, _, _, _, _, _): purchase.uuid
         case let .startTrip(trip, _, _): trip.uuid
+        case let .createStore(store, _): store.uuid
         default: nil
         }
     }

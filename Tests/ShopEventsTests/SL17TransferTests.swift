@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ShopEvents
+@testable import ShopEvents
 import ShopTestSupport
 
 @Suite struct SL17TransferTests {
@@ -55,6 +55,15 @@ import ShopTestSupport
         #expect(again.visitingOrder == state.visitingOrder)
         #expect(again.items == state.items)
         #expect(again.locations == state.locations)
+    }
+
+    /// An archive's quantities are whole: a decimal one goes out rounded up, a whole one as it is.
+    @Test func decimalQuantitiesGoOutRoundedUp() {
+        #expect(SL17Transfer.archiveQuantity(Quantity(thousandths: 1_500)) == 2)
+        #expect(SL17Transfer.archiveQuantity(Quantity(thousandths: 1)) == 1)
+        #expect(SL17Transfer.archiveQuantity(Quantity(thousandths: 2_001)) == 3)
+        #expect(SL17Transfer.archiveQuantity(2) == 2)
+        #expect(SL17Transfer.archiveQuantity(9999) == 9999)
     }
 }
 

@@ -72,6 +72,20 @@ public struct RandomCommands {
         let anyLocation = (chance(90) ? pick(liveLocations) : pick(locations)) ?? .unknown
         let anyItem = (chance(90) ? pick(liveItems) : pick(items)) ?? ids.make()
         let anyList = (chance(90) ? pick(liveLists) : pick(lists)) ?? ids.make()
+        // Section 10's stores, drawn from a stream of their own (`fractions`) so that a seed's other commands stay as they were.
+        let stores = state.stores.keys.sorted()
+        // Half the time no store; else a store of the household, and now and then one that is not (unknown_store).
+        let unknownStore = StoreID(UUID(uuidString: "00000000-0000-0000-0000-0000000005F0")!)
+        let storeRoll = Int.random(in: 0..<100, using: &fractions)
+        let anyStore: StoreID? = storeRoll < 50 ? nil : storeRoll < 95 ? Self.pick(stores, &fractions) : unknownStore
+        if Int.random(in: 0..<100, using: &fractions) < 5 {
+            switch Int.random(in: 0..<4, using: &fractions) {
+            case 0, 1: return .createStore(store: Int.random(in: 0..<100, using: &fractions) < 95 ? ids.make() : (Self.pick(stores, &fractions) ?? ids.make()),
+                                           name: ["Corner shop", "Market", "market ", "Bakery", "  ", "Ünï"][Int.random(in: 0..<6, using: &fractions)])
+            case 2: return .renameStore(store: anyStore ?? ids.make(), name: ["Corner", "Market", "Big market"][Int.random(in: 0..<3, using: &fractions)])
+            default: return .deleteStore(store: anyStore ?? ids.make())
+            }
+        }
         let roll = Int.random(in: 0..<100, using: &rng)
         switch roll {
         case 0: return .createHousehold(household: household.id, name: "Again", currency: "EUR", timeZone: "UTC")
@@ -91,9 +105,11 @@ public struct RandomCommands {
                                location: chance(80) ? anyLocation : nil,
                                details: ItemDetails(category: chance(30) ? name() : nil,
                                                     notes: chance(20) ? RandomText.string(&rng) : nil,
-                                                    unitPrice: price, photo: chance(10) ? "photo.jpg" : nil))
+                                                    unitPrice: price, photo: chance(10) ? "photo.jpg" : nil,
+                                                    unit: unit(), barcode: barcode()))
         case 22..<24: return .renameItem(item: anyItem, name: name())
-        case 24..<26: return .changeItemDetails(item: anyItem, details: ItemDetails(unitPrice: Int.random(in: -1...999, using: &rng)))
+        case 24..<26: return .changeItemDetails(item: anyItem, details: ItemDetails(unitPrice: Int.random(in: -1...999, using: &rng),
+                                                                                    unit: unit(), barcode: barcode()))
         case 26..<28: return .relocateItem(item: anyItem, location: anyLocation)
         case 28..<30: return .setItemAvailability(item: anyItem, available: chance(50))
         case 30..<32: return .deleteItem(item: anyItem)
@@ -124,10 +140,10 @@ public struct RandomCommands {
                                  quantity: chance(50) ? nil : quantity(1...5),
                                  unitPrice: chance(70) ? nil : Int.random(in: 0...5_000, using: &rng),
                                  location: chance(80) ? nil : anyLocation,
-                                 purchasedAt: chance(10) ? Timestamp(millisecondsSince1970: 1_600_000_000_000) : nil)
+                                 purchasedAt: chance(10) ? Timestamp(millisecondsSince1970: 1_600_000_000_000) : nil, store: anyStore)
         case 82..<86: return .revertPurchase(purchase: pick(purchases) ?? ids.make())
         case 86..<89: return .clearBought(list: anyList)
-        case 89..<92: return .startTrip(trip: ids.make(), list: chance(50) ? anyList : nil)
+        case 89..<92: return .startTrip(trip: ids.make(), list: chance(50) ? anyList : nil, store: anyStore)
         case 92..<94: return .pauseTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
         case 94..<96: return .resumeTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
         default: return .endTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
@@ -160,6 +176,20 @@ public struct RandomCommands {
         default: return (.removeMember(member: chance(40) ? actor : (pick(members)?.name ?? someone)), actor)
         }
     }
+
+    /// Now and then a unit, some refused (17 characters, a control character), by the second stream.
+    mutating func unit() -> String? {
+        Int.random(in: 0..<100, using: &fractions) < 75 ? nil : ["kg", "l", " pack ", "Stück", String(repeating: "x", count: 17), "k\tg"][Int.random(in: 0..<6, using: &fractions)]
+    }
+
+    /// Now and then a barcode: a few valid ones (so that they collide: duplicate_barcode), a UPC-A and its EAN-13, a bad check digit.
+    mutating func barcode() -> String? {
+        Int.random(in: 0..<100, using: &fractions) < 80 ? nil
+            : ["4006381333931", "96385074", "036000291452", "0036000291452", "4006381333932", "5901234123457"][Int.random(in: 0..<6, using: &fractions)]
+    }
+
+    /// An element of `values` by another generator.
+    static func pick<T>(_ values: [T], _ generator: inout SplitMix64) -> T? { values.isEmpty ? nil : values.randomElement(using: &generator) }
 
     mutating func entryItem(_ state: ShopState, _ list: ListID, unboughtOnly: Bool = false) -> ItemID? {
         pick(state.lists[list]?.entries.filter { !unboughtOnly || !$0.isBought }.map(\.item) ?? [])

@@ -318,7 +318,7 @@ public enum SL17Transfer {
     }
 
     /// An archive's quantity is a whole number: a decimal one (1.5 kg) goes
-    /// out rounded up (`docs/SL17.md`), so that the list never asks for less.
+    /// out rounded up (docs/TOOL.md, `export-sl17`), so that the list never asks for less.
     static func archiveQuantity(_ quantity: Quantity) -> Int {
         quantity.whole ?? (quantity.thousandths + 999) / 1000
     }

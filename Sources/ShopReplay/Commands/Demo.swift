@@ -129,7 +129,7 @@ struct Demo: ToolCommand {
         out.line("\nThe household report, one page to look at (or print): \(report)")
         out.line("\nTry next:")
         for example in ["view lists", "view members", "view deleted-lists", "view locations", "audit --actor ben", "history --item \"Oat drink\"", "history --member cleo",
-                        "view share-text --list Weekly", "stats --json"] {
+                        "view share-text --list Weekly", "view due", "view prices --item Bananas", "view prices --item 4006381333931", "stats --json"] {
             out.line("  swift run shop-replay \(example) --journal \(path)")
         }
     }
@@ -149,6 +149,7 @@ struct DemoSimulation {
     private var now: Timestamp
     private var items: [String: ItemID] = [:]
     private var locations: [String: LocationID] = [:]
+    private var stores: [String: StoreID] = [:]
     private var products: [(product: DemoHousehold.Product, item: ItemID, nextNeed: Int)] = []
     private(set) var weekly: ListID
     private let hardware: ListID
@@ -192,7 +193,8 @@ struct DemoSimulation {
             let weekday = (day + 3) % 7   // 1 July 2026 is a Wednesday; 0 = Sunday
             if weekday == 6 || (weekday == 3 && chance(40)) {
                 moveTo(day: day, hour: 9)
-                shop(day: day, list: weekly, by: person())
+                // Saturdays at the supermarket, Wednesdays at the corner shop.
+                shop(day: day, list: weekly, by: person(), at: stores[weekday == 6 ? "Supermarket" : "Corner shop"]!)
             }
             if weekday == 0, state.lists[weekly]!.entries.contains(where: \.isBought) {
                 moveTo(day: day, hour: 18)
@@ -219,6 +221,11 @@ struct DemoSimulation {
             for product in aisle.products { create(product, at: location) }
         }
         for product in DemoHousehold.oddments { create(product, at: .unknown) }
+        for name in DemoHousehold.stores {
+            let store: StoreID = ids.make()
+            stores[name] = store
+            issue(.createStore(store: store, name: name), by: "ana", after: 0)
+        }
         issue(.createList(list: weekly, name: "Weekly", priority: .high), by: "ana")
         issue(.createList(list: hardware, name: "Hardware store", priority: .low), by: "ben")
         issue(.addItemToList(list: hardware, item: items["Batteries"]!, quantity: 4), by: "ben")
@@ -228,7 +235,8 @@ struct DemoSimulation {
     private mutating func create(_ product: DemoHousehold.Product, at location: LocationID) {
         let item: ItemID = ids.make()
         items[product.name] = item
-        issue(.createItem(item: item, name: product.name, location: location, details: ItemDetails(unitPrice: product.price)),
+        issue(.createItem(item: item, name: product.name, location: location,
+                          details: ItemDetails(unitPrice: product.price, unit: DemoHousehold.units[product.name], barcode: DemoHousehold.barcodes[product.name])),
               by: "ana", after: 0)
         products.append((product, item, Int.random(in: 0...product.everyDays, using: &rng)))
     }
@@ -239,15 +247,17 @@ struct DemoSimulation {
             let (product, item, _) = products[index]
             guard state.items[item]?.isDeleted == false else { continue }
             if let entry = state.lists[weekly]?.entry(for: item), !entry.isBought { continue }
-            let quantity = Quantity(max(1, product.quantity + (chance(20) ? 1 : 0)))
+            let pieces = max(1, product.quantity + (chance(20) ? 1 : 0))
+            // Sold by weight: by the half kilo, a little less than the pieces' count (1.5 kg, 2.5 kg).
+            let quantity = DemoHousehold.units[product.name] == nil ? Quantity(pieces) : Quantity(thousandths: pieces * 1000 + 500)
             issue(.addItemToList(list: weekly, item: item, quantity: quantity), by: person(), after: Int.random(in: 1...20, using: &rng))
         }
     }
 
     /// A trip through the store in visiting order, buying what is on the list.
-    private mutating func shop(day: Int, list: ListID, by shopper: String) {
+    private mutating func shop(day: Int, list: ListID, by shopper: String, at store: StoreID) {
         let trip: TripID = ids.make()
-        issue(.startTrip(trip: trip, list: list), by: shopper)
+        issue(.startTrip(trip: trip, list: list, store: store), by: shopper)
         let order = state.visitingOrder
         let entries = state.lists[list]!.entries.filter { !$0.isBought }.sorted {
             let a = state.items[$0.item]!, b = state.items[$1.item]!
@@ -287,7 +297,7 @@ struct DemoSimulation {
         switch day {
         case 12:
             issue(.purchaseItem(purchase: ids.make(), item: items["Batteries"]!, list: hardware, quantity: nil, unitPrice: 599,
-                                location: nil, purchasedAt: nil), by: "ben")
+                                location: nil, purchasedAt: nil, store: stores["DIY store"]), by: "ben")
         case 20:
             issue(.renameItem(item: items["Oat milk"]!, name: "Oat drink"), by: "ben")
         case 27, 83:
@@ -299,11 +309,16 @@ struct DemoSimulation {
                 if let item = items[thing] { issue(.addItemToList(list: party, item: item, quantity: Quantity(Int.random(in: 1...3, using: &rng))), by: "cleo") }
             }
             moveTo(day: day, hour: 15)
-            shop(day: day, list: party, by: "cleo")
+            shop(day: day, list: party, by: "cleo", at: stores["Supermarket"]!)
             issue(.clearBought(list: party), by: "cleo", after: 60)
             issue(.deleteList(list: party), by: "cleo", after: 240)
+        case 2, 16, 30:
+            // A staple bought every two weeks at the corner shop, then forgotten: due again (`view due`).
+            if let pepper = items["Black pepper"] {
+                issue(.purchaseItem(purchase: ids.make(), item: pepper, unitPrice: 189, store: stores["Corner shop"]), by: "ana")
+            }
         case 35:
-            if let coffee = items["Coffee beans"] { issue(.changeItemDetails(item: coffee, details: ItemDetails(unitPrice: 949)), by: "ana") }
+            if let coffee = items["Coffee beans"] { issue(.changeItemDetails(item: coffee, details: ItemDetails(unitPrice: 949, barcode: DemoHousehold.barcodes["Coffee beans"])), by: "ana") }
         case 45:
             let organic: LocationID = ids.make()
             locations["Organic corner"] = organic
