@@ -73,6 +73,7 @@ public struct HouseholdReport: Sendable {
         months(figures, &page)
         topItems(figures, &page)
         peopleAndPlaces(figures, &page)
+        stores(figures, &page)
         calendar(figures, &page)
         trips(figures, &page)
         lists(&page)
@@ -181,6 +182,23 @@ public struct HouseholdReport: Sendable {
         page.line(Chart.bars(id: "places-chart", title: "Spend per place of purchase in \(currency)",
                              bars: places.map { ($0.name, $0.tally.spend, "\(money($0.tally.spend)) · \($0.tally.purchases)×") }))
         page.line("</div></div>")
+        page.endSection()
+    }
+
+    /// Spend per store and what things cost where (SPEC section 10); nothing for a household without stores.
+    private func stores(_ figures: ReportFigures, _ page: inout HTMLPage) {
+        guard !figures.stores.isEmpty else { return }
+        page.section("stores", "Stores and prices")
+        page.line(Chart.bars(id: "stores-chart", title: "Spend per store in \(currency)",
+                             bars: figures.stores.map { ($0.name, $0.tally.spend, "\(money($0.tally.spend)) · \($0.tally.purchases)×") }))
+        let rows = figures.prices.flatMap { item in
+            item.rows.enumerated().map { n, row in
+                [n == 0 ? item.item + (item.unit.map { " (per \($0))" } ?? "") : "", row.store, money(row.last), money(row.lowest), money(row.highest),
+                 "\(row.purchases)", row.cheapest ? "cheapest" : ""]
+            }
+        }
+        table(&page, ["Item", "Store", "Last (\(currency))", "Lowest", "Highest", "Bought", ""], rows, numeric: [2, 3, 4, 5],
+              summary: "Prices of \(figures.prices.count) items by store")
         page.endSection()
     }
 

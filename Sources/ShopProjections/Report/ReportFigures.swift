@@ -40,6 +40,28 @@ public struct ReportFigures: Hashable, Sendable {
     public var items: [Row]
     public var actors: [Row]
     public var locations: [Row]
+    /// Spend per store (SPEC section 10), by spend; the key "" for purchases at no store. Empty in a household without stores.
+    public var stores: [Row]
+    /// What things cost at each store in the period's priced purchases, by item name; empty in a household without stores.
+    public var prices: [ItemPrices]
+
+    /// One item's prices in the period, per store.
+    public struct ItemPrices: Hashable, Sendable {
+        public var item: String
+        public var unit: String?
+        public var rows: [PriceRow]
+    }
+
+    /// An item's prices at one store in the period: the last paid (by time), the lowest and highest, how many priced purchases.
+    public struct PriceRow: Hashable, Sendable {
+        public var store: String
+        public var last: Int
+        public var lowest: Int
+        public var highest: Int
+        public var purchases: Int
+        /// Its last price is the item's lowest (marked only where the item was bought at more than one store).
+        public var cheapest: Bool
+    }
     public var days: [Day]
     /// Ended trips whose end falls in the period.
     public var trips: StatsView.Trips
@@ -64,7 +86,7 @@ public struct ReportFigures: Hashable, Sendable {
         }
         var total = Tally()
         var months: [String: Tally] = [:], items: [ItemID: Tally] = [:], actors: [String: Tally] = [:]
-        var locations: [LocationID: Tally] = [:], days: [String: Tally] = [:]
+        var locations: [LocationID: Tally] = [:], days: [String: Tally] = [:], stores: [StoreID?: Tally] = [:]
         for record in counted {
             add(&total, record)
             add(&months[calendar.month(record.purchasedAt), default: Tally()], record)
@@ -72,7 +94,26 @@ public struct ReportFigures: Hashable, Sendable {
             add(&actors[record.actor, default: Tally()], record)
             add(&locations[record.location, default: Tally()], record)
             add(&days[calendar.day(record.purchasedAt), default: Tally()], record)
+            if !views.state.stores.isEmpty { add(&stores[record.store, default: Tally()], record) }
         }
+        func storeName(_ store: StoreID?) -> String { store.map { views.state.stores[$0]?.name ?? $0.description } ?? StatsView.noStoreName }
+        self.stores = stores.map { Row(key: $0.key?.description ?? "", name: storeName($0.key), tally: $0.value) }
+            .sorted { ($1.tally.spend, $0.name) < ($0.tally.spend, $1.name) }
+        // Prices: per item and store, over the period's priced purchases, the last (by time) and the lowest and highest.
+        var priced: [ItemID: [StoreID?: [PurchaseRecord]]] = [:]
+        for record in counted where record.unitPrice != nil && !views.state.stores.isEmpty {
+            priced[record.item, default: [:]][record.store, default: []].append(record)
+        }
+        self.prices = priced.map { item, byStore in
+            let rows = byStore.map { store, records in
+                let prices = records.compactMap(\.unitPrice)
+                let last = records.max { ($0.purchasedAt, $0.seq) < ($1.purchasedAt, $1.seq) }!.unitPrice!
+                return PriceRow(store: storeName(store), last: last, lowest: prices.min()!, highest: prices.max()!, purchases: records.count, cheapest: false)
+            }.sorted { ($0.store == StatsView.noStoreName ? 1 : 0, $0.store.lowercased()) < ($1.store == StatsView.noStoreName ? 1 : 0, $1.store.lowercased()) }
+            let lowest = rows.map(\.last).min()
+            let marked = rows.map { row in var row = row; row.cheapest = rows.count > 1 && row.last == lowest; return row }
+            return ItemPrices(item: views.name(of: item), unit: views.state.items[item]?.details.unit, rows: marked)
+        }.sorted { $0.item.lowercased() < $1.item.lowercased() }
         self.total = total
         self.months = months.map { Row(key: $0.key, name: $0.key, tally: $0.value) }.sorted { $0.key < $1.key }
         // Names as the stats view gives them: an item's or place's current (last) name.
