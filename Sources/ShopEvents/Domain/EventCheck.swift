@@ -51,7 +51,7 @@ extension ShopDecider {
         case let .listEntryAssigned(list, item, member): command = .assignEntry(list: list, item: item, member: member)
         case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
             // A store taken from the running trip was not given: checked as the purchase that gave none.
-            let given = store == state.runningTripStore && purchasedAt == nil ? nil : store
+            let given = store != nil && purchasedAt == nil && store == state.runningTripStore ? nil : store
             command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
                                     location: location, purchasedAt: purchasedAt, store: given)
         case let .purchaseReverted(purchase): command = .revertPurchase(purchase: purchase)
