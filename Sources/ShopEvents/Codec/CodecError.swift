@@ -18,8 +18,12 @@ public struct CodecError: ShopError, Hashable {
         case unknownField = "unknown_field"
         /// A `type` that is not an event or command of this version.
         case unknownType = "unknown_type"
-        /// A `v` other than 1.
+        /// A `v` newer than the type's current version.
         case unsupportedVersion = "unsupported_version"
+        /// A quantity that is not a plain number with at most three fraction
+        /// digits (SPEC section 10: `1.2345`, `1e3`, `"2"`); the rules' own
+        /// `invalid_quantity` has the same code, for one out of range.
+        case invalidQuantity = "invalid_quantity"
     }
 
     public var reason: Reason

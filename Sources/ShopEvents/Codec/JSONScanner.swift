@@ -255,11 +255,11 @@ struct JSONScanner {
         if peek() == UInt8(ascii: "-") { negative = true; position += 1 }
         guard let first = digit() else {
             position = start
-            throw fail(.invalidField, "expected a quantity, a plain number such as 2 or 1.5\(found())")
+            throw fail(.invalidQuantity, "expected a quantity, a plain number such as 2 or 1.5\(found())")
         }
         var whole = 0, digits = 0
         while let d = digit() {
-            guard digits < 15 else { position = start; throw fail(.invalidField, "a quantity has at most 15 whole digits") }
+            guard digits < 15 else { position = start; throw fail(.invalidQuantity, "a quantity has at most 15 whole digits") }
             whole = whole * 10 + d
             digits += 1
             position += 1
@@ -270,7 +270,7 @@ struct JSONScanner {
             position += 1
             var scale = 100, fractionDigits = 0
             while let d = digit() {
-                guard fractionDigits < 3 else { position = start; throw fail(.invalidField, "a quantity has at most three fraction digits") }
+                guard fractionDigits < 3 else { position = start; throw fail(.invalidQuantity, "a quantity has at most three fraction digits") }
                 thousandths += d * scale
                 scale /= 10
                 fractionDigits += 1
@@ -280,7 +280,7 @@ struct JSONScanner {
         }
         if let c = peek(), c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
             position = start
-            throw fail(.invalidField, "a quantity is a plain number (no exponent)")
+            throw fail(.invalidQuantity, "a quantity is a plain number (no exponent)")
         }
         return Quantity(thousandths: negative ? -thousandths : thousandths)
     }
