@@ -34,7 +34,8 @@ extension ShopState {
 
     /// The store of the trip that is running now (not paused), if it is at one.
     var runningTripStore: StoreID? {
-        guard let open = openTrip, let trip = trips[open], case .running = trip.phase else { return nil }
+        // A household that never had a store pays no look-up for each purchase.
+        guard !stores.isEmpty, let open = openTrip, let trip = trips[open], case .running = trip.phase else { return nil }
         return trip.store
     }
 
