@@ -92,8 +92,22 @@ public struct PurchaseHistory: Hashable, Sendable {
     private(set) var months: [Int: Tally] = [:]
     public private(set) var actors: [String: Tally] = [:]
     public private(set) var locations: [LocationID: Tally] = [:]
+    /// Per store that purchases name (never the key `nil`: see ``stores``).
+    private var namedStores: [StoreID?: Tally] = [:]
     /// Per store; the key `nil` for purchases that name none (SPEC section 10).
-    public private(set) var stores: [StoreID?: Tally] = [:]
+    /// That row is the whole (every month's) less the named stores', not
+    /// counted on its own: a fold pays no store update for a purchase without one.
+    public var stores: [StoreID?: Tally] {
+        var all = namedStores
+        var none = months.values.reduce(into: Tally()) { whole, month in
+            whole.purchases += month.purchases; whole.quantity += month.quantity; whole.spend += month.spend
+        }
+        for named in namedStores.values {
+            none.purchases -= named.purchases; none.quantity -= named.quantity; none.spend -= named.spend
+        }
+        if none.purchases > 0 { all[nil] = none }
+        return all
+    }
     /// `.totals`: the store of each purchase that names one, by its position in the state's purchase table.
     private var amountStores: [Int32: StoreID] = [:]
     private(set) var calendar = HouseholdCalendar.utc
@@ -389,7 +403,7 @@ public struct PurchaseHistory: Hashable, Sendable {
         add(&months, calendar.monthNumber(remembering: fact.time))
         add(&actors, fact.actor)
         add(&locations, fact.location)
-        add(&stores, fact.store)
+        if fact.store != nil { add(&namedStores, fact.store) }
         if sign > 0 {
             items[fact.item, default: ItemTally()].add(quantity: fact.quantity, spend: fact.spend, at: fact.time)
             return
@@ -455,7 +469,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             w.array(months.sorted { $0.key < $1.key }) { w, entry in w.int(entry.key); w.tally(entry.value) }
             w.array(actors.sorted { $0.key < $1.key }) { w, entry in w.string(entry.key); w.tally(entry.value) }
             w.array(locations.sorted { $0.key < $1.key }) { w, entry in w.id(entry.key); w.tally(entry.value) }
-            w.array(stores.sorted { Self.storeOrder($0.key, $1.key) }) { w, entry in w.optional(entry.key) { $0.id($1) }; w.tally(entry.value) }
+            w.array(namedStores.sorted { Self.storeOrder($0.key, $1.key) }) { w, entry in w.optional(entry.key) { $0.id($1) }; w.tally(entry.value) }
             w.array(amountStores.sorted { $0.key < $1.key }) { w, entry in w.uint32(UInt32(bitPattern: entry.key)); w.id(entry.value) }
         case .records:
             w.int(2)
@@ -511,7 +525,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             for (store, tally) in try r.array({ r throws(BinaryDecodingError) -> (StoreID?, Tally) in
                 (try r.optional { r throws(BinaryDecodingError) -> StoreID in try r.id() }, try r.tally())
             }) {
-                stores[store] = tally
+                namedStores[store] = tally
             }
             for (position, store) in try r.array({ r throws(BinaryDecodingError) -> (Int32, StoreID) in (Int32(bitPattern: try r.uint32()), try r.id()) }) {
                 guard (0..<Int32(purchases)).contains(position) else { throw BinaryDecodingError("a store names purchase \(position) of \(purchases)") }
@@ -598,7 +612,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 if let store = record.store { lowered.amountStores[Int32(position)] = store }
             }
             lowered.byItem = byItem   // positions in the records are positions in the state's table
-            (lowered.items, lowered.months, lowered.actors, lowered.locations, lowered.stores) = (items, months, actors, locations, stores)
+            (lowered.items, lowered.months, lowered.actors, lowered.locations, lowered.namedStores) = (items, months, actors, locations, namedStores)
             return lowered
         default:
             return nil

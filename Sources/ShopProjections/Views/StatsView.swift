@@ -152,11 +152,12 @@ public struct StatsView: Hashable, Sendable {
     /// The store rows: `nil` while the household has no store.
     static func storeRows(_ views: HouseholdViews) -> [StoreRow]? {
         guard !views.state.stores.isEmpty else { return nil }
-        let named = views.history.stores.compactMap { key, tally -> StoreRow? in
+        let stores = views.history.stores
+        let named = stores.compactMap { key, tally -> StoreRow? in
             guard let store = key else { return nil }
             return StoreRow(store: store, name: views.state.stores[store]?.name ?? "", tally: tally)
         }
-        return sortedByName(named) { ($0.name, $0.store!) } + (views.history.stores[nil].map { [StoreRow(store: nil, name: noStoreName, tally: $0)] } ?? [])
+        return sortedByName(named) { ($0.name, $0.store!) } + (stores[nil].map { [StoreRow(store: nil, name: noStoreName, tally: $0)] } ?? [])
     }
 
     static func trips(ended count: Int, milliseconds: Int64) -> Trips {
