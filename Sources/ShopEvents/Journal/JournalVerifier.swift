@@ -84,9 +84,10 @@ public enum JournalVerifier {
         var expectedFound = expected.map { $0.seq == 0 && $0.hash == .zero } ?? true
         var healthy = true
         consuming: while let batch = lines.take() {
-            for item in batch {
+            // By index, each line read where it lies: `for item in batch` copied every line out.
+            for index in batch.indices {
                 do throws(JournalError) {
-                    try chain.accept(item.line, lineHash: { item.hash }, number: item.number, offset: item.offset)
+                    try chain.accept(batch[index].line, lineHash: { batch[index].hash }, number: batch[index].number, offset: batch[index].offset)
                 } catch {
                     healthy = false
                     break consuming
@@ -158,16 +159,16 @@ public enum JournalVerifier {
                     commandIDs.add(command)
                     lastCommand = command
                 }
-                // Hashed two at a time (``SHA256/hash(_:_:extensions:)``): a line waits, copied, for the next.
-                let read = DecodedLine(line: decoded, hash: .zero, number: line.number, offset: line.offset)
+                // Hashed two at a time (``SHA256/hash(_:_:extensions:)``): a line waits, its bytes copied, for the next.
+                // Each decoded line is moved (`consume`) from here into the batch, never copied.
+                var second = DecodedLine(line: consume decoded, hash: .zero, number: line.number, offset: line.offset)
                 guard var first = waiting.take() else {
-                    waiting.hold(read, bytes: line.bytes)
+                    waiting.hold(consume second, bytes: line.bytes)
                     continue
                 }
-                var second = read
                 (first.hash, second.hash) = waiting.hashWith(line.bytes)
-                batch.append(first)
-                batch.append(second)
+                batch.append(consume first)
+                batch.append(consume second)
                 if batch.count >= BatchChannel<DecodedLine, ReadEnd>.batchSize {
                     guard lines.put(batch) else { return .broken }
                     batch.removeAll(keepingCapacity: true)
@@ -292,21 +293,18 @@ private struct WaitingLine: ~Copyable {
 
     deinit { bytes.deallocate() }
 
-    mutating func hold(_ line: DecodedLine, bytes source: UnsafeRawBufferPointer) {
+    mutating func hold(_ line: consuming DecodedLine, bytes source: UnsafeRawBufferPointer) {
         if source.count > bytes.count {
             bytes.deallocate()
             bytes = .allocate(byteCount: max(source.count, bytes.count * 2), alignment: 16)
         }
         if let base = source.baseAddress { bytes.baseAddress!.copyMemory(from: base, byteCount: source.count) }
         count = source.count
-        self.line = line
+        self.line = consume line
     }
 
     /// The line waiting, if one is; its bytes stay for ``hashWith(_:)`` or ``hashAlone()``.
-    mutating func take() -> DecodedLine? {
-        defer { line = nil }
-        return line
-    }
+    mutating func take() -> DecodedLine? { line.take() }
 
     /// The digests of the waiting line's bytes and of `other`.
     func hashWith(_ other: UnsafeRawBufferPointer) -> (SHA256Digest, SHA256Digest) {
