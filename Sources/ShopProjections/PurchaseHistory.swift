@@ -147,7 +147,14 @@ public struct PurchaseHistory: Hashable, Sendable {
         var quantity: Quantity
         var unitPrice: Int?
         var store: StoreID?
-        var spend: Int { unitPrice.map { quantity.cost(unitPrice: $0) } ?? 0 }
+        /// Worked out once (a rounded product), not once for each total it is added to.
+        let spend: Int
+
+        init(item: ItemID, location: LocationID, actor: String, time: Timestamp, quantity: Quantity, unitPrice: Int?, store: StoreID?) {
+            self.item = item; self.location = location; self.actor = actor; self.time = time
+            self.quantity = quantity; self.unitPrice = unitPrice; self.store = store
+            spend = unitPrice.map { quantity.cost(unitPrice: $0) } ?? 0
+        }
     }
 
     /// An item's totals and its first and last (non-reverted) purchase times.
@@ -273,7 +280,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     }
 
     /// Folds `recorded` in; `state` is the household just before it (for names).
-    mutating func apply(_ recorded: RecordedEvent, before state: ShopState) {
+    mutating func apply(_ recorded: RecordedEvent, before state: borrowing ShopState) {
         // Moved out and back (no copy: reading the optional copied all it holds, for each event).
         if var settling = settled.take() {
             defer { settled = settling }
@@ -310,10 +317,11 @@ public struct PurchaseHistory: Hashable, Sendable {
                 let bought = state.purchases.purchase(at: at)
                 guard !bought.isReverted else { return }
                 let amount = amounts[at]
+                let purchases = state.purchases   // for the closure, which may not capture the borrowed state
                 count(Fact(item: bought.item, location: bought.location, actor: actorNames[Int(amount.actor)],
                            time: bought.effectiveTime, quantity: amount.quantity, unitPrice: amount.unitPrice,
                            store: amountStores[Int32(at)]), sign: -1) { position in
-                    let other = state.purchases.purchase(at: position)
+                    let other = purchases.purchase(at: position)
                     return position == at || other.isReverted ? nil : other.effectiveTime
                 }
             case .records:
@@ -337,7 +345,7 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// ``apply(_:before:)`` of a settling fold: counts every purchase but
     /// those it was told will be reverted; passes over their reverts.
-    private mutating func applySettling(_ recorded: RecordedEvent, before state: ShopState, into settled: inout Settled) {
+    private mutating func applySettling(_ recorded: RecordedEvent, before state: borrowing ShopState, into settled: inout Settled) {
         switch recorded.event {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)

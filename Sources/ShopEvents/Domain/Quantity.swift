@@ -16,9 +16,9 @@ public struct Quantity: Hashable, Sendable, Comparable, AdditiveArithmetic, Expr
     /// The quantity times 1,000.
     public var thousandths: Int
 
-    public init(thousandths: Int) { self.thousandths = thousandths }
+    @inlinable public init(thousandths: Int) { self.thousandths = thousandths }
     /// A whole quantity.
-    public init(_ whole: Int) { thousandths = whole.multipliedReportingOverflow(by: 1000).overflow ? (whole < 0 ? .min : .max) : whole * 1000 }
+    @inlinable public init(_ whole: Int) { thousandths = whole.multipliedReportingOverflow(by: 1000).overflow ? (whole < 0 ? .min : .max) : whole * 1000 }
     public init(integerLiteral value: Int) { self.init(value) }
 
     public static let zero = Quantity(thousandths: 0)
@@ -26,10 +26,10 @@ public struct Quantity: Hashable, Sendable, Comparable, AdditiveArithmetic, Expr
     public static let allowed = Quantity(thousandths: 1)...Quantity(9999)
 
     /// The whole number it is, if it is one.
-    public var whole: Int? { thousandths % 1000 == 0 ? thousandths / 1000 : nil }
+    @inlinable public var whole: Int? { thousandths % 1000 == 0 ? thousandths / 1000 : nil }
 
     /// `quantity × unitPrice` in minor units, rounded half to even.
-    public func cost(unitPrice: Int) -> Int {
+    @inlinable public func cost(unitPrice: Int) -> Int {
         // Allowed values never overflow (9,999,000 × 100,000,000 < 2⁶³); others saturate.
         let (product, overflow) = thousandths.multipliedReportingOverflow(by: unitPrice)
         guard !overflow else { return (thousandths < 0) == (unitPrice < 0) ? .max : .min }
@@ -37,7 +37,7 @@ public struct Quantity: Hashable, Sendable, Comparable, AdditiveArithmetic, Expr
     }
 
     /// `n ÷ d` rounded half to even (`d` > 0).
-    static func divideHalfEven(_ n: Int, by d: Int) -> Int {
+    @inlinable static func divideHalfEven(_ n: Int, by d: Int) -> Int {
         var q = n / d, r = n % d
         if r < 0 { q -= 1; r += d }           // floor division: 0 ≤ r < d
         if 2 * r > d || (2 * r == d && q % 2 != 0) { q += 1 }
@@ -82,7 +82,7 @@ public struct Quantity: Hashable, Sendable, Comparable, AdditiveArithmetic, Expr
         thousandths = whole * 1000 + fraction
     }
 
-    public static func < (a: Quantity, b: Quantity) -> Bool { a.thousandths < b.thousandths }
-    public static func + (a: Quantity, b: Quantity) -> Quantity { Quantity(thousandths: a.thousandths + b.thousandths) }
-    public static func - (a: Quantity, b: Quantity) -> Quantity { Quantity(thousandths: a.thousandths - b.thousandths) }
+    @inlinable public static func < (a: Quantity, b: Quantity) -> Bool { a.thousandths < b.thousandths }
+    @inlinable public static func + (a: Quantity, b: Quantity) -> Quantity { Quantity(thousandths: a.thousandths + b.thousandths) }
+    @inlinable public static func - (a: Quantity, b: Quantity) -> Quantity { Quantity(thousandths: a.thousandths - b.thousandths) }
 }

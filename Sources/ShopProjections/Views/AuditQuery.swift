@@ -116,12 +116,16 @@ public struct AuditQuery: Sendable {
 extension PurchaseRecord {
     /// The audit's row for a purchase event, with the names of `state`, the
     /// household just before it; nil for any other event.
-    init?(_ recorded: RecordedEvent, before state: ShopState) {
+    init?(_ recorded: RecordedEvent, before state: borrowing ShopState) {
         guard case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store) = recorded.event else { return nil }
+        // The names looked up without closures: a closure that read `state` copied all of it, once a purchase.
+        var listName: String?, storeName: String?
+        if let list { listName = state.lists[list]?.name }
+        if let store { storeName = state.stores[store]?.name }
         self.init(seq: recorded.seq, event: recorded.id, purchase: purchase, purchasedAt: purchasedAt ?? recorded.at,
                   actor: recorded.actor, item: item, itemName: state.items[item]?.name ?? "", quantity: quantity,
-                  unitPrice: unitPrice, list: list, listName: list.flatMap { state.lists[$0]?.name },
+                  unitPrice: unitPrice, list: list, listName: listName,
                   location: location, locationName: state.locations[location]?.name ?? "", isReverted: false,
-                  store: store, storeName: store.flatMap { state.stores[$0]?.name })
+                  store: store, storeName: storeName)
     }
 }
