@@ -96,6 +96,8 @@ import ShopTestSupport
         add(replacing("2026-03-01T09", "2026-03-01 09"), .invalidField, 85)
         add(replacing(#""actor":"ana""#, #""actor":"""#), .invalidField, 120)
         add(replacing(#""prev":"0"#, #""prev":"g"#), .invalidField, 237)
+        add(replacing(#"0B","data""#, #"0B","commandEvents":1,"data""#), .invalidField, 191)
+        add(replacing(#"0B","data""#, #"0B","commandEvents":2147483648,"data""#), .invalidField, 191)   // more than RecordedEvent keeps
         return cases
     }()
 
@@ -104,6 +106,12 @@ import ShopTestSupport
         let error = failure(bad.text)
         #expect(error?.reason == bad.reason, "\(String(describing: error))")
         #expect(error?.offset == bad.offset, "\(String(describing: error))")
+    }
+
+    @Test func keepsTheLargestCommandEventsACommandMayDeclare() throws {
+        let line = Self.replacing(#"0B","data""#, #"0B","commandEvents":2147483647,"data""#)
+        #expect(try EventLineCodec.decode(Array(line.utf8)).commandEvents == RecordedEvent.maxCommandEvents)
+        #expect(EventLineCodec.encode(try EventLineCodec.decode(Array(line.utf8))) == Array(line.utf8))
     }
 
     @Test func refusesInvalidUTF8AndDeepNesting() {
@@ -252,7 +260,7 @@ struct RandomEvents {
         if actor.isEmpty || actor.count > 100 { actor = "x" }
         return RecordedEvent(seq: Int.random(in: 1...Int.max, using: &rng), id: id(), at: time(), actor: actor,
                              device: Bool.random(using: &rng) ? text() : nil, command: id(),
-                             commandEvents: Bool.random(using: &rng) ? Int.random(in: 2...Int.max, using: &rng) : nil,
+                             commandEvents: Bool.random(using: &rng) ? Int.random(in: 2...RecordedEvent.maxCommandEvents, using: &rng) : nil,
                              correlation: Bool.random(using: &rng) ? id() : nil, event: event(),
                              prev: SHA256.hash(Array(text().utf8)))
     }

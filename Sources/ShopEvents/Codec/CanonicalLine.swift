@@ -38,7 +38,7 @@ enum CanonicalLine {
         var device: String?, commandEvents: Int?, correlation: UUID?
         guard s.optional("device", &device, { $0.plainString() }),
               let command = s.id("command"),
-              s.optional("commandEvents", &commandEvents, { s in s.plainInt().flatMap { $0 >= 2 ? $0 : nil } }),
+              s.optional("commandEvents", &commandEvents, { s in s.plainInt().flatMap { $0 >= 2 && $0 <= RecordedEvent.maxCommandEvents ? $0 : nil } }),
               s.optional("correlation", &correlation, { $0.uuid() }),
               s.takeKey("data", first: false) != nil, let event = data(type, version: version, &s),
               s.takeKey("prev", first: false) != nil, let prev = s.readPlain(64, SHA256Digest.parse),

@@ -162,6 +162,9 @@ public enum EventLineCodec {
                     guard count >= 2 else {
                         throw CodecError(.invalidField, "commandEvents \(count) must be 2 or more (it is written only for commands of several events)", offset: start)
                     }
+                    guard count <= RecordedEvent.maxCommandEvents else {
+                        throw CodecError(.invalidField, "commandEvents \(count) is more than \(RecordedEvent.maxCommandEvents), more events than any command makes", offset: start)
+                    }
                     commandEvents = count
                 }
             case .correlation:
