@@ -72,8 +72,8 @@ enum CanonicalLine {
                   version >= 2 || s.position >= s.count || s.base[s.position] == UInt8(ascii: "}"),   // version 1 has no store
                   s.optional("store", &store, { $0.uuid() })
             else { return nil }
-            event = .itemPurchased(purchase: PurchaseID(purchase), item: ItemID(item), list: list.map(ListID.init), quantity: quantity,
-                                   unitPrice: unitPrice, location: LocationID(location), purchasedAt: purchasedAt, store: store.map(StoreID.init))
+            event = .itemPurchased(purchase: PurchaseID(purchase), item: ItemID(item), list: list.map { ListID($0) }, quantity: quantity,
+                                   unitPrice: unitPrice, location: LocationID(location), purchasedAt: purchasedAt, store: store.map { StoreID($0) })
         case .itemAddedToList, .listEntryQuantityChanged:
             guard let list = s.id("list", first: true), let item = s.id("item"), let quantity = s.quantity("quantity", version: version) else { return nil }
             event = type == .itemAddedToList
@@ -126,7 +126,7 @@ enum CanonicalLine {
             guard let trip = s.id("trip", first: true), s.optional("list", &list, { $0.uuid() }),
                   version >= 2 || s.position >= s.count || s.base[s.position] == UInt8(ascii: "}"),   // version 1 has no store
                   s.optional("store", &store, { $0.uuid() }) else { return nil }
-            event = .tripStarted(trip: TripID(trip), list: list.map(ListID.init), store: store.map(StoreID.init))
+            event = .tripStarted(trip: TripID(trip), list: list.map { ListID($0) }, store: store.map { StoreID($0) })
         case .tripPaused, .tripResumed, .tripEnded:
             guard let trip = s.id("trip", first: true) else { return nil }
             switch type {
@@ -276,9 +276,16 @@ private extension JSONScanner {
         return plainQuantity(version: version)
     }
 
+    /// A whole number read as the plain integer it is (as fast as version 1's
+    /// reader), a fraction by ``fraction(after:version:)``.
     @inline(__always) mutating func plainQuantity(version: Int) -> Quantity? {
         guard let whole = plainInt(), whole < 1_000_000_000_000_000 else { return nil }   // 15 digits, as the general reader
-        guard position < count, base[position] == UInt8(ascii: ".") else { return Quantity(thousandths: whole * 1000) }
+        guard position < count, base[position] == UInt8(ascii: ".") else { return Quantity(thousandths: whole &* 1000) }
+        return fraction(after: whole, version: version)
+    }
+
+    /// The fraction digits after `whole` and its `.`; version 1 has none.
+    @inline(never) mutating func fraction(after whole: Int, version: Int) -> Quantity? {
         guard version >= 2 else { return nil }
         var p = position + 1, fraction = 0, scale = 100
         while p < count, p - position <= 3 {

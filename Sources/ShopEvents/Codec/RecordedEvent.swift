@@ -41,12 +41,13 @@ public struct RecordedEvent: Hashable, Sendable {
         set { storedCommandEvents = newValue.map { Int32(clamping: Swift.max($0, 1)) } ?? 0 }
     }
     /// `commandEvents` in four bytes, 0 for none (a count is 2 or more).
-    private var storedCommandEvents: Int32
+    @usableFromInline var storedCommandEvents: Int32
 
     /// The largest `commandEvents` a line may declare (2³¹ − 1): more events
     /// than any command makes, and what the count is kept in.
     public static let maxCommandEvents = Int(Int32.max)
 
+    @inlinable @inline(__always)
     public init(seq: Int, id: EventID, at: Timestamp, actor: String, device: String? = nil,
                 command: CommandID, commandEvents: Int? = nil, correlation: CorrelationID? = nil, event: Event, prev: SHA256Digest) {
         self.seq = seq; self.at = at; self.actor = actor; self.device = device; self.event = event
