@@ -45,9 +45,13 @@ public enum EventLineCodec {
     /// (unknown `type`, or a newer `v`) is refused with `unknown_type` or
     /// `unsupported_version`. ``decodeLine(_:)`` gives such a line's envelope instead.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(CodecError) -> RecordedEvent {
-        switch try decodeLine(line) {
-        case let .event(recorded): return recorded
-        case let .newer(newer): throw newer.codecError
+        // Straight to the event, not through a `JournalLine` wrapped and unwrapped (each a copy of the event).
+        var newer: NewerEventLine?
+        do {
+            return try decodeRecorded(line, newer: &newer)
+        } catch {
+            if let newer { throw newer.codecError }
+            throw error
         }
     }
 
