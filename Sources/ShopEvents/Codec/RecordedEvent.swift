@@ -11,8 +11,9 @@ import Foundation
 public struct RecordedEvent: Hashable, Sendable {
     // The stored fields are declared in the order that packs them into 256
     // bytes, four cache lines (the larger words first, the event, then the
-    // byte-aligned ids, the digest and the four-byte count): every event of a
-    // replay is moved at this size, and at 268 bytes it was measurably slower.
+    // byte-aligned ids, the digest and the four-byte count), not 268 as in
+    // the order of the envelope's keys: every event of a replay is moved at
+    // this size.
 
     /// Position in the journal, 1-based and contiguous.
     public var seq: Int
@@ -35,7 +36,8 @@ public struct RecordedEvent: Hashable, Sendable {
     /// On the first line of a command that produced two or more events: how
     /// many it produced (`nil` on every other line). Opening a journal uses it
     /// to tell a command cut short by a crash from a complete one. At most
-    /// ``maxCommandEvents``; the line codecs refuse a larger count.
+    /// ``maxCommandEvents``: the line codecs refuse a larger count, and one
+    /// set here is kept as that largest (a count below 1 as 1).
     public var commandEvents: Int? {
         get { storedCommandEvents == 0 ? nil : Int(storedCommandEvents) }
         set { storedCommandEvents = newValue.map { Int32(clamping: Swift.max($0, 1)) } ?? 0 }
