@@ -112,6 +112,17 @@ import ShopTestSupport
         let line = Self.replacing(#"0B","data""#, #"0B","commandEvents":2147483647,"data""#)
         #expect(try EventLineCodec.decode(Array(line.utf8)).commandEvents == RecordedEvent.maxCommandEvents)
         #expect(EventLineCodec.encode(try EventLineCodec.decode(Array(line.utf8))) == Array(line.utf8))
+        // Set through the API: kept in four bytes, a count beyond them as the largest, none as none.
+        var recorded = try EventLineCodec.decode(Array(Self.good.utf8))
+        #expect(recorded.commandEvents == nil)
+        recorded.commandEvents = 3
+        #expect(recorded.commandEvents == 3)
+        recorded.commandEvents = Int.max
+        #expect(recorded.commandEvents == RecordedEvent.maxCommandEvents)
+        recorded.commandEvents = 0
+        #expect(recorded.commandEvents == 1)
+        recorded.commandEvents = nil
+        #expect(recorded.commandEvents == nil)
     }
 
     @Test func refusesInvalidUTF8AndDeepNesting() {
