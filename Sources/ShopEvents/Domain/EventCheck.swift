@@ -71,7 +71,8 @@ extension ShopDecider {
         case let .memberRemoved(member): command = .removeMember(member: member)
         }
         let decided = try decide(command, state, actor: actor)
-        guard decided == [event] else {
+        // Compared in place: `decided == [event]` made an array (an allocation and a copy of the event) for each event checked.
+        guard decided.count == 1, decided[0] == event else {
             throw RuleViolation(.inconsistentEvent, "the rules make \(decided.map(\.typeName).joined(separator: ", ")) \(decided.count == 1 ? "with other data " : "")from this state, not this \(event.typeName)")
         }
     }
