@@ -110,6 +110,34 @@ import ShopTestSupport
         #expect(prefixed.makeUUID().uuidString == "AABBCCDD-0000-0000-0102-030405060709")
         #expect(IDGenerator.sequential(startingAt: .max).makeUUID().uuidString == "00000000-0000-0000-FFFF-FFFFFFFFFFFF")
     }
+
+    /// Random ids are version-4 UUIDs, every one new, from four threads at once and across many
+    /// refills of the buffer they are cut from; and their bits are not stuck (each of the 122
+    /// random bits is seen both set and clear).
+    @Test func randomIdsAreVersionFourAndNeverRepeat() async {
+        let perTask = 5_000
+        let all = await withTaskGroup(of: [UUID].self) { group in
+            for task in 0..<4 {
+                group.addTask { (0..<perTask).map { _ in task % 2 == 0 ? IDGenerator.random.makeUUID() : ItemID().uuid } }
+            }
+            return await group.reduce(into: [UUID]()) { $0 += $1 }
+        }
+        #expect(all.count == 4 * perTask)
+        #expect(Set(all).count == all.count)
+        #expect(all.allSatisfy { $0.uuid.6 >> 4 == 4 && $0.uuid.8 >> 6 == 0b10 })
+        #expect(all.allSatisfy { UUID(uuidString: $0.uuidString) == $0 })
+        var set = [UInt8](repeating: 0, count: 16), clear = [UInt8](repeating: 0, count: 16)
+        for id in all {
+            withUnsafeBytes(of: id.uuid) { bytes in
+                for i in 0..<16 {
+                    set[i] |= bytes[i]
+                    clear[i] |= ~bytes[i]
+                }
+            }
+        }
+        #expect(set == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x4F, 0xFF, 0xBF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(clear == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xBF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+    }
 }
 
 @Suite struct HexTests {
