@@ -23,9 +23,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // TLS in the process (`--tls-cert`/`--tls-key`), for a hub with no proxy in front.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        // hub-bench's 32 devices: a load generator light enough to leave the 2 cores to the hub and the
-        // database (FoundationNetworking's URLSession took as much CPU as the hub itself). Not in shop-hub.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The hub: storage behind one protocol, tokens, the routes. No process concerns.
@@ -55,7 +52,6 @@ let package = Package(
         // hub-bench: the hosted hub against the stdio hub in one run (docs/BENCHMARKS.md); not a product.
         .executableTarget(name: "HubBench", dependencies: [
             .product(name: "ShopEvents", package: "ShopEvents"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "ShopHubTests", dependencies: [
             "ShopHub",

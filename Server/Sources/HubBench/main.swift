@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import ShopEvents
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -47,6 +45,7 @@ final class Server: @unchecked Sendable {
     // @unchecked: started and stopped by the main task only.
     let process = Process()
     let base: String
+    let port: Int
     convenience init(_ binary: String, data: String) throws { try self.init(binary, storage: ["--data", data]) }
 
     init(_ binary: String, storage: [String]) throws {
@@ -65,7 +64,8 @@ final class Server: @unchecked Sendable {
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: "http://127.0.0.1:") else { throw BenchFailure(description: text) }
-        base = "http://127.0.0.1:" + text[range.upperBound...].prefix { $0.isNumber }
+        port = Int(text[range.upperBound...].prefix { $0.isNumber }) ?? 0
+        base = "http://127.0.0.1:\(port)"
     }
     /// Peak resident memory (VmHWM), in MiB.
     var peakRSS: Double {
@@ -264,29 +264,6 @@ func main() async throws {
 
 // MARK: PostgreSQL
 
-/// A device of the load: pushes over AsyncHTTPClient, the body and the answer in the sync protocol's
-/// wire form (what ``HTTPSyncTransport`` sends; a device's own client is not what is measured).
-struct LoadDevice: Sendable {
-    let client: HTTPClient
-    let url: String
-    let token: String
-
-    func push(_ commands: [CommandEnvelope]) async throws {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "application/x-ndjson")
-        request.body = .bytes(ByteBuffer(bytes: SyncWire.encode(.push(commands: commands))))
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 1 << 24)
-        var lines = Array(body.readableBytesView).split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init).makeIterator()
-        let answer = try SyncWire.readResponse({ lines.next() })
-        guard response.status == .ok, case let .results(results) = answer, results.allSatisfy(\.ok) else {
-            throw BenchFailure(description: "a push was refused: HTTP \(response.status.code): \(answer)")
-        }
-    }
-}
-
 /// A line on standard output at once (a run cut short keeps what it printed).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 /// Progress, on standard error.
@@ -313,6 +290,8 @@ func postgresMain() async throws {
     func numbers(_ name: String, _ all: [Int]) -> [Int] { value(name).map { $0.split(separator: ",").compactMap { Int($0) } } ?? all }
     let processCounts = numbers("--processes", [1, 2]), householdCounts = numbers("--households", [1, 10, 100]), sizes = numbers("--sizes", [1, 10])
     let peersToo = !words.contains("--no-peers")
+    // --ratios: only the targets' cell and the peers, interleaved (ratioMain).
+    let ratios = words.contains("--ratios")
 
     func newDatabase() throws -> String {
         let name = "hub_bench_\(UUID().uuidString.prefix(8).lowercased())"
@@ -326,10 +305,92 @@ func postgresMain() async throws {
         return parts.string ?? cluster
     }
 
-    // One connection a device, kept alive, as 32 phones would have.
-    var configuration = HTTPClient.Configuration()
-    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: devices)
-    let loadClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    /// One run of a peer (`eventsourcing` or `pgbench`) on a fresh database: its events or rows a second.
+    func peer(_ kind: String, _ size: Int) -> Result<Double, BenchFailure> {
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: kind == "pgbench" ? "/usr/bin/python3" : python)
+        do {
+            let database = try newDatabase()
+            progress("\(kind), \(size) a save")
+            run.arguments = [peers, kind, database, "\(Int(duration))", "\(devices)", "\(size)"]
+            let out = Pipe()
+            run.standardOutput = out
+            try run.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            run.waitUntilExit()
+            guard let rate = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["perSecond"] as? Double else {
+                return .failure(BenchFailure(description: "not run (exit \(run.terminationStatus); is it installed?)"))
+            }
+            return .success(rate)
+        } catch {
+            return .failure(BenchFailure(description: "not run: \(error)"))
+        }
+    }
+
+    /// `count` households on the first of `servers`, each created by its first device: their enrolments.
+    func enrol(_ count: Int, on servers: [Server]) async throws -> [HubEnrolment] {
+        var owners: [HubEnrolment] = []
+        for _ in 0..<count {
+            let enrolled = try await HubEnrolment.createHousehold(hub: URL(string: servers[0].base)!, device: "bench", actor: "bench")
+            let transport = HTTPSyncTransport(household: enrolled.url, token: enrolled.token)
+            try await push(transport, [CommandEnvelope(.createHousehold(household: enrolled.household, name: "Bench", currency: "EUR", timeZone: "UTC"), id: CommandID())])
+            owners.append(enrolled)
+        }
+        return owners
+    }
+
+    /// 32 devices (SocketLoad: one keep-alive connection a device, as 32 phones would have), spread over
+    /// the households and the processes.
+    func phones(_ owners: [HubEnrolment], _ servers: [Server]) throws -> SocketLoad {
+        try SocketLoad((0..<devices).map { device in
+            SocketLoad.Target(port: servers[device % servers.count].port, household: owners[device % owners.count].household,
+                              token: owners[device % owners.count].token)
+        })
+    }
+
+    if ratios {
+        try await ratioMain()
+        return
+    }
+
+    /// The targets' cell — 100 households, one hub process, 32 devices — and the peers, interleaved
+    /// round by round (hub, pgbench, eventsourcing for one command, then for ten), so that each
+    /// ratio compares runs a few seconds apart: this machine's speed drifts by half within minutes.
+    func ratioMain() async throws {
+        let households = 100
+        let servers = [try Server(shopHub, storage: ["--postgres", try newDatabase()])]
+        defer { for server in servers { server.stop() } }
+        let owners = try await enrol(households, on: servers)
+        let load = try phones(owners, servers)
+        defer { load.close() }
+        var hub: [Int: [Double]] = [:], pgbench: [Int: [Double]] = [:], eventsourcing: [Int: [Double]] = [:]
+        var failures: [String: String] = [:]
+        for round in 0..<runs {
+            for size in [1, 10] {
+                _ = try await load.run(1, size: size, run: "warm \(round)")
+                let rate = try await load.run(duration, size: size, run: "\(round)").rate
+                hub[size, default: []].append(rate)
+                progress("round \(round + 1): hub, 100 households, \(size) a push: \(String(format: "%.0f", rate)) commands/s")
+                for kind in ["pgbench", "eventsourcing"] where failures[kind] == nil {
+                    switch peer(kind, size) {
+                    case let .success(rate): (kind == "pgbench" ? { pgbench[size, default: []].append(rate) } : { eventsourcing[size, default: []].append(rate) })()
+                    case let .failure(why): failures[kind] = why.description
+                    }
+                }
+            }
+        }
+        func f(_ value: Double) -> String { String(format: "%.0f", value) }
+        func ratio(_ value: Double) -> String { String(format: "%.1f×", value) }
+        say("| commands a push | hub commands/s, each round | pgbench rows/s | eventsourcing events/s | pgbench ÷ hub, median of rounds (target ≤ 4) | hub ÷ eventsourcing, median of rounds (target ≥ 3) |")
+        say("|---:|---|---|---|---:|---:|")
+        for size in [1, 10] {
+            let h = hub[size] ?? [], p = pgbench[size] ?? [], e = eventsourcing[size] ?? []
+            let toPgbench = p.count == h.count ? ratio(percentile(zip(p, h).map { $0 / $1 }, 0.5)) : failures["pgbench"] ?? "—"
+            let overEventsourcing = e.count == h.count ? ratio(percentile(zip(h, e).map { $0 / $1 }, 0.5)) : failures["eventsourcing"] ?? "—"
+            say("| \(size) | \(h.map(f).joined(separator: " · ")) | \(p.map(f).joined(separator: " · ")) | \(e.map(f).joined(separator: " · ")) | \(toPgbench) | \(overEventsourcing) |")
+        }
+    }
+
     say("| hub processes | households | commands a push | commands/s | push p50 ms | push p99 ms |")
     say("|---:|---:|---:|---:|---:|---:|")
     for processes in processCounts {
@@ -337,41 +398,14 @@ func postgresMain() async throws {
         var servers: [Server] = []
         for _ in 0..<processes { servers.append(try Server(shopHub, storage: ["--postgres", database])) }
         for households in householdCounts {
-            var owners: [HubEnrolment] = []
-            for _ in 0..<households {
-                let enrolled = try await HubEnrolment.createHousehold(hub: URL(string: servers[0].base)!, device: "bench", actor: "bench")
-                let transport = HTTPSyncTransport(household: enrolled.url, token: enrolled.token)
-                try await push(transport, [CommandEnvelope(.createHousehold(household: enrolled.household, name: "Bench", currency: "EUR", timeZone: "UTC"), id: CommandID())])
-                owners.append(enrolled)
-            }
+            let owners = try await enrol(households, on: servers)
             progress("\(processes) process(es), \(households) household(s) enrolled")
             for size in sizes {
                 // 32 devices pushing for `seconds`: every push's latency, and the commands/s of the whole.
+                let devices = try phones(owners, servers)
+                defer { devices.close() }
                 func load(_ span: Double, run: String) async throws -> (rate: Double, latencies: [Double]) {
-                    let start = ContinuousClock.now
-                    let deadline = Date().addingTimeInterval(span)
-                    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-                        for device in 0..<devices {
-                            let owner = owners[device % households]
-                            let base = servers[device % processes].base
-                            let phone = LoadDevice(client: loadClient, url: "\(base)/v1/households/\(owner.household)/sync", token: owner.token)
-                            group.addTask {
-                                var times: [Double] = []
-                                var n = 0
-                                while Date() < deadline {
-                                    let began = ContinuousClock.now
-                                    try await phone.push(createItems(size, prefix: "d\(device) \(size) \(run) \(n)"))
-                                    times.append(seconds(since: began) * 1000)
-                                    n += 1
-                                }
-                                return times
-                            }
-                        }
-                        var all: [Double] = []
-                        for try await times in group { all += times }
-                        return all
-                    }
-                    return (Double(latencies.count * size) / seconds(since: start), latencies)
+                    try await devices.run(span, size: size, run: run)
                 }
                 // A second to warm up (connections opened, tokens and households in the hub's memory), not counted;
                 // then `runs` runs: the median rate, the percentiles of every push of them.
@@ -389,7 +423,6 @@ func postgresMain() async throws {
         }
         for server in servers { server.stop() }
     }
-    try await loadClient.shutdown()
     guard peersToo else { return }
     say("")
     say("| peer, same cluster, 32 writers | per save / transaction | events or rows/s |")
@@ -400,23 +433,9 @@ func postgresMain() async throws {
             var rates: [Double] = []
             var failure: String?
             for _ in 0..<runs where failure == nil {
-                let database = try newDatabase()
-                progress("\(kind), \(size) a save")
-                let run = Process()
-                run.executableURL = URL(fileURLWithPath: kind == "pgbench" ? "/usr/bin/python3" : python)
-                run.arguments = [peers, kind, database, "\(Int(duration))", "\(devices)", "\(size)"]
-                let out = Pipe()
-                run.standardOutput = out
-                do { try run.run() } catch {
-                    failure = "not run: \(error)"
-                    continue
-                }
-                let data = out.fileHandleForReading.readDataToEndOfFile()
-                run.waitUntilExit()
-                if let rate = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["perSecond"] as? Double {
-                    rates.append(rate)
-                } else {
-                    failure = "not run (exit \(run.terminationStatus); is it installed?)"
+                switch peer(kind, size) {
+                case let .success(rate): rates.append(rate)
+                case let .failure(why): failure = why.description
                 }
             }
             say("| \(label) | \(size) | \(failure ?? String(format: "%.0f", percentile(rates, 0.5))) |")

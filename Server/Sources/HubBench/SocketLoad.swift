@@ -1,0 +1,180 @@
+import Foundation
+import ShopEvents
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The 32 devices of `hub-bench postgres`, driven from one thread over plain sockets.
+//
+// On this 2-core machine the load generator shares the cores with the hub and the
+// database, so whatever it spends is taken from what is measured. AsyncHTTPClient
+// took a quarter of both cores at 2,500 pushes/s (`perf record -a`: 200 µs of CPU a
+// push); pgbench, the ceiling the hub is compared with, drives its clients from a
+// few threads of C. This does what pgbench does: each device is one keep-alive
+// HTTP/1.1 connection; one thread `poll`s them all, writes a device's next push as
+// soon as its answer is in, and reads each answer whole. Each push is a new body in
+// the sync protocol's wire form (what `HTTPSyncTransport` sends) with new command
+// ids, and each answer is read by `SyncWire.readResponse` and must be `200` with
+// every command accepted, as before.
+
+/// One device of the load: its socket, and the push it has on the wire.
+private struct SocketDevice {
+    let fd: Int32
+    /// `POST /v1/households/H/sync` and the headers up to `Content-Length: `.
+    let head: [UInt8]
+    var output: [UInt8] = []
+    var written = 0
+    var input: [UInt8] = []
+    var began = ContinuousClock.now
+    var pushes = 0
+    var busy = false
+}
+
+/// The devices' connections, opened once a cell (a phone keeps its connection) and closed by ``close()``.
+final class SocketLoad: @unchecked Sendable {
+    struct Target: Sendable {
+        var port: Int
+        var household: HouseholdID
+        var token: String
+    }
+
+    private var devices: [SocketDevice] = []
+
+    init(_ targets: [Target]) throws {
+        for target in targets {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw BenchFailure(description: "socket: \(String(cString: strerror(errno)))") }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(target.port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else {
+                let why = String(cString: strerror(errno))
+                Glibc.close(fd)
+                throw BenchFailure(description: "connect to 127.0.0.1:\(target.port): \(why)")
+            }
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let flags = fcntl(fd, F_GETFL)
+            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            let head = "POST /v1/households/\(target.household)/sync HTTP/1.1\r\nHost: 127.0.0.1:\(target.port)\r\n"
+                + "Authorization: Bearer \(target.token)\r\nContent-Type: application/x-ndjson\r\nContent-Length: "
+            devices.append(SocketDevice(fd: fd, head: Array(head.utf8)))
+        }
+    }
+
+    func close() {
+        for device in devices { Glibc.close(device.fd) }
+        devices = []
+    }
+
+    /// Pushes of `size` commands from every device until `span` seconds have passed; the pushes on
+    /// the wire then are answered and counted. Every push's latency in ms, and the commands/s.
+    func run(_ span: Double, size: Int, run: String) async throws -> (rate: Double, latencies: [Double]) {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(rate: Double, latencies: [Double]), any Error>) in
+            let thread = Thread { [self] in
+                do { continuation.resume(returning: try self.drive(span, size: size, run: run)) } catch { continuation.resume(throwing: error) }
+            }
+            thread.start()
+        }
+    }
+
+    private func drive(_ span: Double, size: Int, run: String) throws -> (rate: Double, latencies: [Double]) {
+        let start = ContinuousClock.now
+        let deadline = start + .nanoseconds(Int64(span * 1e9))
+        var latencies: [Double] = []
+        latencies.reserveCapacity(Int(span * 20_000))
+        var commands = 0
+        var polls = devices.map { pollfd(fd: $0.fd, events: 0, revents: 0) }
+        for index in devices.indices { try send(index, size: size, run: run) }
+        while devices.contains(where: \.busy) {
+            for index in devices.indices {
+                polls[index].events = devices[index].busy ? Int16(devices[index].written < devices[index].output.count ? POLLOUT : POLLIN) : 0
+            }
+            let ready = poll(&polls, nfds_t(polls.count), 10_000)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { throw BenchFailure(description: "no answer from the hub in 10 s") }
+            for index in devices.indices where polls[index].revents != 0 {
+                if devices[index].written < devices[index].output.count {
+                    try flush(index)
+                    continue
+                }
+                guard try receive(index) else { continue }
+                latencies.append(seconds(since: devices[index].began) * 1000)
+                commands += size
+                devices[index].busy = false
+                if ContinuousClock.now < deadline { try send(index, size: size, run: run) }
+            }
+        }
+        return (Double(commands) / seconds(since: start), latencies)
+    }
+
+    /// Starts the device's next push.
+    private func send(_ index: Int, size: Int, run: String) throws {
+        let n = devices[index].pushes
+        devices[index].pushes += 1
+        let body = SyncWire.encode(.push(commands: createItems(size, prefix: "d\(index) \(size) \(run) \(n)")))
+        var output = devices[index].head
+        output.append(contentsOf: "\(body.count)\r\n\r\n".utf8)
+        output.append(contentsOf: body)
+        devices[index].output = output
+        devices[index].written = 0
+        devices[index].input.removeAll(keepingCapacity: true)
+        devices[index].began = .now
+        devices[index].busy = true
+        try flush(index)
+    }
+
+    private func flush(_ index: Int) throws {
+        while devices[index].written < devices[index].output.count {
+            let fd = devices[index].fd, from = devices[index].written
+            let sent = devices[index].output.withUnsafeBytes { write(fd, $0.baseAddress! + from, $0.count - from) }
+            if sent < 0, errno == EAGAIN || errno == EINTR { return }
+            guard sent > 0 else { throw BenchFailure(description: "writing a push: \(String(cString: strerror(errno)))") }
+            devices[index].written += sent
+        }
+    }
+
+    /// Reads what the socket holds; true once the answer is whole (and checked).
+    private func receive(_ index: Int) throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(devices[index].fd, $0.baseAddress!, $0.count) }
+            if got < 0, errno == EAGAIN || errno == EINTR { break }
+            guard got > 0 else { throw BenchFailure(description: "the hub closed a device's connection") }
+            devices[index].input.append(contentsOf: chunk[0..<got])
+            if got < chunk.count { break }
+        }
+        let input = devices[index].input
+        guard let end = Self.range(of: [13, 10, 13, 10], in: input) else { return false }
+        let head = String(decoding: input[..<end], as: UTF8.self)
+        let lines = head.split(separator: "\r\n")
+        guard let status = lines.first?.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+            throw BenchFailure(description: "an answer that is not HTTP: \(head.prefix(80))")
+        }
+        guard let length = lines.dropFirst().lazy.compactMap({ line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+        }).first else { throw BenchFailure(description: "an answer without Content-Length (hub-bench reads only those): \(head)") }
+        let bodyStart = end + 4
+        guard input.count >= bodyStart + length else { return false }
+        var answerLines = input[bodyStart..<(bodyStart + length)].split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init).makeIterator()
+        let answer = try SyncWire.readResponse({ answerLines.next() })
+        guard status == 200, case let .results(results) = answer, results.allSatisfy(\.ok) else {
+            throw BenchFailure(description: "a push was refused: HTTP \(status): \(answer)")
+        }
+        return true
+    }
+
+    private static func range(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+}
