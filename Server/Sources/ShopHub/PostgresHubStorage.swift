@@ -23,8 +23,10 @@ import Synchronization
 /// whose head another process moved writes nothing: the lines after the
 /// known head are folded and its pushes decided again. A push costs its own
 /// commands, not the household's history.
-/// A commit sends `NOTIFY shop_hub_push` with the household's id: every
-/// process's long polls wake (the lines are always read from the table).
+/// A commit sends one `NOTIFY shop_hub_push` with the ids of the households it
+/// moved, comma-separated (one for each 200, under PostgreSQL's 8,000-byte
+/// payload limit): every process's long polls wake (the lines are
+/// always read from the table).
 ///
 /// ```swift
 /// func open(_ url: String, logger: Logger) async throws -> PostgresHubStorage {
@@ -133,8 +135,11 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         for try await notification in notifications {
-                            guard let household = HouseholdID(notification.payload) else { continue }
-                            for continuation in self.notifications.withLock({ $0 }) { continuation.yield(household) }
+                            // One notification a commit: the households it moved, comma-separated.
+                            let households = notification.payload.split(separator: ",").compactMap { HouseholdID(String($0)) }
+                            for continuation in self.notifications.withLock({ $0 }) {
+                                for household in households { continuation.yield(household) }
+                            }
                         }
                     }
                 }
@@ -1054,7 +1059,8 @@ struct PushStatement: PostgresPreparedStatement {
             FROM ok WHERE households.household = ok.household
             RETURNING households.household
         ), n AS (
-            SELECT pg_notify($18, u.household::text) FROM u
+            SELECT pg_notify($18, string_agg(household::text, ','))
+            FROM (SELECT household, (row_number() OVER () - 1) / 200 AS part FROM u) moved GROUP BY part
         )
         SELECT h.household, h.head_seq, h.head_hash, NULL::uuid, NULL::bigint, NULL::bigint, NULL::text FROM h
             WHERE (SELECT count(*) FROM n) >= 0
