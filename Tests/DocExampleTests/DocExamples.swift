@@ -153,6 +153,12 @@ import ShopProjections
     let id: ItemID = generator.make()
 }
 
+// Sources/ShopEvents/Support/RandomUUIDs.swift #1
+@MainActor func example_RandomUUIDs_1() throws {
+    let ids = IDGenerator.random
+    let milk: ItemID = ids.make()
+}
+
 // Sources/ShopEvents/Domain/Quantity.swift #1
 @MainActor func example_Quantity_1() throws {
     let kilos = Quantity(thousandths: 1_500)            // 1.5

@@ -48,6 +48,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     let logger: Logger
     let layout: Layout
     private let clock: Clock
+    /// Where the recorded events' ids come from.
+    private let ids: IDGenerator
     /// Each household's state at the head this process last saw.
     private let heads = Mutex<[HouseholdID: Folded]>([:])
     private let notifications = Mutex<[AsyncStream<HouseholdID>.Continuation]>([])
@@ -73,7 +75,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (`postgresql://` too; a
     /// host starting with `/` is a Unix socket's folder). No TLS: put the
     /// database on a private network or a socket.
-    public init(url: String, layout: Layout = .plain, clock: Clock = .system, logger: Logger) throws {
+    public init(url: String, layout: Layout = .plain, clock: Clock = .system, ids: IDGenerator = .random, logger: Logger) throws {
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? "") else {
             throw HubError.unavailable("\(url) is not a postgres:// URL")
         }
@@ -97,6 +99,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         self.logger = logger
         self.layout = layout
         self.clock = clock
+        self.ids = ids
     }
 
     /// Runs the connection pool and the `LISTEN` for pushes; returns when the task is cancelled.
@@ -621,7 +624,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                                                          now: now, defaultActor: actor)
                     let first = push.folded.head.seq + 1
                     for (position, event) in decided.events.enumerated() {
-                        let recorded = RecordedEvent(seq: push.folded.head.seq + 1, id: EventID(), at: decided.at, actor: decided.actor,
+                        let recorded = RecordedEvent(seq: push.folded.head.seq + 1, id: ids.make(), at: decided.at, actor: decided.actor,
                                                      device: request.device, command: id,
                                                      commandEvents: position == 0 && decided.events.count > 1 ? decided.events.count : nil,
                                                      correlation: request.correlation, event: event, prev: push.folded.head.hash)

@@ -23,7 +23,7 @@ public struct EntityID<Kind: EntityKind>: Hashable, Comparable, Sendable, Custom
 
     /// A new random id. Code that must be deterministic takes ids from an
     /// injected ``IDGenerator`` instead.
-    public init() { self.uuid = RandomUUIDs.next() }
+    public init() { self.uuid = UUID() }
 
     /// Byte by byte, which is the order of the upper-case text: the two words
     /// read with the first byte most significant.
@@ -128,9 +128,6 @@ public struct IDGenerator: Sendable {
 
     /// A generator backed by any function.
     public init(_ next: @escaping @Sendable () -> UUID) { self.next = next }
-
-    /// Random version-4 UUIDs.
-    public static let random = IDGenerator { RandomUUIDs.next() }
 
     /// A new id of any kind.
     public func make<Kind>() -> EntityID<Kind> { EntityID(next()) }
