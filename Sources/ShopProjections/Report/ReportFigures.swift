@@ -99,16 +99,13 @@ public struct ReportFigures: Hashable, Sendable {
         func storeName(_ store: StoreID?) -> String { store.map { views.state.stores[$0]?.name ?? $0.description } ?? StatsView.noStoreName }
         self.stores = stores.map { Row(key: $0.key?.description ?? "", name: storeName($0.key), tally: $0.value) }
             .sorted { ($1.tally.spend, $0.name) < ($0.tally.spend, $1.name) }
-        // Prices: per item and store, over the period's priced purchases, the last (by time) and the lowest and highest.
-        var priced: [ItemID: [StoreID?: [PurchaseRecord]]] = [:]
-        for record in counted where record.unitPrice != nil && !views.state.stores.isEmpty {
-            priced[record.item, default: [:]][record.store, default: []].append(record)
-        }
-        self.prices = priced.map { item, byStore in
-            let rows = byStore.map { store, records in
-                let prices = records.compactMap(\.unitPrice)
-                let last = records.max { ($0.purchasedAt, $0.seq) < ($1.purchasedAt, $1.seq) }!.unitPrice!
-                return PriceRow(store: storeName(store), last: last, lowest: prices.min()!, highest: prices.max()!, purchases: records.count, cheapest: false)
+        // Prices: per item and store, over the period's priced purchases, the last (by time) and the lowest
+        // and highest (PricesView's computation, over the period); every store tied for the lowest last price marked.
+        let byItem = views.state.stores.isEmpty ? [:] : PricesView.storeRows(counted, lowestAndHighestFrom: .min, name: storeName)
+        self.prices = byItem.map { item, stores in
+            let rows = stores.map { row in
+                PriceRow(store: row.name, last: row.lastUnitPrice, lowest: row.lowest ?? row.lastUnitPrice, highest: row.highest ?? row.lastUnitPrice,
+                         purchases: row.purchases, cheapest: false)
             }.sorted { ($0.store == StatsView.noStoreName ? 1 : 0, $0.store.lowercased()) < ($1.store == StatsView.noStoreName ? 1 : 0, $1.store.lowercased()) }
             let lowest = rows.map(\.last).min()
             let marked = rows.map { row in var row = row; row.cheapest = rows.count > 1 && row.last == lowest; return row }

@@ -68,18 +68,39 @@ public struct PricesView: Hashable, Sendable {
     public init(_ views: HouseholdViews, item only: ItemID? = nil) {
         asOf = views.asOf
         let windowStart = (views.asOfTime?.millisecondsSince1970 ?? 0) - Int64(Self.windowDays) * 86_400_000
-        struct Key: Hashable { var item: ItemID, store: StoreID? }
-        var rows: [Key: StoreRow] = [:]
-        var lastSeq: [Key: Int] = [:]
-        for record in views.history.records where !record.isReverted {
-            guard let price = record.unitPrice, only == nil || record.item == only,
-                  let item = views.state.items[record.item], !item.isDeleted else { continue }
-            let key = Key(item: record.item, store: record.store)
-            let name = record.store.map { views.state.stores[$0]?.name ?? $0.description } ?? Self.noStoreName
-            var row = rows[key] ?? StoreRow(store: record.store, name: name, lastUnitPrice: price, lastPurchased: record.purchasedAt,
+        let records = views.history.records.lazy.filter { record in
+            (only == nil || record.item == only) && views.state.items[record.item].map { !$0.isDeleted } == true
+        }
+        let byItem = Self.storeRows(records, lowestAndHighestFrom: windowStart) { store in
+            store.map { views.state.stores[$0]?.name ?? $0.description } ?? Self.noStoreName
+        }
+        let unsorted = byItem.map { item, rows -> ItemRow in
+            let named = sortedByName(rows.filter { $0.store != nil }) { ($0.name, $0.store!) }
+            let stores = named + rows.filter { $0.store == nil }
+            let cheapest = stores.enumerated().min { ($0.element.lastUnitPrice, $0.offset) < ($1.element.lastUnitPrice, $1.offset) }?.element.store
+            return ItemRow(item: item, name: views.name(of: item), unit: views.state.items[item]?.details.unit, stores: stores, cheapest: cheapest)
+        }
+        items = sortedByName(unsorted) { ($0.name, $0.item) }
+    }
+
+    /// Each item's rows, one a store it was bought at with a price (unsorted), from `records`:
+    /// the purchases that are not reverted and have a price count; the last price is the last
+    /// by when it was bought, then by the journal's order; the lowest and highest are over
+    /// the purchases from `lowestAndHighestFrom` (ms since 1970) on. The one computation of
+    /// an item's prices at a store: this view (over the 365 days before now) and the report's
+    /// "Stores and prices" (``ReportFigures/prices``, over its period) both use it.
+    private struct StoreKey: Hashable { var item: ItemID, store: StoreID? }
+
+    static func storeRows(_ records: some Sequence<PurchaseRecord>, lowestAndHighestFrom windowStart: Int64,
+                          name: (StoreID?) -> String) -> [ItemID: [StoreRow]] {
+        var rows: [StoreKey: StoreRow] = [:]
+        var lastSeq: [StoreKey: Int] = [:]
+        for record in records where !record.isReverted {
+            guard let price = record.unitPrice else { continue }
+            let key = StoreKey(item: record.item, store: record.store)
+            var row = rows[key] ?? StoreRow(store: record.store, name: name(record.store), lastUnitPrice: price, lastPurchased: record.purchasedAt,
                                             lowest: nil, highest: nil, purchases: 0)
             row.purchases += 1
-            // The last by when it was bought, then by the journal's order.
             if (record.purchasedAt, record.seq) >= (row.lastPurchased, lastSeq[key] ?? 0) {
                 (row.lastUnitPrice, row.lastPurchased, lastSeq[key]) = (price, record.purchasedAt, record.seq)
             }
@@ -89,14 +110,7 @@ public struct PricesView: Hashable, Sendable {
             }
             rows[key] = row
         }
-        let byItem = Dictionary(grouping: rows, by: \.key.item)
-        let unsorted = byItem.map { item, entries -> ItemRow in
-            let named = sortedByName(entries.compactMap { $0.value.store == nil ? nil : $0.value }) { ($0.name, $0.store!) }
-            let stores = named + entries.compactMap { $0.value.store == nil ? $0.value : nil }
-            let cheapest = stores.enumerated().min { ($0.element.lastUnitPrice, $0.offset) < ($1.element.lastUnitPrice, $1.offset) }?.element.store
-            return ItemRow(item: item, name: views.name(of: item), unit: views.state.items[item]?.details.unit, stores: stores, cheapest: cheapest)
-        }
-        items = sortedByName(unsorted) { ($0.name, $0.item) }
+        return Dictionary(grouping: rows, by: \.key.item).mapValues { $0.map(\.value) }
     }
 
     public var json: JSONValue {
