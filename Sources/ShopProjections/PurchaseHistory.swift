@@ -290,6 +290,8 @@ public struct PurchaseHistory: Hashable, Sendable {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
         case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt, store):
+            // Only the totals and the records count a purchase: the others pay for no fact (its spend is a rounded product).
+            if depth == .entries || depth == .none { return }
             let fact = Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
                             quantity: quantity, unitPrice: unitPrice, store: store)
             switch depth {

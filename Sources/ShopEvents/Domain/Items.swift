@@ -81,9 +81,9 @@ extension ShopDecider {
 
 extension ShopState {
     mutating func applyItemCreated(_ id: ItemID, name: String, location: LocationID, details: ItemDetails) {
-        countLive(items[id], -1)
+        countLive(id, -1)
         items[id] = Item(id: id, name: name, location: location, details: details)
-        countLive(items[id], 1)
+        countLive(id, 1)
         itemNames.claim(name, by: id)
         if let barcode = details.barcode { barcodes[Barcode.key(barcode)] = id }
     }
@@ -112,7 +112,7 @@ extension ShopState {
 
     mutating func applyItemDeleted(_ id: ItemID) {
         guard let old = items[id] else { return }
-        countLive(old, -1)
+        countLive(id, -1)
         items.change(id) { $0.isDeleted = true }
         itemNames.release(old.name, by: id)
         if let barcode = old.details.barcode, barcodes[Barcode.key(barcode)] == id { barcodes[Barcode.key(barcode)] = nil }

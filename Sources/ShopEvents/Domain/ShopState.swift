@@ -54,13 +54,15 @@ public struct ShopState: Hashable, Sendable {
     /// among every location the household ever had.
     private(set) var liveLocationIDs: Set<LocationID> = []
 
-    /// Counts `item` in (`delta` 1) or out (-1) of ``liveItemsAt`` if it is live.
-    mutating func countLive(_ item: Item?, _ delta: Int) {
-        guard let item, !item.isDeleted else { return }
+    /// Counts item `id` in (`delta` 1) or out (-1) of ``liveItemsAt`` if it is live. Reads the two
+    /// fields it needs where the item lies: a copy of the item would retain its name, unit and barcode.
+    mutating func countLive(_ id: ItemID, _ delta: Int) {
+        guard let index = items.index(forKey: id), !items.values[index].isDeleted else { return }
+        let location = items.values[index].location
         if delta > 0 {
-            liveItemsAt[item.location, default: []].insert(item.id)
-        } else if liveItemsAt[item.location]?.remove(item.id) != nil, liveItemsAt[item.location]?.isEmpty == true {
-            liveItemsAt[item.location] = nil
+            liveItemsAt[location, default: []].insert(id)
+        } else if liveItemsAt[location]?.remove(id) != nil, liveItemsAt[location]?.isEmpty == true {
+            liveItemsAt[location] = nil
         }
     }
 
@@ -146,9 +148,9 @@ public struct ShopState: Hashable, Sendable {
         case let .itemRenamed(item, name): applyItemRenamed(item, name: name)
         case let .itemDetailsChanged(item, details): applyItemDetailsChanged(item, details: details)
         case let .itemRelocated(item, location):
-            countLive(items[item], -1)
+            countLive(item, -1)
             items.change(item) { $0.location = location }
-            countLive(items[item], 1)
+            countLive(item, 1)
         case let .itemAvailabilityChanged(item, available): items.change(item) { $0.isAvailable = available }
         case let .itemDeleted(item): applyItemDeleted(item)
         case let .listCreated(list, name, priority):

@@ -90,9 +90,9 @@ extension ShopState {
         // Without the history, deleted items are let go as they are read (see `dropHistory()`).
         items.reserveCapacity(keepingHistory ? savedItems.count : savedItems.lazy.filter { !$0.isDeleted }.count)
         for i in savedItems where keepingHistory || !i.isDeleted {
-            countLive(items[i.id], -1)
+            countLive(i.id, -1)
             items[i.id] = i
-            countLive(i, 1)
+            countLive(i.id, 1)
             if !i.isDeleted {
                 itemNames.claim(i.name, by: i.id)
                 if let barcode = i.details.barcode { barcodes[Barcode.key(barcode)] = i.id }
