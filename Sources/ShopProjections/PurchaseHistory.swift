@@ -290,12 +290,9 @@ public struct PurchaseHistory: Hashable, Sendable {
         case let .householdCreated(_, _, _, timeZone):
             calendar = HouseholdCalendar(timeZone: timeZone)
         case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt, store):
-            // Only the totals and the records count a purchase: the others pay for no fact (its spend is a rounded product).
-            if depth == .entries || depth == .none { return }
-            let fact = Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
-                            quantity: quantity, unitPrice: unitPrice, store: store)
             switch depth {
             case .entries, .none:
+                // Only the totals and the records count a purchase: the others pay for no fact (its spend is a rounded product).
                 return
             case .totals:
                 // The state keeps the first purchase of an id (a legal journal has no other); so do the totals.
@@ -309,7 +306,8 @@ public struct PurchaseHistory: Hashable, Sendable {
                 byItem[item, default: []].append(Int32(records.count))
                 records.append(record)
             }
-            count(fact, sign: 1)
+            count(Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
+                       quantity: quantity, unitPrice: unitPrice, store: store), sign: 1)
         case let .purchaseReverted(purchase):
             switch depth {
             case .entries, .none:

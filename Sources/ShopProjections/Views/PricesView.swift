@@ -83,14 +83,14 @@ public struct PricesView: Hashable, Sendable {
         items = sortedByName(unsorted) { ($0.name, $0.item) }
     }
 
+    private struct StoreKey: Hashable { var item: ItemID, store: StoreID? }
+
     /// Each item's rows, one a store it was bought at with a price (unsorted), from `records`:
     /// the purchases that are not reverted and have a price count; the last price is the last
     /// by when it was bought, then by the journal's order; the lowest and highest are over
     /// the purchases from `lowestAndHighestFrom` (ms since 1970) on. The one computation of
     /// an item's prices at a store: this view (over the 365 days before now) and the report's
     /// "Stores and prices" (``ReportFigures/prices``, over its period) both use it.
-    private struct StoreKey: Hashable { var item: ItemID, store: StoreID? }
-
     static func storeRows(_ records: some Sequence<PurchaseRecord>, lowestAndHighestFrom windowStart: Int64,
                           name: (StoreID?) -> String) -> [ItemID: [StoreRow]] {
         var rows: [StoreKey: StoreRow] = [:]
