@@ -373,7 +373,8 @@ func postgresMain() async throws {
                 progress("round \(round + 1): hub, 100 households, \(size) a push: \(String(format: "%.0f", rate)) commands/s")
                 for kind in ["pgbench", "eventsourcing"] where failures[kind] == nil {
                     switch peer(kind, size) {
-                    case let .success(rate): (kind == "pgbench" ? { pgbench[size, default: []].append(rate) } : { eventsourcing[size, default: []].append(rate) })()
+                    case let .success(rate) where kind == "pgbench": pgbench[size, default: []].append(rate)
+                    case let .success(rate): eventsourcing[size, default: []].append(rate)
                     case let .failure(why): failures[kind] = why.description
                     }
                 }
