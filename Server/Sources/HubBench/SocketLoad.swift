@@ -149,7 +149,7 @@ final class SocketLoad: @unchecked Sendable {
             if got < chunk.count { break }
         }
         let input = devices[index].input
-        guard let end = Self.range(of: [13, 10, 13, 10], in: input) else { return false }
+        guard let end = input.firstRange(of: [13, 10, 13, 10])?.lowerBound else { return false }
         let head = String(decoding: input[..<end], as: UTF8.self)
         let lines = head.split(separator: "\r\n")
         guard let status = lines.first?.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
@@ -168,13 +168,5 @@ final class SocketLoad: @unchecked Sendable {
             throw BenchFailure(description: "a push was refused: HTTP \(status): \(answer)")
         }
         return true
-    }
-
-    private static func range(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
-        }
-        return nil
     }
 }

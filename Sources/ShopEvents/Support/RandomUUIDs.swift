@@ -22,7 +22,7 @@ extension IDGenerator {
 /// Foundation's `UUID()` on Linux opens `/dev/urandom`, reads 16 bytes and closes it: three
 /// system calls, about 4 µs, for every event a writer records and every command the hub
 /// takes (`strace -c` of 100,000 `UUID()`s: 300,000 calls). Here one `read` of `/dev/urandom`,
-/// kept open, (`arc4random_buf` on Apple platforms) fills a buffer that 256 ids are cut from:
+/// kept open (`arc4random_buf` on Apple platforms), fills a buffer that 256 ids are cut from:
 /// the same source of randomness, fetched in bulk. The bytes are handed out under a lock, each once.
 /// Below the domain (the layers' rule): the domain's own `EntityID()` keeps Foundation's
 /// `UUID()`, and the writers take their ids from an injected ``IDGenerator``, by default
