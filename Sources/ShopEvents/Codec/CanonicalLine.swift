@@ -40,29 +40,35 @@ enum CanonicalLine {
               let command = s.id("command"),
               s.optional("commandEvents", &commandEvents, { s in s.plainInt().flatMap { $0 >= 2 && $0 <= RecordedEvent.maxCommandEvents ? $0 : nil } }),
               s.optional("correlation", &correlation, { $0.uuid() }),
-              s.takeKey("data", first: false) != nil, let event = data(type, version: version, &s),
-              s.takeKey("prev", first: false) != nil, let prev = s.readPlain(64, SHA256Digest.parse),
-              s.position == s.count - 1, s.base[s.position] == UInt8(ascii: "}")
+              s.takeKey("data", first: false) != nil
         else { return false }
-        // Made in its place with no string and an event of one id, then given its own, moved in
-        // field by field: made whole and put there, the record was copied on its way (its strings
-        // retained) and the original destroyed.
+        // Made in its place with no string, an event of one id and no hash, then given its own, moved
+        // in field by field, the event read straight into its field: made whole and put there, the
+        // record (122 bytes of event) was copied on its way, its strings retained, the original destroyed.
         slot.initialize(to: RecordedEvent(seq: seq, id: EventID(id), at: at, actor: "", command: CommandID(command),
                                           commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init),
-                                          event: .listDeleted(list: ListID(command)), prev: prev))
+                                          event: .listDeleted(list: ListID(command)), prev: SHA256Digest.zero))
         slot.pointee.actor = consume actor
         if device != nil { slot.pointee.device = consume device }
-        slot.pointee.event = consume event
+        guard data(type, version: version, &s, into: &slot.pointee.event),
+              s.takeKey("prev", first: false) != nil, let prev = s.readPlain(64, SHA256Digest.parse),
+              s.position == s.count - 1, s.base[s.position] == UInt8(ascii: "}")
+        else {
+            slot.deinitialize(count: 1)
+            return false
+        }
+        slot.pointee.prev = prev
         return true
     }
 
-    /// The `data` object of a line of `type`: the frequent types read here
-    /// key by key in the writer's order, the others by ``EventData``.
-    private static func data(_ type: EventType, version: Int, _ s: inout JSONScanner) -> Event? {
-        guard s.position < s.count, s.base[s.position] == UInt8(ascii: "{") else { return nil }
+    /// Reads the `data` object of a line of `type` into `event`, and says
+    /// whether it did: the frequent types read here key by key in the
+    /// writer's order, the others by ``EventData``. Assigned where it is to
+    /// stay, the event is not copied on its way (nor through an optional).
+    private static func data(_ type: EventType, version: Int, _ s: inout JSONScanner, into event: inout Event) -> Bool {
+        guard s.position < s.count, s.base[s.position] == UInt8(ascii: "{") else { return false }
         let start = s.position
         s.position += 1
-        let event: Event?
         switch type {
         case .itemPurchased:
             var list: UUID?, unitPrice: Int?, purchasedAt: Timestamp?, store: UUID?
@@ -71,19 +77,19 @@ enum CanonicalLine {
                   let location = s.id("location"), s.optional("purchasedAt", &purchasedAt, { $0.readPlain(24, Timestamp.parse) }),
                   version >= 2 || s.position >= s.count || s.base[s.position] == UInt8(ascii: "}"),   // version 1 has no store
                   s.optional("store", &store, { $0.uuid() })
-            else { return nil }
+            else { return false }
             event = .itemPurchased(purchase: PurchaseID(purchase), item: ItemID(item), list: list.map { ListID($0) }, quantity: quantity,
                                    unitPrice: unitPrice, location: LocationID(location), purchasedAt: purchasedAt, store: store.map { StoreID($0) })
         case .itemAddedToList, .listEntryQuantityChanged:
-            guard let list = s.id("list", first: true), let item = s.id("item"), let quantity = s.quantity("quantity", version: version) else { return nil }
+            guard let list = s.id("list", first: true), let item = s.id("item"), let quantity = s.quantity("quantity", version: version) else { return false }
             event = type == .itemAddedToList
                 ? .itemAddedToList(list: ListID(list), item: ItemID(item), quantity: quantity)
                 : .listEntryQuantityChanged(list: ListID(list), item: ItemID(item), quantity: quantity)
         case .itemRemovedFromList:
-            guard let list = s.id("list", first: true), let item = s.id("item") else { return nil }
+            guard let list = s.id("list", first: true), let item = s.id("item") else { return false }
             event = .itemRemovedFromList(list: ListID(list), item: ItemID(item))
         case .boughtEntriesCleared, .listDeleted, .listRestored, .listPurged:
-            guard let list = s.id("list", first: true) else { return nil }
+            guard let list = s.id("list", first: true) else { return false }
             switch type {
             case .boughtEntriesCleared: event = .boughtEntriesCleared(list: ListID(list))
             case .listDeleted: event = .listDeleted(list: ListID(list))
@@ -91,44 +97,44 @@ enum CanonicalLine {
             default: event = .listPurged(list: ListID(list))
             }
         case .itemRelocated:
-            guard let item = s.id("item", first: true), let location = s.id("location") else { return nil }
+            guard let item = s.id("item", first: true), let location = s.id("location") else { return false }
             event = .itemRelocated(item: ItemID(item), location: LocationID(location))
         case .itemAvailabilityChanged:
-            guard let item = s.id("item", first: true), s.takeKey("available", first: false) != nil else { return nil }
+            guard let item = s.id("item", first: true), s.takeKey("available", first: false) != nil else { return false }
             let available: Bool
-            if s.readLiteral("true") { available = true } else if s.readLiteral("false") { available = false } else { return nil }
+            if s.readLiteral("true") { available = true } else if s.readLiteral("false") { available = false } else { return false }
             event = .itemAvailabilityChanged(item: ItemID(item), available: available)
         case .itemDeleted:
-            guard let item = s.id("item", first: true) else { return nil }
+            guard let item = s.id("item", first: true) else { return false }
             event = .itemDeleted(item: ItemID(item))
         case .itemRenamed:
-            guard let item = s.id("item", first: true), let name = s.string("name") else { return nil }
+            guard let item = s.id("item", first: true), let name = s.string("name") else { return false }
             event = .itemRenamed(item: ItemID(item), name: name)
         case .itemDetailsChanged, .itemCreated:
-            guard let item = s.id("item", first: true) else { return nil }
+            guard let item = s.id("item", first: true) else { return false }
             var name = "", location: UUID?
             if type == .itemCreated {
-                guard let text = s.string("name"), let place = s.id("location") else { return nil }
+                guard let text = s.string("name"), let place = s.id("location") else { return false }
                 name = text
                 location = place
             }
-            guard let details = s.details(version: version) else { return nil }
+            guard let details = s.details(version: version) else { return false }
             if let location {
                 event = .itemCreated(item: ItemID(item), name: name, location: LocationID(location), details: details)
             } else {
                 event = .itemDetailsChanged(item: ItemID(item), details: details)
             }
         case .purchaseReverted:
-            guard let purchase = s.id("purchase", first: true) else { return nil }
+            guard let purchase = s.id("purchase", first: true) else { return false }
             event = .purchaseReverted(purchase: PurchaseID(purchase))
         case .tripStarted:
             var list: UUID?, store: UUID?
             guard let trip = s.id("trip", first: true), s.optional("list", &list, { $0.uuid() }),
                   version >= 2 || s.position >= s.count || s.base[s.position] == UInt8(ascii: "}"),   // version 1 has no store
-                  s.optional("store", &store, { $0.uuid() }) else { return nil }
+                  s.optional("store", &store, { $0.uuid() }) else { return false }
             event = .tripStarted(trip: TripID(trip), list: list.map { ListID($0) }, store: store.map { StoreID($0) })
         case .tripPaused, .tripResumed, .tripEnded:
-            guard let trip = s.id("trip", first: true) else { return nil }
+            guard let trip = s.id("trip", first: true) else { return false }
             switch type {
             case .tripPaused: event = .tripPaused(trip: TripID(trip))
             case .tripResumed: event = .tripResumed(trip: TripID(trip))
@@ -136,36 +142,37 @@ enum CanonicalLine {
             }
         case .listReordered:
             // A list's whole order, tens of ids a line: a fiftieth of the lines and, read the general way, a tenth of the reading.
-            guard let list = s.id("list", first: true), s.takeKey("order", first: false) != nil, let order: [ItemID] = s.ids() else { return nil }
+            guard let list = s.id("list", first: true), s.takeKey("order", first: false) != nil, let order: [ItemID] = s.ids() else { return false }
             event = .listReordered(list: ListID(list), order: order)
         case .locationsReordered:
-            guard s.takeKey("order", first: true) != nil, let order: [LocationID] = s.ids() else { return nil }
+            guard s.takeKey("order", first: true) != nil, let order: [LocationID] = s.ids() else { return false }
             event = .locationsReordered(order: order)
         case .locationCreated:
             guard let location = s.id("location", first: true), let name = s.string("name"), let position = s.int("position"),
-                  s.takeKey("color", first: false) != nil, let color = s.color() else { return nil }
+                  s.takeKey("color", first: false) != nil, let color = s.color() else { return false }
             event = .locationCreated(location: LocationID(location), name: name, position: position, color: color)
         case .locationRecolored:
-            guard let location = s.id("location", first: true), s.takeKey("color", first: false) != nil, let color = s.color() else { return nil }
+            guard let location = s.id("location", first: true), s.takeKey("color", first: false) != nil, let color = s.color() else { return false }
             event = .locationRecolored(location: LocationID(location), color: color)
         case .listPriorityChanged:
-            guard let list = s.id("list", first: true), let text = s.string("priority"), let priority = Priority(rawValue: text) else { return nil }
+            guard let list = s.id("list", first: true), let text = s.string("priority"), let priority = Priority(rawValue: text) else { return false }
             event = .listPriorityChanged(list: ListID(list), priority: priority)
         case .locationDeleted:
-            guard let location = s.id("location", first: true) else { return nil }
+            guard let location = s.id("location", first: true) else { return false }
             event = .locationDeleted(location: LocationID(location))
         case .locationRenamed:
-            guard let location = s.id("location", first: true), let name = s.string("name") else { return nil }
+            guard let location = s.id("location", first: true), let name = s.string("name") else { return false }
             event = .locationRenamed(location: LocationID(location), name: name)
         default:
             // The rare types (the household, new and renamed lists, members) the general way.
             s.position = start
-            guard let data = try? EventData(&s) else { return nil }
-            return try? data.event(type, version: version)
+            guard let data = try? EventData(&s), let read = try? data.event(type, version: version) else { return false }
+            event = read
+            return true
         }
-        guard s.position < s.count, s.base[s.position] == UInt8(ascii: "}") else { return nil }
+        guard s.position < s.count, s.base[s.position] == UInt8(ascii: "}") else { return false }
         s.position += 1
-        return event
+        return true
     }
 }
 
