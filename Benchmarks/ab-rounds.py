@@ -9,6 +9,9 @@ For each command (verify, replay with every view, view lists, view stats): the
 median wall and CPU time (user + system of the child) of each case, and the
 median over the rounds of B / A and C / A, each ratio taken from runs seconds
 apart, so that a machine whose speed drifts from minute to minute cancels out.
+And C / B: given a copy of V1_JOURNAL as V2_JOURNAL, B and C are the same build
+on the same bytes, and C / B is the method's own scatter (what it cannot tell
+from 1).
 """
 import resource
 import statistics
@@ -46,12 +49,12 @@ for round in range(rounds):
         for name, args in commands.items():
             times[(case, name)].append(run(binary, args + [journal]))
 
-print("| command | A wall · CPU s | B | C | B ÷ A, wall · CPU | C ÷ A, wall · CPU |")
-print("|---|---|---|---|---|---|")
+print("| command | A wall · CPU s | B | C | B ÷ A, wall · CPU | C ÷ A, wall · CPU | C ÷ B, wall · CPU |")
+print("|---|---|---|---|---|---|---|")
 for name in commands:
     medians = [f"{statistics.median(w for w, _ in times[(c, name)]):.3f} · {statistics.median(u for _, u in times[(c, name)]):.3f}" for c in "ABC"]
     ratios = []
-    for case in "BC":
-        pairs = list(zip(times[("A", name)], times[(case, name)]))
+    for base, case in ("AB", "AC", "BC"):
+        pairs = list(zip(times[(base, name)], times[(case, name)]))
         ratios.append(f"{statistics.median(b[0] / a[0] for a, b in pairs):.3f} · {statistics.median(b[1] / a[1] for a, b in pairs):.3f}")
     print(f"| {name} | {' | '.join(medians)} | {' | '.join(ratios)} |")

@@ -89,10 +89,13 @@ extension ShopState {
     }
 
     mutating func applyItemDetailsChanged(_ id: ItemID, details: ItemDetails) {
-        guard let old = items[id] else { return }
-        if let barcode = old.details.barcode, barcodes[Barcode.key(barcode)] == id { barcodes[Barcode.key(barcode)] = nil }
-        items.change(id) { $0.details = details }
-        if let barcode = details.barcode, !old.isDeleted { barcodes[Barcode.key(barcode)] = id }
+        // What the change needs of the item before it, read where it lies (no copy of the item).
+        guard let (wasDeleted, oldBarcode) = items.change(id, { item in
+            defer { item.details = details }
+            return (item.isDeleted, item.details.barcode)
+        }) else { return }
+        if let barcode = oldBarcode, barcodes[Barcode.key(barcode)] == id { barcodes[Barcode.key(barcode)] = nil }
+        if let barcode = details.barcode, !wasDeleted { barcodes[Barcode.key(barcode)] = id }
     }
 
     /// `duplicate_barcode` when another live item has `barcode` (a UPC-A and its EAN-13 are one).

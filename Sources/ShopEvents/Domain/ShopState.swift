@@ -55,10 +55,10 @@ public struct ShopState: Hashable, Sendable {
     private(set) var liveLocationIDs: Set<LocationID> = []
 
     /// Counts item `id` in (`delta` 1) or out (-1) of ``liveItemsAt`` if it is live. Reads the two
-    /// fields it needs where the item lies: a copy of the item would retain its name, unit and barcode.
+    /// fields it needs where the item lies (always next to a change of the item): a copy of the
+    /// item would retain its name, unit and barcode.
     mutating func countLive(_ id: ItemID, _ delta: Int) {
-        guard let index = items.index(forKey: id), !items.values[index].isDeleted else { return }
-        let location = items.values[index].location
+        guard let (isDeleted, location) = items.change(id, { ($0.isDeleted, $0.location) }), !isDeleted else { return }
         if delta > 0 {
             liveItemsAt[location, default: []].insert(id)
         } else if liveItemsAt[location]?.remove(id) != nil, liveItemsAt[location]?.isEmpty == true {
@@ -193,9 +193,14 @@ extension Dictionary {
     /// moves the value into an optional and back, its strings and arrays
     /// retained and released on the way, on every event that changes a list,
     /// an item or a place.
-    @inline(__always) mutating func change(_ key: Key, _ body: (inout Value) -> Void) {
-        guard let index = index(forKey: key) else { return }
-        body(&values[index])
+    /// Gives back what `body` returns (`nil` when there is no value): a way
+    /// also to read fields where the value lies, for a value that is about to
+    /// change anyway. The getter, not inlined, copies the whole value to read
+    /// a field of it.
+    @discardableResult
+    @inline(__always) mutating func change<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
+        guard let index = index(forKey: key) else { return nil }
+        return body(&values[index])
     }
 }
 
