@@ -91,8 +91,9 @@ extension ShopState {
     mutating func applyItemDetailsChanged(_ id: ItemID, details: ItemDetails) {
         // What the change needs of the item before it, read where it lies (no copy of the item).
         guard let (wasDeleted, oldBarcode) = items.change(id, { item in
-            defer { item.details = details }
-            return (item.isDeleted, item.details.barcode)
+            let before = (item.isDeleted, item.details.barcode)
+            item.details = details
+            return before
         }) else { return }
         if let barcode = oldBarcode, barcodes[Barcode.key(barcode)] == id { barcodes[Barcode.key(barcode)] = nil }
         if let barcode = details.barcode, !wasDeleted { barcodes[Barcode.key(barcode)] = id }
