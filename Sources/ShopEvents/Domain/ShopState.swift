@@ -193,10 +193,11 @@ extension Dictionary {
     /// moves the value into an optional and back, its strings and arrays
     /// retained and released on the way, on every event that changes a list,
     /// an item or a place.
-    /// Gives back what `body` returns (`nil` when there is no value): a way
-    /// also to read fields where the value lies, for a value that is about to
-    /// change anyway. The getter, not inlined, copies the whole value to read
-    /// a field of it.
+    ///
+    /// Gives back what `body` returns (`nil` when there is no value), so it
+    /// also reads fields where the value lies, for a value about to change
+    /// anyway: `values[index].field`, through a getter the optimiser does not
+    /// inline, copies the whole value to read one field.
     @discardableResult
     @inline(__always) mutating func change<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
         guard let index = index(forKey: key) else { return nil }
