@@ -69,8 +69,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         var contended = false
     }
     /// Each household's pushes in this process, one batch at a time.
-    private let queue = PushQueue()
     private let deadlines = Deadlines()
+    private let queue: PushQueue
 
     /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (`postgresql://` too; a
     /// host starting with `/` is a Unix socket's folder). No TLS: put the
@@ -97,6 +97,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         configuration.options.additionalStartupParameters = [("synchronous_commit", "off")]
         bookkeeping = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        queue = PushQueue(timeout: Self.deadline, deadlines: deadlines)
         self.layout = layout
         self.clock = clock
         self.ids = ids
@@ -311,13 +312,21 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     // MARK: The journal
 
     public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
-        try await answered { try await self.syncNow(household, request, as: actor, token: nil) }
+        try await sync(household, request, as: actor, token: nil as String?)
     }
 
     /// Each request's one statement also asks whether the token is live, so that a device this
     /// process authenticated from memory is refused once its token is revoked anywhere.
     public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash) async throws -> SyncResponse {
-        try await answered { try await self.syncNow(household, request, as: actor, token: token.hex) }
+        try await sync(household, request, as: actor, token: token.hex)
+    }
+
+    /// A push is answered by its batch, which the push queue gives up on after the same
+    /// ``deadline`` (``PushQueue/timeout``): it goes straight there, without a task of its own to
+    /// watch (two switches of thread a push). The other requests are watched by ``answered(_:)``.
+    private func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: String?) async throws -> SyncResponse {
+        if case let .push(commands) = request { return try await push(household, commands, as: actor, token: token) }
+        return try await answered { try await self.syncNow(household, request, as: actor, token: token) }
     }
 
     private func syncNow(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: String?) async throws -> SyncResponse {
@@ -992,36 +1001,6 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 }
 
-
-/// The deadlines of the requests at the database: an entry each, and one task (``watch()``) that
-/// fires those past due, every 100 ms.
-final class Deadlines: Sendable {
-    private let state = Mutex<(next: Int, entries: [Int: (at: ContinuousClock.Instant, fire: @Sendable () -> Void)])>((0, [:]))
-
-    func add(at: ContinuousClock.Instant, fire: @escaping @Sendable () -> Void) -> Int {
-        state.withLock { state in
-            state.next += 1
-            state.entries[state.next] = (at, fire)
-            return state.next
-        }
-    }
-
-    func remove(_ entry: Int) { _ = state.withLock { $0.entries.removeValue(forKey: entry) } }
-
-    /// Until cancelled: fires each entry once it is due, and forgets it.
-    func watch() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = ContinuousClock.now
-            let due = state.withLock { state -> [@Sendable () -> Void] in
-                let past = state.entries.filter { $0.value.at <= now }
-                for key in past.keys { state.entries[key] = nil }
-                return past.values.map(\.fire)
-            }
-            for fire in due { fire() }
-        }
-    }
-}
 
 /// A batch's one statement (``PostgresHubStorage``'s `write`), prepared once a connection: the
 /// households' row locks; each household's head, command ids and its pushes' tokens checked; then, for

@@ -168,8 +168,14 @@ final class PushQueue: Sendable {
     /// is left to end on its own; if it commits after all, its pushes were not acknowledged, and a
     /// device's retry is answered from the commands' records.
     let timeout: Duration
+    /// Where a batch's deadline is kept: one task watches them all (``Deadlines/watch()``, run by the
+    /// queue's owner), rather than a timer task a batch.
+    let deadlines: Deadlines
 
-    init(timeout: Duration = .seconds(10)) { self.timeout = timeout }
+    init(timeout: Duration = .seconds(10), deadlines: Deadlines) {
+        self.timeout = timeout
+        self.deadlines = deadlines
+    }
 
     private enum Turn { case lead([Waiting]), answered(Result<SyncResponse, any Error>) }
     private struct Waiting {
@@ -236,7 +242,7 @@ final class PushQueue: Sendable {
         await Task.yield()
         taken += state.withLock { [taken] in $0.topUp(taken) }
         let batch = taken
-        let answers = await Self.within(timeout, count: batch.count) { await write(batch.map(\.push)) }
+        let answers = await within(count: batch.count) { await write(batch.map(\.push)) }
         // The next batch, if a waiting push can go now, led by its oldest; else the slot is freed.
         let next = state.withLock { state -> [Waiting]? in
             for waiting in batch { state.busy.remove(waiting.push.household) }
@@ -253,22 +259,52 @@ final class PushQueue: Sendable {
         return try mine.get()
     }
 
-    /// `write`'s answers, or, once `timeout` has passed, `unavailable` for each of the batch's `count` pushes.
-    private static func within(_ timeout: Duration, count: Int,
-                               _ write: @escaping @Sendable () async -> [Result<SyncResponse, any Error>]) async -> [Result<SyncResponse, any Error>] {
+    /// `write`'s answers, or, once `timeout` has passed, `unavailable` for each of the batch's `count`
+    /// pushes (`write` is left to end on its own).
+    private func within(count: Int, _ write: @escaping @Sendable () async -> [Result<SyncResponse, any Error>]) async -> [Result<SyncResponse, any Error>] {
         let first = Once()
+        let timeout = timeout, deadlines = deadlines
         return await withCheckedContinuation { (answered: CheckedContinuation<[Result<SyncResponse, any Error>], Never>) in
-            let timer = Task {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            let entry = deadlines.add(at: .now + timeout) {
                 guard first.claim() else { return }
                 answered.resume(returning: Array(repeating: .failure(HubError.unavailable("the database did not answer within \(timeout)")), count: count))
             }
             Task {
                 let answers = await write()
-                timer.cancel()
+                deadlines.remove(entry)
                 guard first.claim() else { return }
                 answered.resume(returning: answers)
             }
+        }
+    }
+}
+
+/// The deadlines of the requests at the database (and of the push queue's batches): an entry each, and one task (``watch()``) that
+/// fires those past due, every 100 ms.
+final class Deadlines: Sendable {
+    private let state = Mutex<(next: Int, entries: [Int: (at: ContinuousClock.Instant, fire: @Sendable () -> Void)])>((0, [:]))
+
+    func add(at: ContinuousClock.Instant, fire: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state in
+            state.next += 1
+            state.entries[state.next] = (at, fire)
+            return state.next
+        }
+    }
+
+    func remove(_ entry: Int) { _ = state.withLock { $0.entries.removeValue(forKey: entry) } }
+
+    /// Until cancelled: fires each entry once it is due, and forgets it.
+    func watch() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(100))
+            let now = ContinuousClock.now
+            let due = state.withLock { state -> [@Sendable () -> Void] in
+                let past = state.entries.filter { $0.value.at <= now }
+                for key in past.keys { state.entries[key] = nil }
+                return past.values.map(\.fire)
+            }
+            for fire in due { fire() }
         }
     }
 }

@@ -23,7 +23,7 @@ import Testing
 
     @Test("every push is answered once, with its own answer; a household is never in two batches at once, but its waiting pushes share one; at most 4 batches at once; pushes wait and go together")
     func groupCommit() async throws {
-        let queue = PushQueue()
+        let queue = PushQueue(deadlines: Deadlines())
         let record = Record()
         let households = (0..<5).map { _ in HouseholdID() }
         let write: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
@@ -71,7 +71,10 @@ import Testing
 
     @Test("a batch the database never answers is answered unavailable when its time is up, and lets its household go")
     func aHungBatchLetsGo() async throws {
-        let queue = PushQueue(timeout: .milliseconds(200))
+        let deadlines = Deadlines()
+        let watcher = Task { await deadlines.watch() }
+        defer { watcher.cancel() }
+        let queue = PushQueue(timeout: .milliseconds(200), deadlines: deadlines)
         let household = HouseholdID()
         let push = PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
         let hung: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
@@ -86,7 +89,7 @@ import Testing
 
     @Test("a batch's failure is each of its pushes' failure, and the queue goes on")
     func aFailedBatchFailsItsPushesOnly() async throws {
-        let queue = PushQueue()
+        let queue = PushQueue(deadlines: Deadlines())
         let household = HouseholdID()
         let failing: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
             batch.map { _ in .failure(HubError.unavailable("the database is gone")) }
