@@ -39,6 +39,8 @@ final class SocketLoad: @unchecked Sendable {
     }
 
     private var devices: [SocketDevice] = []
+    /// What a `read` fills, made once.
+    private var chunk = [UInt8](repeating: 0, count: 16_384)
 
     init(_ targets: [Target]) throws {
         for target in targets {
@@ -140,26 +142,44 @@ final class SocketLoad: @unchecked Sendable {
 
     /// Reads what the socket holds; true once the answer is whole (and checked).
     private func receive(_ index: Int) throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let fd = devices[index].fd
         while true {
-            let got = chunk.withUnsafeMutableBytes { read(devices[index].fd, $0.baseAddress!, $0.count) }
+            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if got < 0, errno == EAGAIN || errno == EINTR { break }
             guard got > 0 else { throw BenchFailure(description: "the hub closed a device's connection") }
             devices[index].input.append(contentsOf: chunk[0..<got])
             if got < chunk.count { break }
         }
-        let input = devices[index].input
-        guard let end = input.firstRange(of: [13, 10, 13, 10])?.lowerBound else { return false }
-        let head = String(decoding: input[..<end], as: UTF8.self)
-        let lines = head.split(separator: "\r\n")
-        guard let status = lines.first?.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
-            throw BenchFailure(description: "an answer that is not HTTP: \(head.prefix(80))")
+        return try Self.answer(devices[index].input)
+    }
+
+    /// True once `input` holds a whole answer with `Content-Length` (and it is `200` with every
+    /// command accepted); false while more is to come. Read from the bytes, as pgbench's C reads its
+    /// answers: what the load generator spends is taken from the hub and the database it measures.
+    static func answer(_ input: [UInt8]) throws -> Bool {
+        guard let end = headEnd(input) else { return false }
+        var status: Int?
+        var length: Int?
+        var lineStart = 0
+        while lineStart < end {
+            var lineEnd = lineStart
+            while lineEnd < end, input[lineEnd] != 13 { lineEnd += 1 }
+            let line = input[lineStart..<lineEnd]
+            if lineStart == 0 {
+                // HTTP/1.1 200 OK
+                let fields = line.split(separator: 32, maxSplits: 2)
+                if fields.count >= 2 { status = number(fields[1]) }
+            } else if let colon = line.firstIndex(of: 58), lowercased(line[lineStart..<colon]) == Array("content-length".utf8) {
+                length = number(line[(colon + 1)...].drop { $0 == 32 || $0 == 9 })
+            }
+            lineStart = lineEnd + 2
         }
-        guard let length = lines.dropFirst().lazy.compactMap({ line -> Int? in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return Int(parts[1].trimmingCharacters(in: .whitespaces))
-        }).first else { throw BenchFailure(description: "an answer without Content-Length (hub-bench reads only those): \(head)") }
+        guard let status else {
+            throw BenchFailure(description: "an answer that is not HTTP: \(String(decoding: input.prefix(80), as: UTF8.self))")
+        }
+        guard let length else {
+            throw BenchFailure(description: "an answer without Content-Length (hub-bench reads only those): \(String(decoding: input[..<end], as: UTF8.self))")
+        }
         let bodyStart = end + 4
         guard input.count >= bodyStart + length else { return false }
         var answerLines = input[bodyStart..<(bodyStart + length)].split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init).makeIterator()
@@ -168,5 +188,23 @@ final class SocketLoad: @unchecked Sendable {
             throw BenchFailure(description: "a push was refused: HTTP \(status): \(answer)")
         }
         return true
+    }
+
+    /// Where the head's blank line (CR LF CR LF) starts.
+    private static func headEnd(_ input: [UInt8]) -> Int? {
+        guard input.count >= 4 else { return nil }
+        for at in 0...(input.count - 4) where input[at] == 13 && input[at + 1] == 10 && input[at + 2] == 13 && input[at + 3] == 10 {
+            return at
+        }
+        return nil
+    }
+
+    private static func number(_ digits: some Collection<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+
+    private static func lowercased(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
     }
 }

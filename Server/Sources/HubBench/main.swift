@@ -91,8 +91,11 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
 }
 
+/// `count` new items, each a command with a new id (from the ids every writer uses: Foundation's
+/// `UUID()` makes three system calls an id on Linux, which the load generator would take from the
+/// cores it shares with what it measures).
 func createItems(_ count: Int, prefix: String) -> [CommandEnvelope] {
-    (0..<count).map { CommandEnvelope(.createItem(name: "\(prefix) \($0)"), id: CommandID()) }
+    (0..<count).map { CommandEnvelope(.createItem(name: "\(prefix) \($0)"), id: IDGenerator.random.make()) }
 }
 
 func push(_ transport: some SyncTransport, _ commands: [CommandEnvelope]) async throws {
