@@ -163,10 +163,11 @@ final class PushQueue: Sendable {
     /// while one batch's round trip is under way.
     static let concurrentBatches = 4
 
-    /// How long a batch may take before its pushes are answered `unavailable` and its slot and
-    /// households are let go: a write the database never answers must not hold the queue. The write
-    /// is left to end on its own; if it commits after all, its pushes were not acknowledged, and a
-    /// device's retry is answered from the commands' records.
+    /// How long a push waits for its answer, from when it joined the queue: a batch is answered
+    /// `unavailable` at its oldest push's deadline, and its slot and households are let go (a write
+    /// the database never answers must not hold the queue, nor a push queued behind it wait for that
+    /// write's deadline and then its own). The write is left to end on its own; if it commits after
+    /// all, its pushes were not acknowledged, and a device's retry is answered from the commands' records.
     let timeout: Duration
     /// Where a batch's deadline is kept: one task watches them all (``Deadlines/watch()``, run by the
     /// queue's owner), rather than a timer task a batch.
@@ -182,6 +183,7 @@ final class PushQueue: Sendable {
         var id: Int
         var push: Push
         var turn: CheckedContinuation<Turn, Never>
+        var joined: ContinuousClock.Instant
     }
     private struct State {
         var leaders = 0
@@ -222,9 +224,10 @@ final class PushQueue: Sendable {
             state.nextID += 1
             return state.nextID
         }
+        let joined = ContinuousClock.now
         let turn = await withCheckedContinuation { (turn: CheckedContinuation<Turn, Never>) in
             let batch = state.withLock { state -> [Waiting]? in
-                state.waiting.append(Waiting(id: myID, push: push, turn: turn))
+                state.waiting.append(Waiting(id: myID, push: push, turn: turn, joined: joined))
                 guard state.leaders < Self.concurrentBatches, !state.busy.contains(push.household) else { return nil }
                 state.leaders += 1
                 return state.takeBatch()
@@ -242,7 +245,8 @@ final class PushQueue: Sendable {
         await Task.yield()
         taken += state.withLock { [taken] in $0.topUp(taken) }
         let batch = taken
-        let answers = await within(count: batch.count) { await write(batch.map(\.push)) }
+        let deadline = batch.map(\.joined).min()! + timeout
+        let answers = await within(deadline, count: batch.count) { await write(batch.map(\.push)) }
         // The next batch, if a waiting push can go now, led by its oldest; else the slot is freed.
         let next = state.withLock { state -> [Waiting]? in
             for waiting in batch { state.busy.remove(waiting.push.household) }
@@ -259,13 +263,14 @@ final class PushQueue: Sendable {
         return try mine.get()
     }
 
-    /// `write`'s answers, or, once `timeout` has passed, `unavailable` for each of the batch's `count`
+    /// `write`'s answers, or, once `deadline` has passed, `unavailable` for each of the batch's `count`
     /// pushes (`write` is left to end on its own).
-    private func within(count: Int, _ write: @escaping @Sendable () async -> [Result<SyncResponse, any Error>]) async -> [Result<SyncResponse, any Error>] {
+    private func within(_ deadline: ContinuousClock.Instant, count: Int,
+                        _ write: @escaping @Sendable () async -> [Result<SyncResponse, any Error>]) async -> [Result<SyncResponse, any Error>] {
         let first = Once()
         let timeout = timeout, deadlines = deadlines
         return await withCheckedContinuation { (answered: CheckedContinuation<[Result<SyncResponse, any Error>], Never>) in
-            let entry = deadlines.add(at: .now + timeout) {
+            let entry = deadlines.add(at: deadline) {
                 guard first.claim() else { return }
                 answered.resume(returning: Array(repeating: .failure(HubError.unavailable("the database did not answer within \(timeout)")), count: count))
             }

@@ -87,6 +87,31 @@ import Testing
         #expect(answer == .results([]), "the household is free again")
     }
 
+    @Test("a push queued behind a hung batch is answered unavailable at its own deadline, counted from when it joined the queue, not after the hung batch's and then its own")
+    func aPushBehindAHungBatchKeepsItsDeadline() async throws {
+        let deadlines = Deadlines()
+        let watcher = Task { await deadlines.watch() }
+        defer { watcher.cancel() }
+        let queue = PushQueue(timeout: .seconds(1), deadlines: deadlines)
+        let household = HouseholdID()
+        func push() -> PushQueue.Push {
+            PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
+        }
+        let hung: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
+            try? await Task.sleep(for: .seconds(30))
+            return batch.map { _ in .success(.results([])) }
+        }
+        let first = Task { try await queue.push(push(), write: hung) }
+        try await Task.sleep(for: .milliseconds(100))   // the first batch is at the "database"
+        let joined = ContinuousClock.now
+        let refusal = await #expect(throws: HubError.self) { try await queue.push(push(), write: hung) }
+        let waited = joined.duration(to: .now)
+        #expect(refusal.map { [$0.code, $0.message, "\($0.retryAfter ?? 0)"] } == ["unavailable", "the database did not answer within 1.0 seconds", "5"])
+        // Its deadline is 1 s after it joined (checked every 100 ms); behind the first batch's and then its own, it would be 1.9 s.
+        #expect(waited < .milliseconds(1_500), "answered \(waited) after it joined")
+        await #expect(throws: HubError.self) { try await first.value }
+    }
+
     @Test("a batch's failure is each of its pushes' failure, and the queue goes on")
     func aFailedBatchFailsItsPushesOnly() async throws {
         let queue = PushQueue(deadlines: Deadlines())
