@@ -69,20 +69,26 @@ import Testing
         #expect(seen.householdTwiceInABatch, "a household's waiting pushes went in one batch")
     }
 
+    /// A write the database never answers (it would answer success after 30 s).
+    static let hung: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
+        try? await Task.sleep(for: .seconds(30))
+        return batch.map { _ in .success(.results([])) }
+    }
+
+    /// A push of one new list to `household`.
+    static func push(to household: HouseholdID) -> PushQueue.Push {
+        PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
+    }
+
     @Test("a batch the database never answers is answered unavailable when its time is up, and lets its household go")
     func aHungBatchLetsGo() async throws {
         let deadlines = Deadlines()
         let watcher = Task { await deadlines.watch() }
         defer { watcher.cancel() }
         let queue = PushQueue(timeout: .milliseconds(200), deadlines: deadlines)
-        let household = HouseholdID()
-        let push = PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
-        let hung: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
-            try? await Task.sleep(for: .seconds(30))
-            return batch.map { _ in .success(.results([])) }
-        }
+        let push = Self.push(to: HouseholdID())
         // Answered by the timeout (the hung write would answer success, after 30 s).
-        await #expect(throws: HubError.self) { try await queue.push(push, write: hung) }
+        await #expect(throws: HubError.self) { try await queue.push(push, write: Self.hung) }
         let answer = try await queue.push(push) { batch in batch.map { _ in .success(.results([])) } }
         #expect(answer == .results([]), "the household is free again")
     }
@@ -94,17 +100,10 @@ import Testing
         defer { watcher.cancel() }
         let queue = PushQueue(timeout: .seconds(1), deadlines: deadlines)
         let household = HouseholdID()
-        func push() -> PushQueue.Push {
-            PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
-        }
-        let hung: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
-            try? await Task.sleep(for: .seconds(30))
-            return batch.map { _ in .success(.results([])) }
-        }
-        let first = Task { try await queue.push(push(), write: hung) }
+        let first = Task { try await queue.push(Self.push(to: household), write: Self.hung) }
         try await Task.sleep(for: .milliseconds(100))   // the first batch is at the "database"
         let joined = ContinuousClock.now
-        let refusal = await #expect(throws: HubError.self) { try await queue.push(push(), write: hung) }
+        let refusal = await #expect(throws: HubError.self) { try await queue.push(Self.push(to: household), write: Self.hung) }
         let waited = joined.duration(to: .now)
         #expect(refusal.map { [$0.code, $0.message, "\($0.retryAfter ?? 0)"] } == ["unavailable", "the database did not answer within 1.0 seconds", "5"])
         // Its deadline is 1 s after it joined (checked every 100 ms); behind the first batch's and then its own, it would be 1.9 s.
