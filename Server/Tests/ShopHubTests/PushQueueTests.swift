@@ -80,35 +80,39 @@ import Testing
         PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
     }
 
-    @Test("a batch the database never answers is answered unavailable when its time is up, and lets its household go")
-    func aHungBatchLetsGo() async throws {
+    /// `body` given a queue of `timeout` whose deadlines are watched, as the storage watches them.
+    static func withWatchedQueue(timeout: Duration, _ body: (PushQueue) async throws -> Void) async throws {
         let deadlines = Deadlines()
         let watcher = Task { await deadlines.watch() }
         defer { watcher.cancel() }
-        let queue = PushQueue(timeout: .milliseconds(200), deadlines: deadlines)
-        let push = Self.push(to: HouseholdID())
-        // Answered by the timeout (the hung write would answer success, after 30 s).
-        await #expect(throws: HubError.self) { try await queue.push(push, write: Self.hung) }
-        let answer = try await queue.push(push) { batch in batch.map { _ in .success(.results([])) } }
-        #expect(answer == .results([]), "the household is free again")
+        try await body(PushQueue(timeout: timeout, deadlines: deadlines))
+    }
+
+    @Test("a batch the database never answers is answered unavailable when its time is up, and lets its household go")
+    func aHungBatchLetsGo() async throws {
+        try await Self.withWatchedQueue(timeout: .milliseconds(200)) { queue in
+            let push = Self.push(to: HouseholdID())
+            // Answered by the timeout (the hung write would answer success, after 30 s).
+            await #expect(throws: HubError.self) { try await queue.push(push, write: Self.hung) }
+            let answer = try await queue.push(push) { batch in batch.map { _ in .success(.results([])) } }
+            #expect(answer == .results([]), "the household is free again")
+        }
     }
 
     @Test("a push queued behind a hung batch is answered unavailable at its own deadline, counted from when it joined the queue, not after the hung batch's and then its own")
     func aPushBehindAHungBatchKeepsItsDeadline() async throws {
-        let deadlines = Deadlines()
-        let watcher = Task { await deadlines.watch() }
-        defer { watcher.cancel() }
-        let queue = PushQueue(timeout: .seconds(1), deadlines: deadlines)
-        let household = HouseholdID()
-        let first = Task { try await queue.push(Self.push(to: household), write: Self.hung) }
-        try await Task.sleep(for: .milliseconds(100))   // the first batch is at the "database"
-        let joined = ContinuousClock.now
-        let refusal = await #expect(throws: HubError.self) { try await queue.push(Self.push(to: household), write: Self.hung) }
-        let waited = joined.duration(to: .now)
-        #expect(refusal.map { [$0.code, $0.message, "\($0.retryAfter ?? 0)"] } == ["unavailable", "the database did not answer within 1.0 seconds", "5"])
-        // Its deadline is 1 s after it joined (checked every 100 ms); behind the first batch's and then its own, it would be 1.9 s.
-        #expect(waited < .milliseconds(1_500), "answered \(waited) after it joined")
-        await #expect(throws: HubError.self) { try await first.value }
+        try await Self.withWatchedQueue(timeout: .seconds(1)) { queue in
+            let household = HouseholdID()
+            let first = Task { try await queue.push(Self.push(to: household), write: Self.hung) }
+            try await Task.sleep(for: .milliseconds(100))   // the first batch is at the "database"
+            let joined = ContinuousClock.now
+            let refusal = await #expect(throws: HubError.self) { try await queue.push(Self.push(to: household), write: Self.hung) }
+            let waited = joined.duration(to: .now)
+            #expect(refusal.map { [$0.code, $0.message, "\($0.retryAfter ?? 0)"] } == ["unavailable", "the database did not answer within 1.0 seconds", "5"])
+            // Its deadline is 1 s after it joined (checked every 100 ms); behind the first batch's and then its own, it would be 1.9 s.
+            #expect(waited < .milliseconds(1_500), "answered \(waited) after it joined")
+            await #expect(throws: HubError.self) { try await first.value }
+        }
     }
 
     @Test("a batch's failure is each of its pushes' failure, and the queue goes on")
