@@ -321,24 +321,19 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         try await sync(household, request, as: actor, token: token.hex)
     }
 
-    /// A push is answered by its batch, which the push queue gives up on after the same
-    /// ``deadline`` (``PushQueue/timeout``): it goes straight there, without a task of its own to
-    /// watch (two switches of thread a push). The other requests are watched by ``answered(_:)``.
+    /// A hello and a pull are watched by ``answered(_:)``. A push is answered by its batch, which the
+    /// push queue gives up on after the same ``deadline`` (``PushQueue/timeout``): it goes straight
+    /// there, without a task of its own to watch it (two switches of thread a push).
     private func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: String?) async throws -> SyncResponse {
-        if case let .push(commands) = request { return try await push(household, commands, as: actor, token: token) }
-        return try await answered { try await self.syncNow(household, request, as: actor, token: token) }
-    }
-
-    private func syncNow(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: String?) async throws -> SyncResponse {
         switch request {
         case let .hello(version, _, _):
             guard version == SyncWire.protocolVersion else {
                 return .error(SyncFailure(code: "unsupported_protocol", message: "this hub speaks protocol \(SyncWire.protocolVersion), the device \(version): update the older one"))
             }
-            let head = try await head(of: household, token: token)
+            let head = try await answered { try await self.head(of: household, token: token) }
             return .hello(protocol: SyncWire.protocolVersion, household: head.seq > 0 ? household : nil, head: head)
         case let .pull(after, hash):
-            return try await pull(household, after: after, hash: hash, token: token)
+            return try await answered { try await self.pull(household, after: after, hash: hash, token: token) }
         case let .push(commands):
             return try await push(household, commands, as: actor, token: token)
         }
