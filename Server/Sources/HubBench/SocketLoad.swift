@@ -169,7 +169,8 @@ final class SocketLoad: @unchecked Sendable {
                 // HTTP/1.1 200 OK
                 let fields = line.split(separator: 32, maxSplits: 2)
                 if fields.count >= 2 { status = number(fields[1]) }
-            } else if let colon = line.firstIndex(of: 58), lowercased(line[lineStart..<colon]) == Array("content-length".utf8) {
+            } else if let colon = line.firstIndex(of: 58),
+                      line[lineStart..<colon].lazy.map({ (65...90).contains($0) ? $0 + 32 : $0 }).elementsEqual("content-length".utf8) {
                 length = number(line[(colon + 1)...].drop { $0 == 32 || $0 == 9 })
             }
             lineStart = lineEnd + 2
@@ -202,9 +203,5 @@ final class SocketLoad: @unchecked Sendable {
     private static func number(_ digits: some Collection<UInt8>) -> Int? {
         guard !digits.isEmpty, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
         return digits.reduce(0) { $0 * 10 + Int($1 - 48) }
-    }
-
-    private static func lowercased(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
     }
 }

@@ -284,8 +284,8 @@ final class PushQueue: Sendable {
     }
 }
 
-/// The deadlines of the requests at the database (and of the push queue's batches): an entry each, and one task (``watch()``) that
-/// fires those past due, every 100 ms.
+/// The deadlines of the requests at the database and of the push queue's batches: an entry each,
+/// and one task (``watch()``) that fires those past due, every 100 ms.
 final class Deadlines: Sendable {
     private let state = Mutex<(next: Int, entries: [Int: (at: ContinuousClock.Instant, fire: @Sendable () -> Void)])>((0, [:]))
 

@@ -118,11 +118,10 @@ import Testing
     @Test("a batch's failure is each of its pushes' failure, and the queue goes on")
     func aFailedBatchFailsItsPushesOnly() async throws {
         let queue = PushQueue(deadlines: Deadlines())
-        let household = HouseholdID()
         let failing: @Sendable ([PushQueue.Push]) async -> [Result<SyncResponse, any Error>] = { batch in
             batch.map { _ in .failure(HubError.unavailable("the database is gone")) }
         }
-        let push = PushQueue.Push(household: household, commands: [CommandEnvelope(.createList(list: ListID(), name: "L", priority: nil), id: CommandID())], actor: "ana")
+        let push = Self.push(to: HouseholdID())
         await #expect(throws: HubError.self) { try await queue.push(push, write: failing) }
         let answer = try await queue.push(push) { batch in batch.map { _ in .success(.results([])) } }
         #expect(answer == .results([]))
