@@ -176,8 +176,8 @@ import ShopTestSupport
     func aShortHistorysCalendarKeepsItsSize() throws {
         let (html, _) = try Self.report()
         let svg = try #require(Self.line(html, startingWith: "<div class=\"scroll\"><svg class=\"chart calendar\""))
-        // Two week columns, and a legend of "none" and the one shade used: 169 × 169 user units, drawn 169 × 169 pixels at most.
-        #expect(svg.hasPrefix("<div class=\"scroll\"><svg class=\"chart calendar\" id=\"calendar-chart\" role=\"img\" aria-labelledby=\"calendar-chart-title calendar-chart-desc\" viewBox=\"0 0 169 169\" width=\"169\" height=\"169\">"))
+        // Two week columns, and a legend of "none" and the one shade used: 169 × 169 user units, drawn 237 × 237 pixels at most (1.4×).
+        #expect(svg.hasPrefix("<div class=\"scroll\"><svg class=\"chart calendar\" id=\"calendar-chart\" role=\"img\" aria-labelledby=\"calendar-chart-title calendar-chart-desc\" viewBox=\"0 0 169 169\" width=\"237\" height=\"237\">"))
         #expect(svg.hasSuffix("<text class=\"label small\" x=\"0\" y=\"158\">none</text>"
                               + "<rect class=\"day l0\" x=\"30\" y=\"147\" width=\"14\" height=\"14\" rx=\"2\"/>"
                               + "<rect class=\"day l4\" x=\"47\" y=\"147\" width=\"14\" height=\"14\" rx=\"2\"/>"

@@ -77,7 +77,10 @@ enum Chart {
         let legendTop = top + 7 * (cell + gap) + 10
         let height = legendTop + cell + 8
         func level(_ purchases: Int) -> Int { purchases == 0 ? 0 : min(4, max(1, Int((Double(purchases) / Double(most) * 4).rounded(.up)))) }
-        var svg = "<div class=\"scroll\"><svg class=\"chart calendar\" id=\"\(id)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(Int(width.rounded(.up))) \(Int(height))\" width=\"\(Int(width.rounded(.up)))\" height=\"\(Int(height))\">"
+        // Drawn at most `largest` times its units (cells of 19.6 px, labels of 14 px), however wide the page:
+        // a few weeks stay the size of a few weeks; a narrow screen shrinks it (`max-width:100%`).
+        let largest = 1.4, units = (width: width.rounded(.up), height: height)
+        var svg = "<div class=\"scroll\"><svg class=\"chart calendar\" id=\"\(id)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(fmt(units.width)) \(fmt(units.height))\" width=\"\(fmt((units.width * largest).rounded(.up)))\" height=\"\(fmt((units.height * largest).rounded(.up)))\">"
         svg += "<title id=\"\(id)-title\">Calendar of shopping days</title>"
         svg += "<desc id=\"\(id)-desc\">One square per day, a column per week starting on Monday; the more purchases that day, the darker. \(counted(days.count, "shopping day")); each square's title gives the day, the purchases and the spend.</desc>"
         for (row, name) in [(0, "Mon"), (2, "Wed"), (4, "Fri")] {
