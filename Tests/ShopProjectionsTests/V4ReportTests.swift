@@ -170,6 +170,15 @@ import ShopTestSupport
         #expect(HouseholdReport.css.contains(".hbars li{grid-template-columns:minmax(5rem,8rem) 1fr var(--value,auto)}"))
     }
 
+    @Test("a bar of nothing has an empty track, not a sliver that reads as something")
+    func aZeroBarIsEmpty() {
+        #expect(Chart.bars(id: "z", title: "Spend", bars: [("Beer", 0, "0.00"), ("Milk", 250, "2.50")], scale: 500)
+                == "<figure class=\"hbars\" id=\"z\"><figcaption>Spend</figcaption><ol style=\"--value:4ch\">"
+                + "<li><span class=\"label\">Beer</span><span class=\"track\" aria-hidden=\"true\"></span><span class=\"value\">0.00</span></li>"
+                + "<li><span class=\"label\">Milk</span><span class=\"track\" aria-hidden=\"true\"><span class=\"fill\" style=\"width:50%\"></span></span><span class=\"value\">2.50</span></li>"
+                + "</ol></figure>")
+    }
+
     // MARK: Calendar
 
     @Test("a week's calendar is drawn at its own size, its legend naming only the shades used")

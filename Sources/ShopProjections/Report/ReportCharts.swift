@@ -43,7 +43,9 @@ enum Chart {
         var html = "<figure class=\"hbars\" id=\"\(id)\"><figcaption>\(escape(title))</figcaption><ol style=\"--value:\(valueWidth ?? Self.valueWidth([bars]))ch\">"
         for bar in bars {
             let share = Double(max(bar.value, 0)) / largest * 100
-            html += "<li><span class=\"label\">\(escape(bar.label))</span><span class=\"track\" aria-hidden=\"true\"><span class=\"fill\" style=\"width:\(fmt(share))%\"></span></span><span class=\"value\">\(escape(bar.text))</span></li>"
+            // A fill is at least 2 px wide, so that a small value shows; nothing shows nothing.
+            let fill = bar.value > 0 ? "<span class=\"fill\" style=\"width:\(fmt(share))%\"></span>" : ""
+            html += "<li><span class=\"label\">\(escape(bar.label))</span><span class=\"track\" aria-hidden=\"true\">\(fill)</span><span class=\"value\">\(escape(bar.text))</span></li>"
         }
         return html + "</ol></figure>"
     }
