@@ -137,6 +137,17 @@ enum TimeArgument: Sendable {
             return end
         }
     }
+
+    /// `--from`'s start and `--to`'s end in `calendar`'s zone; a usage error
+    /// when the range is empty (the end not after the start), which no
+    /// purchase could be in and no period runs backwards through.
+    static func range(from: TimeArgument?, to: TimeArgument?, in calendar: HouseholdCalendar) throws(UsageError) -> (start: Timestamp?, end: Timestamp?) {
+        let (start, end) = (try from?.start(in: calendar), try to?.end(in: calendar))
+        if let start, let end, start >= end {
+            throw UsageError(message: "--from \(Format.time(start, calendar)) is not before --to's end \(Format.time(end, calendar)): no purchase could be in that range")
+        }
+        return (start, end)
+    }
 }
 
 /// `--as-of SEQ|TIME`, resolved once the household's time zone is known.

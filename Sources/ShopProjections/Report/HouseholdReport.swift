@@ -108,16 +108,32 @@ public struct HouseholdReport: Sendable {
 
     private func moneyWithCurrency(_ minor: Int) -> String { "\(money(minor)) \(currency)" }
 
+    /// A row's spend and purchases as a bar: `7.01 · 3×`.
+    private func spendBar(_ row: ReportFigures.Row) -> Chart.Bar {
+        (row.name, row.tally.spend, "\(money(row.tally.spend)) · \(row.tally.purchases)×")
+    }
+
+    /// The days the report covers: the period asked for, an end not asked
+    /// for closed by the earliest or latest purchase time shown (the audit
+    /// rows are in journal order, not in order of `purchasedAt`); never backwards.
     private func periodText(_ figures: ReportFigures) -> String {
         let calendar = views.calendar
-        let first = figures.from.map { calendar.day($0) } ?? figures.audit.first.map { calendar.day($0.purchasedAt) }
-        let last = figures.to.map { calendar.day($0.adding(milliseconds: -1)) } ?? figures.audit.last.map { calendar.day($0.purchasedAt) }
+        let times = figures.audit.map(\.purchasedAt)
+        let first = figures.from ?? times.min()
+        let last = figures.to.map { $0.adding(milliseconds: -1) } ?? times.max()
         switch (first, last) {
-        case let (first?, last?): return "\(first) to \(last)"
-        case let (first?, nil): return "from \(first)"
-        case let (nil, last?): return "until \(last)"
+        case let (first?, last?) where first > last:
+            return "no purchases: the period starts \(calendar.day(first)) and ends \(calendar.day(last))"
+        case let (first?, last?): return "\(calendar.day(first)) to \(calendar.day(last))"
+        case let (first?, nil): return "from \(calendar.day(first))"
+        case let (nil, last?): return "until \(calendar.day(last))"
         case (nil, nil): return "no purchases yet"
         }
+    }
+
+    /// A quantity with what it counts: `1.5 kg`; a count of pieces bare in a table's column (`2`), `×2` in running text.
+    static func amount(_ quantity: Quantity, _ unit: String?, pieces: String = "") -> String {
+        unit.map { "\(quantity) \($0)" } ?? "\(pieces)\(quantity)"
     }
 
     private func summary(_ figures: ReportFigures, _ page: inout HTMLPage) {
@@ -154,18 +170,22 @@ public struct HouseholdReport: Sendable {
         guard !figures.items.isEmpty else { return empty(&page, "No purchases in this period.") }
         let bySpend = ReportFigures.top(figures.items, topCount) { $0.spend }
         let byCount = ReportFigures.top(figures.items, topCount) { $0.purchases }
+        // Money and counts: each chart on its own scale, side by side with tracks of one length.
+        let spendBars: [Chart.Bar] = bySpend.map { ($0.name, $0.tally.spend, money($0.tally.spend)) }
+        let countBars: [Chart.Bar] = byCount.map { ($0.name, $0.tally.purchases, "\($0.tally.purchases)×") }
+        let width = Chart.valueWidth([spendBars, countBars])
         page.line("<div class=\"pair\">")
         page.line("<div><h3>By spend</h3>")
-        page.line(Chart.bars(id: "items-spend", title: "Top \(bySpend.count) items by spend in \(currency)",
-                             bars: bySpend.map { ($0.name, $0.tally.spend, money($0.tally.spend)) }))
+        page.line(Chart.bars(id: "items-spend", title: "Top \(counted(bySpend.count, "item")) by spend in \(currency)",
+                             bars: spendBars, valueWidth: width))
         page.line("</div><div><h3>By number of purchases</h3>")
-        page.line(Chart.bars(id: "items-count", title: "Top \(byCount.count) items by number of purchases",
-                             bars: byCount.map { ($0.name, $0.tally.purchases, "\($0.tally.purchases)×") }))
+        page.line(Chart.bars(id: "items-count", title: "Top \(counted(byCount.count, "item")) by number of purchases",
+                             bars: countBars, valueWidth: width))
         page.line("</div></div>")
         table(&page, ["Item", "Purchases", "Quantity", "Spend (\(currency))"],
               figures.items.sorted { ($1.tally.spend, $0.name) < ($0.tally.spend, $1.name) }
-                .map { [$0.name, "\($0.tally.purchases)", "\($0.tally.quantity)", money($0.tally.spend)] },
-              numeric: [1, 2, 3], summary: "All \(figures.items.count) items as a table")
+                .map { [$0.name, "\($0.tally.purchases)", Self.amount($0.tally.quantity, $0.unit), money($0.tally.spend)] },
+              numeric: [1, 2, 3], summary: figures.items.count == 1 ? "1 item as a table" : "All \(figures.items.count) items as a table")
         page.endSection()
     }
 
@@ -174,13 +194,14 @@ public struct HouseholdReport: Sendable {
         guard !figures.actors.isEmpty else { return empty(&page, "No purchases in this period.") }
         let people = ReportFigures.top(figures.actors, figures.actors.count) { $0.spend }
         let places = ReportFigures.top(figures.locations, figures.locations.count) { $0.spend }
+        // The same spend split two ways, side by side: one scale, tracks of one length.
+        let peopleBars = people.map(spendBar), placeBars = places.map(spendBar)
+        let (scale, width) = (Chart.scale([peopleBars, placeBars]), Chart.valueWidth([peopleBars, placeBars]))
         page.line("<div class=\"pair\">")
         page.line("<div><h3>Spend per person</h3>")
-        page.line(Chart.bars(id: "people-chart", title: "Spend per person in \(currency)",
-                             bars: people.map { ($0.name, $0.tally.spend, "\(money($0.tally.spend)) · \($0.tally.purchases)×") }))
+        page.line(Chart.bars(id: "people-chart", title: "Spend per person in \(currency)", bars: peopleBars, scale: scale, valueWidth: width))
         page.line("</div><div><h3>Spend per place of purchase</h3>")
-        page.line(Chart.bars(id: "places-chart", title: "Spend per place of purchase in \(currency)",
-                             bars: places.map { ($0.name, $0.tally.spend, "\(money($0.tally.spend)) · \($0.tally.purchases)×") }))
+        page.line(Chart.bars(id: "places-chart", title: "Spend per place of purchase in \(currency)", bars: placeBars, scale: scale, valueWidth: width))
         page.line("</div></div>")
         page.endSection()
     }
@@ -189,8 +210,7 @@ public struct HouseholdReport: Sendable {
     private func stores(_ figures: ReportFigures, _ page: inout HTMLPage) {
         guard !figures.stores.isEmpty else { return }
         page.section("stores", "Stores and prices")
-        page.line(Chart.bars(id: "stores-chart", title: "Spend per store in \(currency)",
-                             bars: figures.stores.map { ($0.name, $0.tally.spend, "\(money($0.tally.spend)) · \($0.tally.purchases)×") }))
+        page.line(Chart.bars(id: "stores-chart", title: "Spend per store in \(currency)", bars: figures.stores.map(spendBar)))
         let rows = figures.prices.flatMap { item in
             item.rows.enumerated().map { n, row in
                 [n == 0 ? item.item + (item.unit.map { " (per \($0))" } ?? "") : "", row.store, money(row.last), money(row.lowest), money(row.highest),
@@ -198,7 +218,7 @@ public struct HouseholdReport: Sendable {
             }
         }
         table(&page, ["Item", "Store", "Last (\(currency))", "Lowest", "Highest", "Bought", ""], rows, numeric: [2, 3, 4, 5],
-              summary: "Prices of \(figures.prices.count) items by store")
+              summary: "Prices of \(counted(figures.prices.count, "item")) by store")
         page.endSection()
     }
 
@@ -206,8 +226,12 @@ public struct HouseholdReport: Sendable {
         page.section("calendar", "Shopping days")
         guard let first = figures.days.first, let last = figures.days.last else { return empty(&page, "No shopping days in this period.") }
         let busiest = figures.days.max { ($0.tally.purchases, $1.day) < ($1.tally.purchases, $0.day) }!
-        page.line("<p>\(figures.days.count) shopping days from \(first.day) to \(last.day); the busiest was \(busiest.day) with \(busiest.tally.purchases) purchases (\(escape(moneyWithCurrency(busiest.tally.spend)))).</p>")
-        page.line(Chart.calendar(id: "calendar-chart", days: figures.days.map { ($0.day, $0.tally.purchases, "\($0.day): \($0.tally.purchases) purchases, \(money($0.tally.spend)) \(currency)") }))
+        let busiestText = "\(counted(busiest.tally.purchases, "purchase")) (\(escape(moneyWithCurrency(busiest.tally.spend))))"
+        page.line(figures.days.count == 1 ? "<p>1 shopping day, \(first.day), with \(busiestText).</p>"
+                  : "<p>\(counted(figures.days.count, "shopping day")) from \(first.day) to \(last.day); the busiest was \(busiest.day) with \(busiestText).</p>")
+        page.line(Chart.calendar(id: "calendar-chart", days: figures.days.map {
+            ($0.day, $0.tally.purchases, "\($0.day): \(counted($0.tally.purchases, "purchase")), \(money($0.tally.spend)) \(currency)")
+        }))
         table(&page, ["Day", "Purchases", "Spend (\(currency))"], figures.days.map { [$0.day, "\($0.tally.purchases)", money($0.tally.spend)] },
               numeric: [1, 2], summary: "Every shopping day as a table")
         page.endSection()
@@ -238,7 +262,8 @@ public struct HouseholdReport: Sendable {
                 page.line("<h4>\(escape(section.title))</h4><ul>")
                 for entry in section.entries {
                     let price = entry.unitPrice.map { " · \(money(entry.quantity.cost(unitPrice: $0)))" } ?? ""
-                    page.line("<li>\(escape(entry.name)) <span class=\"qty\">×\(entry.quantity)\(price)</span>\(entry.available ? "" : " <em>(out of stock)</em>")</li>")
+                    let who = entry.assignee.map { " <span class=\"who\">for \(escape($0))</span>" } ?? ""
+                    page.line("<li>\(escape(entry.name)) <span class=\"qty\">\(escape(Self.amount(entry.quantity, entry.unit, pieces: "×")))\(price)</span>\(who)\(entry.available ? "" : " <em>(out of stock)</em>")</li>")
                 }
                 page.line("</ul>")
             }
@@ -251,13 +276,18 @@ public struct HouseholdReport: Sendable {
         page.section("audit", "Audit trail")
         guard !figures.audit.isEmpty else { return empty(&page, "No purchases in this period.") }
         page.line("<p>Every purchase of the period in the order it was recorded, with the names things had then. Reverted purchases are struck through, marked <strong>reverted</strong>, and not counted in any total.</p>")
-        page.line("<div class=\"scroll\"><table class=\"audit\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">When</th><th scope=\"col\">Who</th><th scope=\"col\">What</th><th scope=\"col\" class=\"num\">Qty</th><th scope=\"col\" class=\"num\">Price</th><th scope=\"col\" class=\"num\">Total</th><th scope=\"col\">Where</th><th scope=\"col\">List</th></tr></thead><tbody>")
+        // A store column where there are stores to name (SPEC section 10); a household without any has none.
+        let stores = !views.state.stores.isEmpty || figures.audit.contains { $0.store != nil }
+        page.line("<div class=\"scroll\"><table class=\"audit\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">When</th><th scope=\"col\">Who</th><th scope=\"col\">What</th><th scope=\"col\" class=\"num\">Qty</th><th scope=\"col\" class=\"num\">Price</th><th scope=\"col\" class=\"num\">Total</th>\(stores ? "<th scope=\"col\">Store</th>" : "")<th scope=\"col\">Where</th><th scope=\"col\">List</th></tr></thead><tbody>")
         for r in figures.audit {
             let price = r.unitPrice.map(money) ?? "—"
             let total = r.unitPrice == nil ? "—" : money(r.spend)
-            page.line("<tr\(r.isReverted ? " class=\"reverted\"" : "")><td class=\"num\">\(r.seq)</td><td>\(escape(views.calendar.minute(r.purchasedAt)))</td><td>\(escape(r.actor))</td><td>\(escape(r.itemName))\(r.isReverted ? " <strong class=\"tag\">reverted</strong>" : "")</td><td class=\"num\">\(r.quantity)</td><td class=\"num\">\(price)</td><td class=\"num\">\(total)</td><td>\(escape(r.locationName))</td><td>\(escape(r.listName ?? "—"))</td></tr>")
+            // The unit the item has now (a purchase records none); a deleted item's quantity stands bare.
+            let quantity = Self.amount(r.quantity, views.state.items[r.item]?.details.unit)
+            let store = stores ? "<td>\(escape(r.storeName ?? r.store?.description ?? "—"))</td>" : ""
+            page.line("<tr\(r.isReverted ? " class=\"reverted\"" : "")><td class=\"num\">\(r.seq)</td><td>\(escape(views.calendar.minute(r.purchasedAt)))</td><td>\(escape(r.actor))</td><td>\(escape(r.itemName))\(r.isReverted ? " <strong class=\"tag\">reverted</strong>" : "")</td><td class=\"num\">\(escape(quantity))</td><td class=\"num\">\(price)</td><td class=\"num\">\(total)</td>\(store)<td>\(escape(r.locationName))</td><td>\(escape(r.listName ?? "—"))</td></tr>")
         }
-        page.line("</tbody><tfoot><tr><th scope=\"row\" colspan=\"6\">Total, reverted purchases excluded</th><td class=\"num\">\(money(figures.total.spend))</td><td colspan=\"2\">\(escape(currency))</td></tr></tfoot></table></div>")
+        page.line("</tbody><tfoot><tr><th scope=\"row\" colspan=\"6\">Total, reverted purchases excluded</th><td class=\"num\">\(money(figures.total.spend))</td><td colspan=\"\(stores ? 3 : 2)\">\(escape(currency))</td></tr></tfoot></table></div>")
         page.endSection()
     }
 
@@ -289,8 +319,10 @@ public struct HouseholdReport: Sendable {
         page.line("</tbody></table></div></details>")
     }
 
+    /// `5 s` under a minute (a quick trip is not "0 min"), else `12 min`, `1 h 2 min`.
     static func duration(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
+        if total < 60 { return "\(total) s" }
         return total >= 3600 ? "\(total / 3600) h \(total % 3600 / 60) min" : "\(total / 60) min"
     }
 
@@ -298,6 +330,9 @@ public struct HouseholdReport: Sendable {
         text.allSatisfy { $0.isLetter || $0.isNumber || "-_./".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
+
+/// `1 purchase`, `2 purchases`: a number and its noun (one whose plural adds an s) in agreement.
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 /// HTML text with its special characters escaped.
 func escape(_ text: String) -> String {

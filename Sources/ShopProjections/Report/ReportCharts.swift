@@ -26,15 +26,38 @@ enum Chart {
         return svg + "</svg></div>"
     }
 
+    /// One horizontal bar: its label, value, and the value written out.
+    typealias Bar = (label: String, value: Int, text: String)
+
     /// Horizontal bars as HTML: a ranked list, each with its label and number written out.
-    static func bars(id: String, title: String, bars: [(label: String, value: Int, text: String)]) -> String {
-        let largest = Double(max(bars.map(\.value).max() ?? 0, 1))
-        var html = "<figure class=\"hbars\" id=\"\(id)\"><figcaption>\(escape(title))</figcaption><ol>"
+    ///
+    /// Every row has the same columns (the value column `valueWidth`
+    /// characters wide, not as wide as its own text), so every track has one
+    /// length and a bar's length is its value on the chart's one scale:
+    /// `scale` is a full track (the largest value, or the largest of the
+    /// charts compared with this one). Charts side by side get the same
+    /// `valueWidth` (``valueWidth(_:)`` of all their bars), so their tracks
+    /// are of one length too.
+    static func bars(id: String, title: String, bars: [Bar], scale: Int? = nil, valueWidth: Int? = nil) -> String {
+        let largest = Double(max(scale ?? bars.map(\.value).max() ?? 0, 1))
+        var html = "<figure class=\"hbars\" id=\"\(id)\"><figcaption>\(escape(title))</figcaption><ol style=\"--value:\(valueWidth ?? Self.valueWidth([bars]))ch\">"
         for bar in bars {
             let share = Double(max(bar.value, 0)) / largest * 100
-            html += "<li><span class=\"label\">\(escape(bar.label))</span><span class=\"track\" aria-hidden=\"true\"><span class=\"fill\" style=\"width:\(fmt(share))%\"></span></span><span class=\"value\">\(escape(bar.text))</span></li>"
+            // A fill is at least 2 px wide, so that a small value shows; nothing shows nothing.
+            let fill = bar.value > 0 ? "<span class=\"fill\" style=\"width:\(fmt(share))%\"></span>" : ""
+            html += "<li><span class=\"label\">\(escape(bar.label))</span><span class=\"track\" aria-hidden=\"true\">\(fill)</span><span class=\"value\">\(escape(bar.text))</span></li>"
         }
         return html + "</ol></figure>"
+    }
+
+    /// The characters of the longest value written beside any of these bars: the width of their charts' value column.
+    static func valueWidth(_ charts: [[Bar]]) -> Int {
+        charts.joined().map(\.text.count).max() ?? 0
+    }
+
+    /// The largest value of these charts: a full track when they are drawn on one scale.
+    static func scale(_ charts: [[Bar]]) -> Int {
+        charts.joined().map(\.value).max() ?? 0
     }
 
     /// A calendar of shopping days like a contribution graph: a column per
@@ -47,17 +70,21 @@ enum Chart {
         let weeks = Int((last - start) / 7) + 1
         let cell = 14.0, gap = 3.0, left = 30.0, top = 18.0
         let most = max(days.map(\.purchases).max() ?? 1, 1)
-        let bounds = (1...4).map { n in (lower: (n - 1) * most / 4 + 1, upper: n * most / 4) }
-        let range = bounds.map { $0.lower >= $0.upper ? "\($0.upper)" : "\($0.lower)–\($0.upper)" }.joined(separator: ", ")
+        // The purchases a day each shade stands for; with fewer than four at most, some shades stand for none and are left out.
+        let shades = (1...4).map { n in (level: n, lower: (n - 1) * most / 4 + 1, upper: n * most / 4) }.filter { $0.lower <= $0.upper }
+        let range = shades.map { $0.lower == $0.upper ? "\($0.upper)" : "\($0.lower)–\($0.upper)" }.joined(separator: ", ")
         let legend = "purchases a day: \(range)"
-        let legendWidth = left + 5 * (cell + gap) + 4 + Double(legend.count) * 5.6
+        let legendWidth = left + Double(1 + shades.count) * (cell + gap) + 4 + Double(legend.count) * 5.6
         let width = max(left + Double(weeks) * (cell + gap) + 8, legendWidth)
         let legendTop = top + 7 * (cell + gap) + 10
         let height = legendTop + cell + 8
         func level(_ purchases: Int) -> Int { purchases == 0 ? 0 : min(4, max(1, Int((Double(purchases) / Double(most) * 4).rounded(.up)))) }
-        var svg = "<div class=\"scroll\"><svg class=\"chart calendar\" id=\"\(id)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(Int(width.rounded(.up))) \(Int(height))\" width=\"\(Int(width.rounded(.up)))\" height=\"\(Int(height))\">"
+        // Drawn at most `largest` times its units (cells of 19.6 px, labels of 14 px), however wide the page:
+        // a few weeks stay the size of a few weeks; a narrow screen shrinks it (`max-width:100%`).
+        let largest = 1.4, units = (width: width.rounded(.up), height: height)
+        var svg = "<div class=\"scroll\"><svg class=\"chart calendar\" id=\"\(id)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(fmt(units.width)) \(fmt(units.height))\" width=\"\(fmt((units.width * largest).rounded(.up)))\" height=\"\(fmt((units.height * largest).rounded(.up)))\">"
         svg += "<title id=\"\(id)-title\">Calendar of shopping days</title>"
-        svg += "<desc id=\"\(id)-desc\">One square per day, a column per week starting on Monday; the more purchases that day, the darker. \(days.count) shopping days; each square's title gives the day, the purchases and the spend.</desc>"
+        svg += "<desc id=\"\(id)-desc\">One square per day, a column per week starting on Monday; the more purchases that day, the darker. \(counted(days.count, "shopping day")); each square's title gives the day, the purchases and the spend.</desc>"
         for (row, name) in [(0, "Mon"), (2, "Wed"), (4, "Fri")] {
             svg += "<text class=\"label small\" x=\"0\" y=\"\(fmt(top + Double(row) * (cell + gap) + cell - 3))\">\(name)</text>"
         }
@@ -83,7 +110,7 @@ enum Chart {
         // The legend says in numbers what the shades mean.
         svg += "<text class=\"label small\" x=\"0\" y=\"\(fmt(legendTop + cell - 3))\">none</text>"
         var x = left
-        for n in 0...4 {
+        for n in [0] + shades.map(\.level) {
             svg += "<rect class=\"day l\(n)\" x=\"\(fmt(x))\" y=\"\(fmt(legendTop))\" width=\"\(fmt(cell))\" height=\"\(fmt(cell))\" rx=\"2\"/>"
             x += cell + gap
         }
@@ -146,7 +173,6 @@ extension HouseholdReport {
     .pair{display:grid;grid-template-columns:1fr 1fr;gap:1.5rem}
     .scroll{overflow-x:auto}
     svg.chart{display:block;max-width:100%;height:auto}
-    svg.calendar{width:100%;max-width:46rem}
     svg .bar{fill:var(--bar)}
     svg .axis{stroke:var(--rule);stroke-width:1}
     svg text{fill:var(--text);font-size:12px;font-family:inherit}
@@ -156,7 +182,7 @@ extension HouseholdReport {
     figure{margin:0}
     figcaption{color:var(--muted);font-size:.85rem;margin-bottom:.4rem}
     .hbars ol{list-style:none;margin:0;padding:0}
-    .hbars li{display:grid;grid-template-columns:minmax(6rem,11rem) 1fr auto;align-items:center;gap:.5rem;padding:.15rem 0}
+    .hbars li{display:grid;grid-template-columns:minmax(6rem,11rem) 1fr var(--value,auto);align-items:center;gap:.5rem;padding:.15rem 0}
     .hbars .label{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
     .hbars .track{background:var(--track);border-radius:3px;height:.8rem;display:block}
     .hbars .fill{background:var(--bar);border-radius:3px;height:100%;display:block;min-width:2px}
@@ -172,10 +198,11 @@ extension HouseholdReport {
     tfoot th,tfoot td{font-weight:600;border-bottom:none}
     .list ul{margin:0;padding-left:1.2rem}
     .qty{color:var(--muted);font-variant-numeric:tabular-nums}
+    .who{font-size:.85em;color:var(--muted);white-space:nowrap}
     .headline code{font-size:.95rem;word-break:break-all}
     pre{background:var(--panel);border:1px solid var(--rule);border-radius:.4rem;padding:.6rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
     @media (max-width:600px){body{font-size:15px}header,main{padding:0 .8rem}.pair{grid-template-columns:1fr}
-    .hbars li{grid-template-columns:minmax(5rem,8rem) 1fr auto}table{font-size:.82rem}}
+    .hbars li{grid-template-columns:minmax(5rem,8rem) 1fr var(--value,auto)}table{font-size:.82rem}}
     @media print{:root{--bg:#fff;--text:#000;--muted:#333;--rule:#bbb;--panel:#fff;--bar:#1f5f99;--track:#e6ebf0;\
     --l0:#e6ebf0;--l1:#b9d3ea;--l2:#6fa6d6;--l3:#2f72b0;--l4:#0b3d6e;--reverted:#9b1c1c}
     body{background:#fff;color:#000;font-size:11pt}header,main{max-width:none;padding:0}

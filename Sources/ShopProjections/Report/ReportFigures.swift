@@ -16,9 +16,11 @@ public struct ReportFigures: Hashable, Sendable {
         public var key: String
         public var name: String
         public var tally: Tally
+        /// What an item's quantity counts (`kg`), as the item has it now; `nil` for pieces, and for rows that are not items.
+        public var unit: String?
 
-        public init(key: String, name: String, tally: Tally) {
-            self.key = key; self.name = name; self.tally = tally
+        public init(key: String, name: String, tally: Tally, unit: String? = nil) {
+            self.key = key; self.name = name; self.tally = tally; self.unit = unit
         }
     }
 
@@ -114,7 +116,7 @@ public struct ReportFigures: Hashable, Sendable {
         self.total = total
         self.months = months.map { Row(key: $0.key, name: $0.key, tally: $0.value) }.sorted { $0.key < $1.key }
         // Names as the stats view gives them: an item's or place's current (last) name.
-        self.items = items.map { Row(key: $0.key.description, name: views.name(of: $0.key), tally: $0.value) }
+        self.items = items.map { Row(key: $0.key.description, name: views.name(of: $0.key), tally: $0.value, unit: views.state.items[$0.key]?.details.unit) }
             .sorted { ($0.name.lowercased(), $0.key) < ($1.name.lowercased(), $1.key) }
         self.actors = actors.map { Row(key: $0.key, name: $0.key, tally: $0.value) }.sorted { $0.key < $1.key }
         self.locations = locations.map { Row(key: $0.key.description, name: views.name(of: $0.key), tally: $0.value) }

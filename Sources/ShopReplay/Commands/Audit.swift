@@ -50,10 +50,7 @@ struct Audit: ToolCommand {
     func run() throws -> Int32 {
         try AuditOutput.show(options, asOf: asOf) { views in
             let calendar = views.calendar
-            let (start, end) = (try from?.start(in: calendar), try to?.end(in: calendar))
-            if let start, let end, start >= end {
-                throw UsageError(message: "--from \(Format.time(start, calendar)) is not before --to's end \(Format.time(end, calendar)): no purchase could be in that range")
-            }
+            let (start, end) = try TimeArgument.range(from: from, to: to, in: calendar)
             return AuditView.Filter(actor: actor, item: try item.map { try Lookup.item($0, in: views.state) },
                                     list: try list.map { try Lookup.list($0, in: views.state) },
                                     from: start, to: end)

@@ -21,7 +21,10 @@ struct Report: ToolCommand {
                        .report.html, e.g. shop.report.html); written atomically
       --from DAY       only purchases from this day on (a day of the
                        household's time zone, or any time --as-of takes)
-      --to DAY         only purchases up to and including this day
+      --to DAY         only purchases up to and including this day (not
+                       before --from); the page's period is the one asked
+                       for, an open end closed by the earliest or latest
+                       purchase time shown
     \(AsOf.help)
     \(JournalOptions.help)
     """
@@ -51,7 +54,7 @@ struct Report: ToolCommand {
         let engine = ViewEngine(journalPath: options.journal, history: .none)
         let views = try engine.refresh(to: try asOf.stop(calendar: calendar))
         for warning in engine.warnings { Tool.fail("warning: \(warning)") }
-        let (start, end) = (try from?.start(in: calendar), try to?.end(in: calendar))
+        let (start, end) = try TimeArgument.range(from: from, to: to, in: calendar)
         let audit = try AuditQuery(journal: options.journal, views: views, filter: AuditView.Filter(from: start, to: end)).view().purchases
         let written = try Self.write(views: views, audit: audit, position: engine.position, journal: options.journal, to: path,
                                      from: start, until: end)
