@@ -85,6 +85,10 @@ public struct ShoppingListView: Hashable, Sendable {
     /// `nil` if there is no such list (never created, or purged). With `member`, only the entries
     /// assigned to that member and those assigned to nobody (`--for MEMBER`); `remaining`,
     /// `estimatedTotal` and `unpriced` then count what is shown, `bought` the whole list.
+    /// An entry assigned to someone who is no longer a member of a closed household is
+    /// nobody's (``Entry/assignee`` nil, shown to every member). A `member` who is no
+    /// member of a closed household sees only nobody's entries: `shop-replay` refuses
+    /// such a `--for` (`unknown_member`) before it asks.
     ///
     /// ```swift
     /// let mine = ShoppingListView(views, list: weekly, grouping: .byLocation, for: "ben")!
