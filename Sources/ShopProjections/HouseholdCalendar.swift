@@ -44,6 +44,22 @@ public struct HouseholdCalendar: Hashable, Sendable {
         return "\(day(time)) \(Self.pad(minuteOfDay / 60, 2)):\(Self.pad(minuteOfDay % 60, 2))"
     }
 
+    /// `2026-11-26T10:00:00+01:00`: the time to the second (milliseconds
+    /// dropped) in the household's time zone, with its offset from UTC
+    /// (RFC 3339; UTC is `+00:00`): what a spreadsheet or pandas reads as a time.
+    ///
+    /// ```swift
+    /// HouseholdCalendar(timeZone: "Europe/Berlin").second(Timestamp("2026-11-26T09:00:00.250Z")!)   // "2026-11-26T10:00:00+01:00"
+    /// ```
+    public func second(_ time: Timestamp) -> String {
+        let offset = Int64(timeZone.secondsFromGMT(for: time.date))
+        let local = time.millisecondsSince1970 + offset * 1000
+        let secondOfDay = ((local % 86_400_000 + 86_400_000) % 86_400_000) / 1000
+        let clock = "\(Self.pad(secondOfDay / 3600, 2)):\(Self.pad(secondOfDay / 60 % 60, 2)):\(Self.pad(secondOfDay % 60, 2))"
+        let sign = offset < 0 ? "-" : "+"
+        return "\(Self.dayText(Self.day(local: local)))T\(clock)\(sign)\(Self.pad(abs(offset) / 3600, 2)):\(Self.pad(abs(offset) / 60 % 60, 2))"
+    }
+
     /// The first millisecond of a calendar day in the household's time zone;
     /// `nil` for a date that does not exist.
     public func start(ofDay year: Int, _ month: Int, _ day: Int) -> Timestamp? {

@@ -57,6 +57,21 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
         asOfTime = recorded.at
     }
 
+    /// Stops the program when these views fold less of the purchase history
+    /// than `view` shows (`needed`: `.totals` or `.records`): a view is right
+    /// or refuses loudly, never silently empty. A settling fold's totals count as `.totals`.
+    func require(_ needed: PurchaseHistory.Depth, for view: String) {
+        func rank(_ depth: PurchaseHistory.Depth) -> Int {
+            switch depth {
+            case .entries: 0
+            case .none: 1
+            case .totals: 2
+            case .records: 3
+            }
+        }
+        precondition(rank(historyDepth) >= rank(needed), "\(view) needs views folded at .\(needed) or more; these keep the purchase history at .\(historyDepth)")
+    }
+
     /// The live lists each item is on and not bought, by item (lists in no order).
     var unboughtOnLiveLists: [ItemID: [ListID]] {
         var onLists: [ItemID: [ListID]] = [:]

@@ -279,6 +279,42 @@ public struct PurchaseHistory: Hashable, Sendable {
         }
     }
 
+    /// One purchase as the prices count it: not reverted, with a price.
+    struct PricedPurchase {
+        var item: ItemID
+        var store: StoreID?
+        var unitPrice: Int
+        var time: Timestamp
+        var seq: Int
+    }
+
+    /// Every purchase that is not reverted and has a price (of `item` only,
+    /// if given), in journal order: from the records at `.records`, from the
+    /// amounts and `state`'s purchase table at `.totals`. `nil` where this
+    /// history keeps neither (`.entries`, `.none`, a settling fold).
+    func pricedPurchases(of item: ItemID?, in state: ShopState) -> [PricedPurchase]? {
+        // Positions of the one item's purchases, or of every purchase.
+        func positions(_ count: Int) -> [Int] { item.map { (byItem[$0] ?? []).map(Int.init) } ?? Array(0..<count) }
+        switch depth {
+        case .records:
+            return positions(records.count).compactMap { position in
+                let r = records[position]
+                guard !r.isReverted, let price = r.unitPrice else { return nil }
+                return PricedPurchase(item: r.item, store: r.store, unitPrice: price, time: r.purchasedAt, seq: r.seq)
+            }
+        case .totals:
+            guard settled == nil else { return nil }
+            return positions(state.purchases.count).compactMap { position in
+                let bought = state.purchases.purchase(at: position)
+                guard !bought.isReverted, let price = amounts[position].unitPrice else { return nil }
+                return PricedPurchase(item: bought.item, store: amountStores[Int32(position)], unitPrice: price,
+                                      time: bought.effectiveTime, seq: bought.seq)
+            }
+        case .entries, .none:
+            return nil
+        }
+    }
+
     /// Folds `recorded` in; `state` is the household just before it (for names).
     mutating func apply(_ recorded: RecordedEvent, before state: borrowing ShopState) {
         // Moved out and back (no copy: reading the optional copied all it holds, for each event).

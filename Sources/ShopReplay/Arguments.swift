@@ -192,8 +192,17 @@ enum Lookup {
         do { return try state.find(list: text, in: .includingDeleted) } catch { throw UsageError(message: error.message) }
     }
 
-    static func item(_ text: String, in state: ShopState) throws(UsageError) -> ItemID {
-        do { return try state.find(item: text, in: .includingDeleted) } catch { throw UsageError(message: error.message) }
+    static func item(_ text: String, in state: ShopState, scope: ShopState.Scope = .includingDeleted) throws(UsageError) -> ItemID {
+        do { return try state.find(item: text, in: scope) } catch { throw UsageError(message: error.message) }
+    }
+
+    /// `--for MEMBER`: in a closed household, one of its members (`unknown_member` otherwise); any name in an open one.
+    static func member(_ name: String, in state: ShopState) throws(UsageError) -> String {
+        guard state.isOpen || state.member(named: name) != nil else {
+            let names = state.members.map(\.name)
+            throw UsageError(message: "unknown_member: --for \"\(name)\" is not a member; the members are \(names.joined(separator: ", "))")
+        }
+        return name
     }
 
     static func location(_ text: String, in state: ShopState) throws(UsageError) -> LocationID {

@@ -68,9 +68,10 @@ enum TextViews {
     }
 
     static func locations(_ view: LocationsView) -> String {
+        // Numbered 1…n in visiting order: a deleted location's stored position leaves no gap here.
         var table = Table(["#", "location", "items"], rightAligned: [0, 2])
-        for row in view.locations {
-            table.add([row.id == .unknown ? "last" : "\(row.position)", row.name, "\(row.items)"])
+        for (number, row) in zip(1..., view.locations) {
+            table.add([row.id == .unknown ? "last" : "\(number)", row.name, "\(row.items)"])
         }
         return [header("Locations in visiting order", asOf: view.asOf), "", table.render()].joined(separator: "\n")
     }
@@ -86,13 +87,14 @@ enum TextViews {
             .joined(separator: "\n")
     }
 
-    static func due(_ view: DueView, calendar: HouseholdCalendar) -> String {
+    /// `nowSource` says where the view's now came from (`the clock`, `--now`, `the time of seq 9`).
+    static func due(_ view: DueView, calendar: HouseholdCalendar, nowSource: String) -> String {
         var table = Table(["item", "last bought", "every", "since", "overdue"], rightAligned: [2, 3, 4])
         for row in view.items {
             table.add([row.name, Format.time(row.lastPurchased, calendar), days(row.meanIntervalDays), days(row.daysSince),
                        row.overdue.map { String(format: "%.1f×", $0) } ?? "always"])
         }
-        return [header("Staples that are due", asOf: view.asOf), "",
+        return [header("Staples that are due", asOf: view.asOf), "Days counted to \(Format.time(view.now, calendar)) (\(nowSource))", "",
                 view.items.isEmpty ? "Nothing is due: no item bought 3 times or more is as long since as usual and off every list." : table.render()]
             .joined(separator: "\n")
     }

@@ -61,8 +61,8 @@ enum Tool {
         if let bad = invalidUTF8.min() {
             let isActor = words[bad].hasPrefix("--actor=") || (bad > 0 && words[bad - 1] == "--actor")
             fail(isActor
-                 ? "invalid_actor: the --actor given is not valid UTF-8; name the actor in UTF-8 text"
-                 : "argument \(bad + 1) is not valid UTF-8 text; nothing was done")
+                 ? ": invalid_actor: the --actor given is not valid UTF-8; name the actor in UTF-8 text"
+                 : ": argument \(bad + 1) is not valid UTF-8 text; nothing was done")
             return 2
         }
         guard let first = words.first, first != "--help", first != "-h", first != "help" else {
@@ -74,7 +74,7 @@ enum Tool {
             return words.isEmpty ? 2 : 0
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            fail("unknown command \"\(first)\"; the commands are \(commands.map { $0.name }.joined(separator: ", ")). See shop-replay --help")
+            fail(": unknown command \"\(first)\"; the commands are \(commands.map { $0.name }.joined(separator: ", ")). See shop-replay --help")
             return 2
         }
         var arguments = Arguments(Array(words.dropFirst()), command: command.name)
@@ -125,8 +125,9 @@ enum Tool {
         }
     }
 
+    /// `message` after the program's name: a command's name (`view: …`), or `: …` where no command is concerned.
     static func fail(_ message: String) {
-        FileHandle.standardError.write(Data("shop-replay \(message)\n".utf8))
+        FileHandle.standardError.write(Data("shop-replay\(message.hasPrefix(":") ? "" : " ")\(message)\n".utf8))
     }
 }
 

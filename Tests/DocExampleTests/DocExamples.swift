@@ -373,6 +373,11 @@ import ShopProjections
     berlin.day(Timestamp("2026-06-01T23:30:00.000Z")!)   // "2026-06-02"
 }
 
+// Sources/ShopProjections/HouseholdCalendar.swift #2
+@MainActor func example_HouseholdCalendar_2() throws {
+    HouseholdCalendar(timeZone: "Europe/Berlin").second(Timestamp("2026-11-26T09:00:00.250Z")!)   // "2026-11-26T10:00:00+01:00"
+}
+
 // Sources/ShopProjections/HouseholdModel.swift #1
 @MainActor func example_HouseholdModel_1() async throws {
     let store = try await ShopStore(path: "shop.ndjson", options: .init(actor: "ana"))
@@ -454,7 +459,8 @@ import ShopProjections
 
 // Sources/ShopProjections/Views/DueView.swift #1
 @MainActor func example_DueView_1(views: HouseholdViews) throws {
-    for row in DueView(views).items { print(row.name, row.daysSince, row.overdue ?? .infinity) }
+    let due = DueView(views, now: Clock.system.now())
+    for row in due.items { print(row.name, row.daysSince, row.overdue ?? .infinity) }
 }
 
 // Sources/ShopProjections/Views/ItemsView.swift #1

@@ -6,7 +6,7 @@ import ShopTestSupport
 
 /// Who is getting what, in the list views (SPEC section 10).
 @Suite struct AssigneeViewTests {
-    @Test("list views show each entry's assignee (no key for nobody's); --for shows a member's entries and nobody's, totals over what it shows")
+    @Test("list views show each entry's assignee (null for nobody's); --for shows a member's entries and nobody's, totals over what it shows")
     func assigneesInTheListViews() throws {
         let h = SmallHousehold()
         defer { h.remove() }
@@ -29,12 +29,12 @@ import ShopTestSupport
         let entries = bens.sections[0].entries
         #expect(ShoppingListView(views, list: h.weekly, grouping: .byName)!.json != json)
         #expect(entries[0].assignee == "ben" && entries[1].assignee == nil)
-        // The JSON has the key only when there is an assignee: a journal without assignments reads as before.
+        // The JSON has the key for every entry, null for nobody's (SPEC section 6, v4).
         let text = ShoppingListView(views, list: h.weekly, grouping: .byName)!.json.text()
-        #expect(text.contains(#""assignee":"ben""#) && text.components(separatedBy: "assignee").count == 3)
+        #expect(text.contains(#""assignee":"ben""#) && text.contains(#""assignee":null"#) && text.components(separatedBy: "assignee").count == 4)
         let detail = ListDetailView(views, list: h.weekly)!
         // Unbought in manual order (milk, butter, eggs), then the bought bread.
         #expect(detail.entries.map(\.assignee) == [nil, "ben", "cleo", nil])
-        #expect(detail.json.text().components(separatedBy: "assignee").count == 3)
+        #expect(detail.json.text().components(separatedBy: "assignee").count == 5)
     }
 }

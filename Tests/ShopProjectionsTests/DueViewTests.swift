@@ -29,7 +29,7 @@ import ShopTestSupport
                 try journal.execute(.purchaseItem(purchase: id(first + n), item: item, purchasedAt: Self.day(day)))
             }
         }
-        // "Now" is the last event's time; the purchases are dated in the past, up to 90 days back from a clock at 1 March.
+        // "Now" is pinned to the last event's time; the purchases are dated in the past, up to 90 days back from a clock at 1 March.
         try buy(coffee, on: [-90, -60, -30], purchase: 0x100)      // every 30 d, last 30 d ago: overdue 1.0
         try buy(soap, on: [-90, -80, -70], purchase: 0x110)        // every 10 d, last 70 d ago: overdue 7.0
         try buy(salt, on: [-60, -40, -20], purchase: 0x120)        // one reverted: 2 purchases, not a staple
@@ -49,15 +49,15 @@ import ShopTestSupport
             return DueView.Row(item: item, name: name, lastPurchased: Self.day(last), meanIntervalDays: mean, daysSince: since,
                                overdue: mean > 0 ? since / mean : nil)
         }
-        let due = DueView(views)
-        #expect(due == DueView(asOf: views.asOf, items: [
+        let due = DueView(views, now: now)
+        #expect(due == DueView(asOf: views.asOf, now: now, items: [
             row(rice, "Rice", last: -5, mean: 0),
             row(soap, "Soap", last: -70, mean: 10),
             row(sugar, "sugar", last: -10, mean: 10),
             row(coffee, "Coffee", last: -30, mean: 30),
         ]), "sugar and coffee are each a few seconds over 1.0 (the commands' seconds since 1 March): over 10 days, sugar's weigh more")
         #expect(due.json == .object([
-            ("view", "due"), ("asOf", .int(views.asOf)),
+            ("view", "due"), ("asOf", .int(views.asOf)), ("now", .string(now.description)),
             ("items", .array(due.items.map { row in
                 .object([("item", .string(row.item.description)), ("name", .string(row.name)), ("lastPurchased", .string(row.lastPurchased.description)),
                          ("meanIntervalDays", .double(row.meanIntervalDays)), ("daysSince", .double(row.daysSince)),
@@ -65,8 +65,8 @@ import ShopTestSupport
             })),
         ]))
         // Before any purchase: nothing; an empty journal's view: nothing.
-        #expect(DueView(try ViewEngine.views(journal: path, asOf: .seq(9), useSnapshot: false).0).items == [])
-        #expect(DueView(HouseholdViews()) == DueView(asOf: 0, items: []))
+        #expect(DueView(try ViewEngine.views(journal: path, asOf: .seq(9), useSnapshot: false).0, now: now).items == [])
+        #expect(DueView(HouseholdViews(history: .totals), now: now) == DueView(asOf: 0, now: now, items: []))
     }
 
     /// The rule, written again from the events alone but for which items and lists are live
@@ -114,13 +114,13 @@ import ShopTestSupport
             views.apply(recorded)
             guard index % 25 == 24 || index == events.count - 1 else { continue }
             let model = Self.model(events[...index], state: views.state)
-            #expect(DueView(views).items == model, "as of seq \(recorded.seq)")
+            #expect(DueView(views, now: recorded.at).items == model, "as of seq \(recorded.seq)")
             dueSeen += model.count
         }
         #expect(dueSeen > 0, "some staple was due at some point")
         // As of a point, read again from the journal: the same view.
         let middle = events.count / 2
         let asOf = try ViewEngine.views(journal: journal.path, asOf: .seq(middle), useSnapshot: false).0
-        #expect(DueView(asOf).items == Self.model(events[..<middle], state: asOf.state))
+        #expect(DueView(asOf, now: asOf.asOfTime!).items == Self.model(events[..<middle], state: asOf.state))
     }
 }

@@ -8,7 +8,7 @@ import ShopTestSupport
 func renderAll(_ views: HouseholdViews) -> JSONValue {
     .array([ListsView(views).json, DeletedListsView(views).json, LocationsView(views).json,
             ItemsByNameView(views).json, ItemsByPurchaseDateView(views).json, AuditView(views).json,
-            StatsView(views).json, DueView(views).json] + renderEveryList(views))
+            StatsView(views).json, DueView(views, now: views.asOfTime ?? .earliest).json] + renderEveryList(views))
 }
 
 /// Every list's views.
@@ -254,7 +254,7 @@ struct RandomJournal {
 @Suite struct WithoutPurchaseHistoryTests {
     static func renderTotalsViews(_ views: HouseholdViews) -> JSONValue {
         .array([renderStateViews(views), ItemsByNameView(views).json, ItemsByPurchaseDateView(views).json, StatsView(views).json,
-                DueView(views).json])
+                DueView(views, now: views.asOfTime ?? .earliest).json])
     }
 
     @Test("totals: the same statistics and items views as the records, and no records", arguments: [44, 45, 46] as [UInt64])

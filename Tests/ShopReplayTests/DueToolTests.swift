@@ -12,16 +12,19 @@ import ShopTestSupport
         defer { tool.remove() }
         #expect(try tool.run(["demo"]).status == 0)
         let journal = tool.path("shop-demo.ndjson")
+        let whole = try ViewEngine.views(journal: journal, useSnapshot: false).0
+        // Now pinned to the last event's time (--now), and as of seq 900 the time of that event.
         for asOf in [nil, 900] as [Int?] {
-            let arguments = ["view", "due", "--journal", journal, "--json"] + (asOf.map { ["--as-of", "\($0)"] } ?? [])
+            let arguments = ["view", "due", "--journal", journal, "--json"]
+                + (asOf.map { ["--as-of", "\($0)"] } ?? ["--now", whole.asOfTime!.description])
             let shown = try tool.run(arguments)
             #expect(shown.status == 0, "\(shown.stderr)")
             let views = try ViewEngine.views(journal: journal, asOf: asOf.map { .seq($0) } ?? .end, useSnapshot: false).0
-            #expect(try JSONValue.parse(Array(shown.stdout.utf8)) == DueView(views).json)
+            #expect(try JSONValue.parse(Array(shown.stdout.utf8)) == DueView(views, now: views.asOfTime!).json)
         }
-        let due = DueView(try ViewEngine.views(journal: journal, useSnapshot: false).0)
+        let due = DueView(whole, now: whole.asOfTime!)
         #expect(!due.items.isEmpty, "the demo has a staple that is due")
-        let text = try tool.run(["view", "due", "--journal", journal])
+        let text = try tool.run(["view", "due", "--journal", journal, "--now", whole.asOfTime!.description])
         #expect(text.status == 0 && text.stdout.hasPrefix("Staples that are due"))
         for row in due.items { #expect(text.stdout.contains(row.name)) }
         let refused = try tool.run(["view", "due", "--journal", journal, "--list", "Weekly"])

@@ -39,7 +39,11 @@ public struct AuditView: Hashable, Sendable {
         self.asOf = asOf; self.purchases = purchases
     }
 
+    /// From views folded with every record (``PurchaseHistory/Depth/records``);
+    /// views that keep less stop the program, naming the depth: for those,
+    /// ``AuditQuery`` streams the same rows from the journal.
     public init(_ views: HouseholdViews, filter: Filter = Filter()) {
+        views.require(.records, for: "AuditView")
         asOf = views.asOf
         purchases = views.history.records.filter(filter.matches)
     }
@@ -56,7 +60,7 @@ public struct AuditView: Hashable, Sendable {
                  ("quantity", .quantity(r.quantity)), ("unitPrice", .optional(r.unitPrice)),
                  ("list", .optional(r.list?.description)), ("listName", .optional(r.listName)),
                  ("location", .string(r.location.description)), ("locationName", .string(r.locationName)),
-                 ("reverted", .bool(r.isReverted))]
-                + (r.store == nil && r.storeName == nil ? [] : [("store", .optional(r.store?.description)), ("storeName", .optional(r.storeName))]))
+                 ("reverted", .bool(r.isReverted)),
+                 ("store", .optional(r.store?.description)), ("storeName", .optional(r.storeName))])
     }
 }

@@ -5,17 +5,21 @@ import ShopEvents
 /// unbought, and whose days since the last purchase are at least their mean
 /// days between purchases — most overdue first, ties by name.
 ///
-/// "Now" is the time of the last event the views hold (``HouseholdViews/asOfTime``):
-/// a view is a fold of the journal, the same whenever it is read, and as of an
-/// earlier point it is what was due then. The mean interval is the statistics'
-/// (last − first) ÷ (purchases − 1), in days; overdue is days since ÷ mean
-/// interval. Three purchases at one moment have a mean of 0: always due, and
-/// first, with no `overdue` (null in JSON).
+/// Days are counted to `now`, which the caller passes in (SPEC section 10,
+/// v4): the clock's time for the household as it is, or the time of the
+/// last event the views hold (``HouseholdViews/asOfTime``) for the household
+/// as of an earlier point. Eggs bought weekly and last in January are
+/// overdue in November, whether or not anything was written since. The
+/// mean interval is the statistics' (last − first) ÷ (purchases − 1), in
+/// days; overdue is days since ÷ mean interval. Three purchases at one
+/// moment have a mean of 0: always due, and first, with no `overdue` (null
+/// in JSON).
 ///
 /// It needs no event of its own: it reads every journal, version 1 included.
 ///
 /// ```swift
-/// for row in DueView(views).items { print(row.name, row.daysSince, row.overdue ?? .infinity) }
+/// let due = DueView(views, now: Clock.system.now())
+/// for row in due.items { print(row.name, row.daysSince, row.overdue ?? .infinity) }
 /// ```
 public struct DueView: Hashable, Sendable {
     /// One item that is due.
@@ -39,17 +43,22 @@ public struct DueView: Hashable, Sendable {
     public static let purchasesForAStaple = 3
 
     public var asOf: Int
+    /// The time days were counted to.
+    public var now: Timestamp
     public var items: [Row]
 
     /// Memberwise, for preview data and tests.
-    public init(asOf: Int, items: [Row]) {
-        self.asOf = asOf; self.items = items
+    public init(asOf: Int, now: Timestamp, items: [Row]) {
+        self.asOf = asOf; self.now = now; self.items = items
     }
 
-    /// From views that fold at least the totals of the purchase history (``PurchaseHistory/Depth/totals``).
-    public init(_ views: HouseholdViews) {
+    /// From views that fold at least the totals of the purchase history
+    /// (``PurchaseHistory/Depth/totals``), with days counted to `now`.
+    public init(_ views: HouseholdViews, now: Timestamp) {
+        views.require(.totals, for: "DueView")
         asOf = views.asOf
-        guard let now = views.asOfTime else {
+        self.now = now
+        guard views.asOfTime != nil else {
             items = []
             return
         }
@@ -72,7 +81,7 @@ public struct DueView: Hashable, Sendable {
 
     public var json: JSONValue {
         .object([
-            ("view", "due"), ("asOf", .int(asOf)),
+            ("view", "due"), ("asOf", .int(asOf)), ("now", .string(now.description)),
             ("items", .array(items.map { row in
                 .object([("item", .string(row.item.description)), ("name", .string(row.name)),
                          ("lastPurchased", .string(row.lastPurchased.description)),

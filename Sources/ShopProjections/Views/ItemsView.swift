@@ -32,7 +32,9 @@ public struct ItemsByNameView: Hashable, Sendable {
         self.asOf = asOf; self.items = items
     }
 
+    /// From views that fold at least the totals (``PurchaseHistory/Depth/totals``), for the last purchases.
     public init(_ views: HouseholdViews) {
+        views.require(.totals, for: "ItemsByNameView")
         asOf = views.asOf
         let onLists = views.unboughtOnLiveLists
         items = sortedByName(views.state.items.values.filter { !$0.isDeleted }) { ($0.name, $0.id) }
@@ -94,7 +96,9 @@ public struct ItemsByPurchaseDateView: Hashable, Sendable {
         self.asOf = asOf; self.sections = sections
     }
 
+    /// From views that fold at least the totals (``PurchaseHistory/Depth/totals``), for the last purchases.
     public init(_ views: HouseholdViews) {
+        views.require(.totals, for: "ItemsByPurchaseDateView")
         asOf = views.asOf
         var days: [String: [Item]] = [:]
         var never: [Item] = []

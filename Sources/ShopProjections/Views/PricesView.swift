@@ -7,11 +7,14 @@ import ShopEvents
 /// item, the store where its last price was lowest.
 ///
 /// Reverted purchases and purchases without a price do not count. "Now" is
-/// the time of the last event the views hold (``HouseholdViews/asOfTime``),
-/// as for ``DueView``: the view is the same whenever it is read. Items by
+/// the time of the last event the views hold (``HouseholdViews/asOfTime``):
+/// the view is the same whenever it is read. Items by
 /// name; stores by name, "no store" last; the cheapest of a tie is the first
-/// of them in that order. Made from the purchase records
-/// (``PurchaseHistory/Depth/records``).
+/// of them in that order. Made from views folded at
+/// ``PurchaseHistory/Depth/totals`` (a ``HouseholdModel``'s default) or
+/// ``PurchaseHistory/Depth/records``: the same rows from either. Views that
+/// keep less (`.entries`, `.none`) cannot show prices: the initializer stops
+/// the program, naming the depth needed, rather than show none.
 ///
 /// ```swift
 /// for item in PricesView(views).items { print(item.name, item.cheapest as Any, item.stores.map(\.lastUnitPrice)) }
@@ -64,14 +67,15 @@ public struct PricesView: Hashable, Sendable {
         self.asOf = asOf; self.items = items
     }
 
-    /// From views that fold every purchase record; `item`: that item's row only.
+    /// From views that fold at least the totals of the purchase history; `item`: that item's row only.
     public init(_ views: HouseholdViews, item only: ItemID? = nil) {
+        guard let priced = views.history.pricedPurchases(of: only, in: views.state) else {
+            preconditionFailure("PricesView needs views folded at .totals or .records; these keep the purchase history at \(views.historyDepth)")
+        }
         asOf = views.asOf
         let windowStart = (views.asOfTime?.millisecondsSince1970 ?? 0) - Int64(Self.windowDays) * 86_400_000
-        let records = views.history.records.lazy.filter { record in
-            (only == nil || record.item == only) && views.state.items[record.item].map { !$0.isDeleted } == true
-        }
-        let byItem = Self.storeRows(records, lowestAndHighestFrom: windowStart) { store in
+        let live = priced.lazy.filter { views.state.items[$0.item].map { !$0.isDeleted } == true }
+        let byItem = Self.storeRows(priced: live, lowestAndHighestFrom: windowStart) { store in
             store.map { views.state.stores[$0]?.name ?? $0.description } ?? Self.noStoreName
         }
         let unsorted = byItem.map { item, rows -> ItemRow in
@@ -93,18 +97,27 @@ public struct PricesView: Hashable, Sendable {
     /// "Stores and prices" (``ReportFigures/prices``, over its period) both use it.
     static func storeRows(_ records: some Sequence<PurchaseRecord>, lowestAndHighestFrom windowStart: Int64,
                           name: (StoreID?) -> String) -> [ItemID: [StoreRow]] {
+        let priced = records.lazy.compactMap { r in
+            r.isReverted ? nil : r.unitPrice.map { PurchaseHistory.PricedPurchase(item: r.item, store: r.store, unitPrice: $0, time: r.purchasedAt, seq: r.seq) }
+        }
+        return storeRows(priced: priced, lowestAndHighestFrom: windowStart, name: name)
+    }
+
+    /// ``storeRows(_:lowestAndHighestFrom:name:)`` of purchases already found not reverted and priced.
+    static func storeRows(priced purchases: some Sequence<PurchaseHistory.PricedPurchase>, lowestAndHighestFrom windowStart: Int64,
+                          name: (StoreID?) -> String) -> [ItemID: [StoreRow]] {
         var rows: [StoreKey: StoreRow] = [:]
         var lastSeq: [StoreKey: Int] = [:]
-        for record in records where !record.isReverted {
-            guard let price = record.unitPrice else { continue }
+        for record in purchases {
+            let price = record.unitPrice
             let key = StoreKey(item: record.item, store: record.store)
-            var row = rows[key] ?? StoreRow(store: record.store, name: name(record.store), lastUnitPrice: price, lastPurchased: record.purchasedAt,
+            var row = rows[key] ?? StoreRow(store: record.store, name: name(record.store), lastUnitPrice: price, lastPurchased: record.time,
                                             lowest: nil, highest: nil, purchases: 0)
             row.purchases += 1
-            if (record.purchasedAt, record.seq) >= (row.lastPurchased, lastSeq[key] ?? 0) {
-                (row.lastUnitPrice, row.lastPurchased, lastSeq[key]) = (price, record.purchasedAt, record.seq)
+            if (record.time, record.seq) >= (row.lastPurchased, lastSeq[key] ?? 0) {
+                (row.lastUnitPrice, row.lastPurchased, lastSeq[key]) = (price, record.time, record.seq)
             }
-            if record.purchasedAt.millisecondsSince1970 >= windowStart {
+            if record.time.millisecondsSince1970 >= windowStart {
                 row.lowest = min(row.lowest ?? price, price)
                 row.highest = max(row.highest ?? price, price)
             }

@@ -85,6 +85,10 @@ public struct ShoppingListView: Hashable, Sendable {
     /// `nil` if there is no such list (never created, or purged). With `member`, only the entries
     /// assigned to that member and those assigned to nobody (`--for MEMBER`); `remaining`,
     /// `estimatedTotal` and `unpriced` then count what is shown, `bought` the whole list.
+    /// An entry assigned to someone who is no longer a member of a closed household is
+    /// nobody's (``Entry/assignee`` nil, shown to every member). A `member` who is no
+    /// member of a closed household sees only nobody's entries: `shop-replay` refuses
+    /// such a `--for` (`unknown_member`) before it asks.
     ///
     /// ```swift
     /// let mine = ShoppingListView(views, list: weekly, grouping: .byLocation, for: "ben")!
@@ -100,13 +104,14 @@ public struct ShoppingListView: Hashable, Sendable {
         self.member = member
         var hidden = 0   // another member's
         for entry in list.entries where !entry.isBought {
-            if let member, let assignee = entry.assignee, assignee != member {
+            let assignee = views.state.assignee(of: entry)
+            if let member, let assignee, assignee != member {
                 hidden += 1
                 continue
             }
             guard let item = views.state.items[entry.item] else { continue }
             let row = Entry(item: item.id, name: item.name, quantity: entry.quantity, available: item.isAvailable,
-                            unitPrice: item.details.unitPrice, assignee: entry.assignee, unit: item.details.unit)
+                            unitPrice: item.details.unitPrice, assignee: assignee, unit: item.details.unit)
             all.append(row)
             byLocation[item.location, default: []].append(row)
         }
@@ -140,9 +145,8 @@ public struct ShoppingListView: Hashable, Sendable {
                     ("entries", .array(section.entries.map { entry in
                         .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
                                  ("quantity", .quantity(entry.quantity)), ("available", .bool(entry.available)),
-                                 ("unitPrice", .optional(entry.unitPrice))]
-                                + (entry.unit.map { [("unit", .string($0))] } ?? [])
-                                + (entry.assignee.map { [("assignee", .string($0))] } ?? []))
+                                 ("unitPrice", .optional(entry.unitPrice)),
+                                 ("unit", .optional(entry.unit)), ("assignee", .optional(entry.assignee))])
                     })),
                 ])
             })),
@@ -217,7 +221,7 @@ public struct ListDetailView: Hashable, Sendable {
         self.list = ListRef(id: id, name: list.name)
         let row = { (entry: ListEntry) in
             Entry(item: entry.item, name: views.name(of: entry.item), quantity: entry.quantity, bought: entry.isBought,
-                  assignee: entry.assignee, unit: views.state.items[entry.item]?.details.unit)
+                  assignee: views.state.assignee(of: entry), unit: views.state.items[entry.item]?.details.unit)
         }
         let boughtEntries = list.entries.filter(\.isBought).sorted { ($0.boughtSeq ?? 0) < ($1.boughtSeq ?? 0) }
         entries = list.entries.filter { !$0.isBought }.map(row) + boughtEntries.map(row)
@@ -230,11 +234,20 @@ public struct ListDetailView: Hashable, Sendable {
             ("view", "list-detail"), ("asOf", .int(asOf)), ("list", list.json),
             ("entries", .array(entries.map { entry in
                 .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
-                         ("quantity", .quantity(entry.quantity)), ("bought", .bool(entry.bought))]
-                         + (entry.unit.map { [("unit", .string($0))] } ?? [])
-                         + (entry.assignee.map { [("assignee", .string($0))] } ?? []))
+                         ("quantity", .quantity(entry.quantity)), ("bought", .bool(entry.bought)),
+                         ("unit", .optional(entry.unit)), ("assignee", .optional(entry.assignee))])
             })),
             ("bought", .int(bought)), ("total", .int(total)),
         ])
+    }
+}
+
+extension ShopState {
+    /// Who is getting an entry, as the views show it: its assignee while that
+    /// one may be assigned (any name in an open household, a member in a
+    /// closed one); an entry assigned to a member since removed is nobody's.
+    func assignee(of entry: ListEntry) -> String? {
+        guard let assignee = entry.assignee, isOpen || member(named: assignee) != nil else { return nil }
+        return assignee
     }
 }

@@ -96,7 +96,7 @@ public struct StatsView: Hashable, Sendable {
     public var actors: [ActorRow]
     public var locations: [LocationRow]
     /// Spend per store, by name, "no store" last; `nil` in a household that
-    /// has never had a store (its JSON has no `stores` key, as before stores).
+    /// has never had a store (its text has no "Per store" table; its JSON `stores` is `[]`).
     public var stores: [StoreRow]?
     public var trips: Trips
 
@@ -112,6 +112,7 @@ public struct StatsView: Hashable, Sendable {
 
     /// The statistics, their item and location rows left empty unless `rows`.
     private init(_ views: HouseholdViews, rows: Bool) {
+        views.require(.totals, for: "StatsView")
         asOf = views.asOf
         if rows {
             let order = Self.rowOrder(views)
@@ -173,9 +174,10 @@ public struct StatsView: Hashable, Sendable {
             ("months", .array(months.map { .object([("month", .string($0.month))] + tally($0.tally)) })),
             ("actors", .array(actors.map { .object([("actor", .string($0.actor))] + tally($0.tally)) })),
             ("locations", .array(locations.map(Self.json))),
-        ] + (stores.map { [("stores", .array($0.map { row in
-            .object([("store", .optional(row.store?.description)), ("name", .string(row.name))] + tally(row.tally))
-        }))] } ?? []) + [
+            // Always present (SPEC 6, v4): `[]` in a household that has never had a store.
+            ("stores", .array((stores ?? []).map { row in
+                .object([("store", .optional(row.store?.description)), ("name", .string(row.name))] + tally(row.tally))
+            })),
             ("trips", .object([("count", .int(trips.count)), ("totalSeconds", .double(trips.totalSeconds)),
                                ("meanSeconds", trips.meanSeconds.map(JSONValue.double) ?? .null)])),
         ])

@@ -7,7 +7,7 @@ struct Audit: ToolCommand {
     static let summary = "who bought what, when, where and for how much"
     static let help = """
     Usage: shop-replay audit [--actor NAME] [--item ID|NAME] [--list ID|NAME] [--from TIME] [--to TIME]
-                             [--as-of SEQ|TIME] [--journal PATH] [--json]
+                             [--as-of SEQ|TIME] [--journal PATH] [--json | --csv]
 
     Every purchase ever recorded, in journal order, with the names things had
     at the time; reverted purchases are shown and marked.
@@ -20,6 +20,10 @@ struct Audit: ToolCommand {
                        is a day of the household's time zone, from its start
       --to TIME        only purchases before this time; a day counts whole
                        (--from 2026-11-01 --to 2026-11-30 is November)
+      --csv            CSV for a spreadsheet or pandas (RFC 4180, CRLF): a header row of
+                       the JSON rows' keys, one row per purchase; unitPrice as a decimal of
+                       the currency (2.49), purchasedAt in the household's time zone with
+                       its offset (2026-11-26T10:00:00+01:00), an empty field for none
     \(AsOf.help)
     \(JournalOptions.help)
     """
@@ -27,16 +31,25 @@ struct Audit: ToolCommand {
     var actor: String?, item: String?, list: String?
     var from: TimeArgument?, to: TimeArgument?
     var asOf: AsOf
+    var csv: Bool
     var options: JournalOptions
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
+        csv = try Self.csvFlag(&arguments, options: options)
         actor = try arguments.option("--actor", "NAME")
         item = try arguments.option("--item", "ID|NAME")
         list = try arguments.option("--list", "ID|NAME")
         from = try Self.time(&arguments, "--from")
         to = try Self.time(&arguments, "--to")
         asOf = try AsOf.parse(&arguments)
+    }
+
+    /// `--csv`, which `--json` excludes.
+    static func csvFlag(_ arguments: inout Arguments, options: JournalOptions) throws(UsageError) -> Bool {
+        let csv = arguments.flag("--csv")
+        if csv, options.json { throw UsageError(message: "--csv and --json are two formats of the same answer: give one") }
+        return csv
     }
 
     static func time(_ arguments: inout Arguments, _ name: String) throws(UsageError) -> TimeArgument? {
@@ -48,7 +61,7 @@ struct Audit: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        try AuditOutput.show(options, asOf: asOf) { views in
+        try AuditOutput.show(options, asOf: asOf, csv: csv) { views in
             let calendar = views.calendar
             let (start, end) = try TimeArgument.range(from: from, to: to, in: calendar)
             return AuditView.Filter(actor: actor, item: try item.map { try Lookup.item($0, in: views.state) },
@@ -65,10 +78,24 @@ struct Audit: ToolCommand {
 /// read, so memory does not grow with the history; the text table needs
 /// every row first (its columns are as wide as the widest cell).
 enum AuditOutput {
-    static func show(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true,
+    static func show(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, csv: Bool = false,
                      filter: (HouseholdViews) throws -> AuditView.Filter) throws {
-        let (query, calendar, pending) = try prepare(options, asOf: asOf, useSnapshot: useSnapshot, filter: filter)
+        let (query, calendar, currency, pending) = try prepare(options, asOf: asOf, useSnapshot: useSnapshot, filter: filter)
         let viewAsOf = query.pending.last?.seq ?? query.through
+        if csv {
+            // A row at a time, as the JSON; a replica's pending purchases are rows like the others.
+            let out = CSVOutput(currency: currency, calendar: calendar)
+            var buffer = CSVOutput.line(CSVOutput.auditHeader)
+            try query.forEach { row in
+                buffer += CSVOutput.line(out.auditRow(row))
+                if buffer.utf8.count >= 1 << 16 {
+                    Output.write(buffer)
+                    buffer = ""
+                }
+            }
+            Output.write(buffer)
+            return
+        }
         guard options.json else {
             let audit = try query.view()
             Output(json: false).view(audit.json, pending: pending) { TextViews.audit(audit, calendar: calendar) }
@@ -92,10 +119,10 @@ enum AuditOutput {
 
     /// The query, with the views dropped before it runs: only the household's state is kept while streaming.
     private static func prepare(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool,
-                                filter: (HouseholdViews) throws -> AuditView.Filter) throws -> (AuditQuery, HouseholdCalendar, Int?) {
+                                filter: (HouseholdViews) throws -> AuditView.Filter) throws -> (AuditQuery, HouseholdCalendar, String?, Int?) {
         let loaded = try loadViewsAndOutbox(options, asOf: asOf, useSnapshot: useSnapshot, history: .none)
         let query = AuditQuery(journal: options.journal, views: loaded.views, through: loaded.through,
                                pending: loaded.pendingEvents, filter: try filter(loaded.views))
-        return (query, loaded.views.calendar, loaded.pending)
+        return (query, loaded.views.calendar, loaded.views.state.household?.currency, loaded.pending)
     }
 }

@@ -48,7 +48,7 @@ struct Demo: ToolCommand {
         let requests = simulation.run()
         // Never destroys events: a journal already at `path` is renamed aside, under the writer's lock.
         let journal = try Journal.create(path: path, options: .init(
-            clock: .stepping(from: simulation.start, by: 0), ids: .sequential(prefix: 0xDE00_0000 | UInt32(seed & 0xFFFF)),
+            clock: .stepping(from: simulation.start, by: 0), ids: .seeded(0xDE00_0000_0000_0000 ^ UInt64(seed)),
             actor: "ana", device: Self.device), existing: .keepAsBackup)
         defer { journal.close() }
         if let backup = journal.previousJournalBackup {
@@ -157,7 +157,7 @@ struct DemoSimulation {
     init(seed: UInt64, days: Int) {
         self.days = days
         rng = SeededRandom(seed: seed ^ 0x5EED_0000_0000_0000)
-        ids = .sequential(prefix: 0xC0DE_0000 | UInt32(seed & 0xFFFF))
+        ids = .seeded(0xC0DE_0000_0000_0000 ^ seed)
         now = start
         weekly = ids.make()
         hardware = ids.make()
@@ -340,5 +340,36 @@ struct DemoSimulation {
         default:
             break
         }
+    }
+}
+
+extension IDGenerator {
+    /// Ids that look random — version 4 UUIDs whose bits come from a seeded
+    /// generator — and are the same for the same seed: the demo's, so that a
+    /// purchase's short id (its first 8 hex digits) names it alone, as an
+    /// app's random ids do, and the same seed still writes the same journal.
+    /// Copies share the generator.
+    static func seeded(_ seed: UInt64) -> IDGenerator {
+        let source = SeededIDSource(seed: seed)
+        return IDGenerator { source.next() }
+    }
+}
+
+private final class SeededIDSource: @unchecked Sendable {
+    // @unchecked: `random` is read and written only under `lock`.
+    private var random: SeededRandom
+    private let lock = NSLock()
+
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+
+    func next() -> UUID {
+        lock.lock(); defer { lock.unlock() }
+        let (high, low) = (random.next(), random.next())
+        func byte(_ word: UInt64, _ index: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
+        // Version 4 (byte 6's high nibble) and the RFC 4122 variant (byte 8's two high bits), as a random UUID has.
+        return UUID(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),
+                           byte(high, 6) & 0x0F | 0x40, byte(high, 7),
+                           byte(low, 0) & 0x3F | 0x80, byte(low, 1), byte(low, 2), byte(low, 3),
+                           byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
     }
 }

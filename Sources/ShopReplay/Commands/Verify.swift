@@ -33,7 +33,8 @@ struct Verify: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let report = try JournalVerifier.verify(path: options.journal, expecting: expected)
+        // The journal named by its absolute path, as every other command names it in what it prints.
+        let report = try JournalVerifier.verify(path: JournalPath.absolute(options.journal), expecting: expected)
         let out = Output(json: options.json)
         if options.json {
             var pairs: [(String, JSONValue)] = [

@@ -20,14 +20,13 @@ enum ViewName: String, CaseIterable {
     case prices
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
-    /// How much of the purchase history the view shows: the audit every
-    /// record, statistics and the items' last purchases the totals; the
-    /// others only which list entries are bought.
+    /// How much of the purchase history the view shows: statistics, the
+    /// items' last purchases, due and prices the totals; the others only
+    /// which list entries are bought (the audit streams the journal).
     var history: PurchaseHistory.Depth {
         switch self {
         case .audit: .none       // the views say where the history ends; the audit streams the journal
-        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due: .totals
-        case .prices: .records
+        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices: .totals
         default: .entries
         }
     }
@@ -93,7 +92,8 @@ struct ViewCommand: ToolCommand {
     static let name = "view"
     static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due, prices"
     static let help = """
-    Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--item ID|NAME] [--as-of SEQ|TIME] [--journal PATH] [--json]
+    Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--item ID|NAME] [--now TIME] [--as-of SEQ|TIME]
+                                 [--journal PATH] [--json]
 
     Shows one view of the household, rebuilt from the journal (from its
     snapshot when there is a good one).
@@ -117,7 +117,11 @@ struct ViewCommand: ToolCommand {
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
       --for MEMBER     the shopping list views: only MEMBER's entries and those assigned to nobody
+                       (in a household with members, MEMBER must be one: unknown_member)
       --item ID|NAME   prices: that item only (a barcode names its item too)
+      --now TIME       due: count the days to TIME (2026-11-26T10:00:00Z, or a day: its start in the
+                       household's time zone) rather than to the clock; with --as-of, the days are
+                       counted to the time of that event unless --now is given
     \(AsOf.help)
       --no-snapshot    ignore <journal>.snapshot and replay the whole journal
     \(JournalOptions.help)
@@ -129,6 +133,8 @@ struct ViewCommand: ToolCommand {
     var member: String?
     /// `--item ID|NAME`: the prices of that item only.
     var item: String?
+    /// `--now TIME`: the due view counts days to it, not to the clock.
+    var now: TimeArgument?
     var asOf: AsOf
     var useSnapshot: Bool
     var options: JournalOptions
@@ -138,6 +144,7 @@ struct ViewCommand: ToolCommand {
         list = try arguments.option("--list", "ID|NAME")
         member = try arguments.option("--for", "MEMBER")
         item = try arguments.option("--item", "ID|NAME")
+        now = try Audit.time(&arguments, "--now")
         asOf = try AsOf.parse(&arguments)
         useSnapshot = !arguments.flag("--no-snapshot")
         guard let name = arguments.positional() else {
@@ -153,6 +160,7 @@ struct ViewCommand: ToolCommand {
             throw UsageError(message: "--for is for the shopping list views, not \(view.rawValue)")
         }
         if item != nil, view != .prices { throw UsageError(message: "--item is for the prices view, not \(view.rawValue)") }
+        if now != nil, view != .due { throw UsageError(message: "--now is for the due view, not \(view.rawValue)") }
     }
 
     func run() throws -> Int32 {
@@ -180,6 +188,7 @@ struct ViewCommand: ToolCommand {
         switch view {
         case .shoppingListByLocation, .shoppingListByName:
             let list = try chosenList()
+            let member = try member.map { name throws(UsageError) in try Lookup.member(name, in: views.state) }
             let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation, for: member)!
             show(shopping.json) { TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views) }
         case .listDetail:
@@ -213,12 +222,23 @@ struct ViewCommand: ToolCommand {
             let members = MembersView(views)
             show(members.json) { TextViews.members(members, calendar: views.calendar) }
         case .due:
-            let due = DueView(views)
-            show(due.json) { TextViews.due(due, calendar: views.calendar) }
+            let (time, source) = try dueNow(views, clock: .system)
+            let due = DueView(views, now: time)
+            show(due.json) { TextViews.due(due, calendar: views.calendar, nowSource: source) }
         case .prices:
-            let prices = PricesView(views, item: try item.map { text throws in try views.state.find(item: text, in: .live) })
+            let prices = PricesView(views, item: try item.map { text throws(UsageError) in try Lookup.item(text, in: views.state, scope: .live) })
             show(prices.json) { TextViews.prices(prices, currency: currency, calendar: views.calendar) }
         }
         return 0
+    }
+}
+
+extension ViewCommand {
+    /// What the due view counts days to (SPEC section 10): `--now`, else with
+    /// `--as-of` the time of the last event shown, else the clock; and where it came from, for the text.
+    func dueNow(_ views: HouseholdViews, clock: Clock) throws(UsageError) -> (Timestamp, String) {
+        if let now { return (try now.start(in: views.calendar), "--now") }
+        if case .end = asOf {} else if let time = views.asOfTime { return (time, "the time of seq \(views.asOf)") }
+        return (clock.now(), "the clock")
     }
 }
