@@ -41,6 +41,12 @@ import ShopProjections
     let request = try CommandCodec.decode(Array(text.utf8), ids: .random)
 }
 
+// Sources/ShopEvents/Codec/CommandNames.swift #1
+@MainActor func example_CommandNames_1(journal: Journal) throws {
+    let line = #"{"type":"ChangeQuantity","data":{"list":"Weekly","item":"Milk","quantity":2}}"#
+    let request = try CommandCatalog.decode(Array(line.utf8), names: .resolve(journal.state), ids: .random)
+}
+
 // Sources/ShopEvents/Codec/EventLineCodec.swift #1
 @MainActor func example_EventLineCodec_1(recorded: RecordedEvent) throws {
     let line = EventLineCodec.encode(recorded)          // bytes without the "\n"
@@ -601,6 +607,11 @@ import ShopProjections
 @MainActor func example_Lookup_1(state: ShopState) throws {
     let milk = try state.find(item: "milk")                                  // the live Milk
     let gone = try state.find(list: "Party", in: .includingDeleted)          // a deleted list, by its last name
+}
+
+// Sources/ShopEvents/Domain/Lookup.swift #2
+@MainActor func example_Lookup_2(state: ShopState) throws {
+    let party = try state.find(deletedList: "Party")   // the deleted Party, though a live list is called Party too
 }
 
 // Sources/ShopProjections/EventHistory.swift #1
