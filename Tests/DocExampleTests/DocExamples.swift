@@ -42,9 +42,20 @@ import ShopProjections
 }
 
 // Sources/ShopEvents/Codec/CommandNames.swift #1
-@MainActor func example_CommandNames_1(journal: Journal) throws {
+@MainActor func example_CommandNames_1(writer: CommandWriter, id: CommandID) throws {
+    let names: CommandCatalog.Names = writer.holds(command: id) ? .notLookedUp : .resolve(try writer.refreshedState())
+}
+
+// Sources/ShopEvents/Codec/CommandNames.swift #2
+@MainActor func example_CommandNames_2(journal: Journal) throws {
     let line = #"{"type":"ChangeQuantity","data":{"list":"Weekly","item":"Milk","quantity":2}}"#
     let request = try CommandCatalog.decode(Array(line.utf8), names: .resolve(journal.state), ids: .random)
+}
+
+// Sources/ShopEvents/Codec/CommandNames.swift #3
+@MainActor func example_CommandNames_3() throws {
+    let cut = #"{"type":"RenameItem","id":"00000000-0000-0000-0000-0000000000C1","data":{"#
+    print(CommandCatalog.commandID(in: Array(cut.utf8)) as Any)   // the id, though the line is cut short
 }
 
 // Sources/ShopEvents/Codec/EventLineCodec.swift #1
@@ -633,6 +644,11 @@ import ShopProjections
     defer { writer.close() }
     let results = try writer.execute([CommandEnvelope(.createList(name: "Weekend"))])
     print(results.count, writer.isReplica)
+}
+
+// Sources/ShopEvents/Store/CommandWriter.swift #2
+@MainActor func example_CommandWriter_2(writer: CommandWriter, id: CommandID) throws {
+    if writer.holds(command: id) { print("a retry: answered with its first result, nothing written") }
 }
 
 // Sources/ShopEvents/Sync/HTTPSyncTransport.swift #1

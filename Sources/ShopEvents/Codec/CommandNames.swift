@@ -6,6 +6,10 @@ import Foundation
 /// the user typed, and every byte offset of an error counts in the user's line.
 extension CommandCatalog {
     /// How ``decode(_:names:ids:)`` treats references by name.
+    ///
+    /// ```swift
+    /// let names: CommandCatalog.Names = writer.holds(command: id) ? .notLookedUp : .resolve(try writer.refreshedState())
+    /// ```
     public enum Names {
         /// Each name is looked up in the state: the live thing of that name
         /// (ignoring case), a live item's barcode, and for `RestoreList` and
@@ -82,6 +86,11 @@ extension CommandCatalog {
     /// The command id a line carries (its top-level `"id"`), read as far as the
     /// line can be read: a refusal of the line names it, also when the line is
     /// not a command.
+    ///
+    /// ```swift
+    /// let cut = #"{"type":"RenameItem","id":"00000000-0000-0000-0000-0000000000C1","data":{"#
+    /// print(CommandCatalog.commandID(in: Array(cut.utf8)) as Any)   // the id, though the line is cut short
+    /// ```
     public static func commandID(in line: [UInt8]) -> CommandID? {
         line.withUnsafeBytes { raw -> CommandID? in
             var s = JSONScanner(raw)
