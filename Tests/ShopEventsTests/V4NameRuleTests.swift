@@ -12,7 +12,7 @@ import Testing
     static func household() throws -> Fixture {
         var f = try Fixture.started()
         try f.run(.createList(list: weekly, name: "Weekly", priority: nil))
-        try f.run(.createItem(item: potatoes, name: "Potatoes", location: nil, details: .none))
+        try f.run(.createItem(item: potatoes, name: "Potatoes", location: nil, details: ItemDetails(barcode: "4006381333931")))
         try f.run(.addItemToList(list: weekly, item: potatoes, quantity: nil))
         return f
     }
@@ -28,11 +28,12 @@ import Testing
         let byName = #"{"type":"ChangeQuantity","data":{"list":"Weekly","item":"Potatoes","quantity":"#
         let byID = #"{"type":"ChangeQuantity","data":{"list":"\#(Self.weekly)","item":"\#(Self.potatoes)","quantity":"#
         let byOddCase = #"{"type":"ChangeQuantity","data":{"list":" weekly ","item":"POTATOES","quantity":"#
+        let byBarcode = #"{"type":"ChangeQuantity","data":{"list":"Weekly","item":"4006381333931","quantity":"#
         for (number, detail) in [("1e2", "a quantity is a plain number (no exponent)"),
                                  ("1.5000", "a quantity has at most three fraction digits"),
                                  ("1.2345", "a quantity has at most three fraction digits"),
                                  ("2.0e0", "a quantity is a plain number (no exponent)")] {
-            for prefix in [byName, byID, byOddCase] {
+            for prefix in [byName, byID, byOddCase, byBarcode] {
                 let error = Self.decodeError(prefix + number + "}}", f.state)
                 #expect(error as? CodecError == CodecError(.invalidQuantity, detail, offset: prefix.utf8.count), "\(prefix)\(number)")
             }
@@ -44,6 +45,8 @@ import Testing
         // A good quantity by name: the command by ids, the number as written.
         let good = try CommandCatalog.decode(Array((byName + "1.5}}").utf8), names: .resolve(f.state), ids: .sequential())
         #expect(good == CommandEnvelope(.changeQuantity(list: Self.weekly, item: Self.potatoes, quantity: Quantity(thousandths: 1500))))
+        let barcode = try CommandCatalog.decode(Array((byBarcode + "2.25}}").utf8), names: .resolve(f.state), ids: .sequential())
+        #expect(barcode == CommandEnvelope(.changeQuantity(list: Self.weekly, item: Self.potatoes, quantity: Quantity(thousandths: 2250))))
         // The unknown name alone: its own refusal.
         #expect(Self.decodeError(unknown + "2}}", f.state) as? RuleViolation
                 == RuleViolation(.unknownItem, #"there is no live item named "Potatos""#, field: "item"))

@@ -210,5 +210,11 @@ import ShopTestSupport
             #expect(result.stderr == "shop-replay apply: \(error)\n")
             #expect(try Self.files(tool) == before, "\(journal): the folder is as it was")
         }
+        // A folder given as the file of commands is refused too, not read as no commands.
+        let folder = try tool.run(["apply", "folder", "--actor", "ana"])
+        #expect(folder.status == 3)
+        #expect(folder.stdout == "")
+        #expect(folder.stderr == "shop-replay apply: cannot read commands from folder: it is a folder, not a file of commands; nothing was written\n")
+        #expect(try Self.files(tool) == before)
     }
 }

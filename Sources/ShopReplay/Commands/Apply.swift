@@ -133,6 +133,11 @@ struct Apply: ToolCommand {
     func run() throws -> Int32 {
         let handle: FileHandle
         if let input, input != "-" {
+            var folder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: input, isDirectory: &folder), folder.boolValue {
+                // Read, a folder would end at once: nothing applied, and no error said.
+                throw ToolFailure(message: "cannot read commands from \(input): it is a folder, not a file of commands; nothing was written", exitCode: 3)
+            }
             guard let file = FileHandle(forReadingAtPath: input) else {
                 throw ToolFailure(message: "cannot read commands from \(input): no such file, or not readable", exitCode: 3)
             }
