@@ -61,8 +61,9 @@ enum TextViews {
     }
 
     static func deletedLists(_ view: DeletedListsView, calendar: HouseholdCalendar) -> String {
-        var table = Table(["list", "deleted", "by", "entries"], rightAligned: [3])
-        for row in view.lists { table.add([row.name, Format.time(row.deletedAt, calendar), row.deletedBy, "\(row.entries)"]) }
+        // The id too: two deleted lists may share a name, and RestoreList or PurgeList then needs the id.
+        var table = Table(["list", "id", "deleted", "by", "entries"], rightAligned: [4])
+        for row in view.lists { table.add([row.name, row.id.description, Format.time(row.deletedAt, calendar), row.deletedBy, "\(row.entries)"]) }
         return [header("Deleted lists (restorable)", asOf: view.asOf), "", view.lists.isEmpty ? "No deleted lists." : table.render()]
             .joined(separator: "\n")
     }

@@ -41,6 +41,23 @@ import ShopProjections
     let request = try CommandCodec.decode(Array(text.utf8), ids: .random)
 }
 
+// Sources/ShopEvents/Codec/CommandNames.swift #1
+@MainActor func example_CommandNames_1(writer: CommandWriter, id: CommandID) throws {
+    let names: CommandCatalog.Names = writer.holds(command: id) ? .notLookedUp : .resolve(try writer.refreshedState())
+}
+
+// Sources/ShopEvents/Codec/CommandNames.swift #2
+@MainActor func example_CommandNames_2(journal: Journal) throws {
+    let line = #"{"type":"ChangeQuantity","data":{"list":"Weekly","item":"Milk","quantity":2}}"#
+    let request = try CommandCatalog.decode(Array(line.utf8), names: .resolve(journal.state), ids: .random)
+}
+
+// Sources/ShopEvents/Codec/CommandNames.swift #3
+@MainActor func example_CommandNames_3() throws {
+    let cut = #"{"type":"RenameItem","id":"00000000-0000-0000-0000-0000000000C1","data":{"#
+    print(CommandCatalog.commandID(in: Array(cut.utf8)) as Any)   // the id, though the line is cut short
+}
+
 // Sources/ShopEvents/Codec/EventLineCodec.swift #1
 @MainActor func example_EventLineCodec_1(recorded: RecordedEvent) throws {
     let line = EventLineCodec.encode(recorded)          // bytes without the "\n"
@@ -609,6 +626,11 @@ import ShopProjections
     let gone = try state.find(list: "Party", in: .includingDeleted)          // a deleted list, by its last name
 }
 
+// Sources/ShopEvents/Domain/Lookup.swift #2
+@MainActor func example_Lookup_2(state: ShopState) throws {
+    let party = try state.find(deletedList: "Party")   // the deleted Party, though a live list is called Party too
+}
+
 // Sources/ShopProjections/EventHistory.swift #1
 @MainActor func example_EventHistory_1(milk: ItemID) throws {
     try EventHistory.forEach(journal: "shop.ndjson", touching: .item(milk)) { recorded, before in
@@ -628,6 +650,11 @@ import ShopProjections
     defer { writer.close() }
     let results = try writer.execute([CommandEnvelope(.createList(name: "Weekend"))])
     print(results.count, writer.isReplica)
+}
+
+// Sources/ShopEvents/Store/CommandWriter.swift #2
+@MainActor func example_CommandWriter_2(writer: CommandWriter, id: CommandID) throws {
+    if writer.holds(command: id) { print("a retry: answered with its first result, nothing written") }
 }
 
 // Sources/ShopEvents/Sync/HTTPSyncTransport.swift #1

@@ -37,6 +37,28 @@ extension ShopState {
                              hint: names.isEmpty ? "" : "; the lists are \(names.joined(separator: ", "))")
     }
 
+    /// The list a `RestoreList` or `PurgeList` names: an id as it is (the
+    /// rules say whether that list is deleted), else the deleted list whose
+    /// last name is `text` (ignoring case); with none, the live list of that
+    /// name (which the rules refuse, `list_not_deleted`, as they refuse its
+    /// id). `unknown_list` if no list has the name; `ambiguous_name`, listing
+    /// the ids, if two deleted lists share it.
+    ///
+    /// ```swift
+    /// let party = try state.find(deletedList: "Party")   // the deleted Party, though a live list is called Party too
+    /// ```
+    public func find(deletedList text: String) throws(RuleViolation) -> ListID {
+        if let id = ListID(text) { return id }
+        let key = Self.trimmed(text).lowercased()
+        let deleted = lists.values.filter { $0.isDeleted && $0.name.lowercased() == key }.map(\.id).sorted()
+        if deleted.count > 1 {
+            throw RuleViolation(.ambiguousName, "\(deleted.count) deleted lists are named \(Self.quoted(text)): \(deleted.map(\.description).joined(separator: ", ")); give the id of the one meant", field: "list")
+        }
+        if let id = deleted.first ?? liveList(named: text) { return id }
+        let names = Set(lists.values.filter(\.isDeleted).map(\.name)).sorted()
+        throw RuleViolation(.unknownList, "there is no list named \(Self.quoted(text))\(names.isEmpty ? "; no list is deleted" : "; the deleted lists are \(names.joined(separator: ", "))")", field: "list")
+    }
+
     /// The location `text` names; `unknown_location`, naming the live locations, if none.
     /// The store `text` names; `unknown_store`, naming the live stores, if none.
     public func find(store text: String, in scope: Scope = .live) throws(RuleViolation) -> StoreID {

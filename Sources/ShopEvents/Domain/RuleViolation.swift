@@ -48,6 +48,8 @@ public struct RuleViolation: ShopError, Hashable {
         case unknownList = "unknown_list"
         case listDeleted = "list_deleted"
         case listNotDeleted = "list_not_deleted"
+        /// A name that several things share where one is meant (two deleted lists of one name): give the id.
+        case ambiguousName = "ambiguous_name"
         case alreadyOnList = "already_on_list"
         case notOnList = "not_on_list"
         case alreadyBought = "already_bought"

@@ -147,6 +147,8 @@ public final class Journal {
             if let held { WriterLock.release(held) }
             throw JournalError(.replica, "\(path) is a replica of a sync hub (\(path).sync): only sync writes it; commands go to its outbox (`Replica`, `ReplicaStore`) — nothing was changed")
         }
+        // The lock file stays once made: what is no journal is refused before it is.
+        if held == nil, existing == nil { try checkFirstLine(path) }
         let file = try AppendFile.open(path: path, lockTimeout: options.lockTimeout, existing: existing, lockFD: held)
         // From here on the journal owns the file: close() releases it.
         let journal = Journal(file: file, options: options)
@@ -157,6 +159,40 @@ public final class Journal {
             throw error
         }
         return journal
+    }
+
+    /// What opening would refuse anyway, refused before the writer's lock is
+    /// taken (its file is never removed, and must not be left next to what is
+    /// no journal: a folder, a CSV file, an archive): a path that cannot be
+    /// opened for writing, or whose first line is complete and is not a
+    /// journal line, with the errors reading it would give. A missing file,
+    /// an empty one and an unfinished or empty first line are left to opening
+    /// (it makes the file, or recovers a torn tail). Readers take no lock:
+    /// a complete line is never changed.
+    static func checkFirstLine(_ path: String) throws(JournalError) {
+        let fd = Posix.open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return }
+            throw JournalError.io("open", path)
+        }
+        defer { _ = Posix.close(fd) }
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(line.count)) }
+            if n < 0, errno == EINTR { continue }
+            // No newline (or a first line too long to be one): opening judges it, a torn first line it recovers.
+            guard n > 0, line.count < 1 << 24 else { return }
+            if let newline = chunk[..<n].firstIndex(of: 0x0A) {
+                line += chunk[..<newline]
+                break
+            }
+            line += chunk[..<n]
+        }
+        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+        do { _ = try EventLineCodec.decodeLine(line) } catch {
+            throw JournalError.corrupt(line: 1, offset: error.offset, "\(error.code): \(error.detail)")
+        }
     }
 
     /// Reads the file back into the chain (see ``ReadBack``).

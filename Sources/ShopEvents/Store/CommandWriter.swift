@@ -86,6 +86,18 @@ public final class CommandWriter {
         return journal.state
     }
 
+    /// Whether a command with this id is in the journal (on a replica: in the
+    /// replica or its outbox), as last read: executing it again is a retry,
+    /// answered with its first result.
+    ///
+    /// ```swift
+    /// if writer.holds(command: id) { print("a retry: answered with its first result, nothing written") }
+    /// ```
+    public func holds(command id: CommandID) -> Bool {
+        if let replica { return replica.holds(command: id) }
+        return journal?.journal.chain.commands[id] != nil
+    }
+
     /// The household as last read or written, without reading anything.
     public var state: ShopState { replica?.state ?? journal?.state ?? .initial }
 

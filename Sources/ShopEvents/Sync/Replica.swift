@@ -205,6 +205,11 @@ public final class Replica {
         return CommandOutcome(command: id, events: Array(pendingEvents[before...]), isRetry: false, isPending: true)
     }
 
+    /// Whether a command with this id is in the replica or its outbox: executing it again is a retry.
+    func holds(command id: CommandID) -> Bool {
+        replicaCommands.contains(id) || pending.contains { $0.id == id }
+    }
+
     /// Executes one command with the default actor and a fresh command id.
     @discardableResult
     public func execute(_ command: Command) throws -> CommandOutcome { try execute(CommandEnvelope(command)) }

@@ -26,10 +26,16 @@ enum ToolJournal {
     /// enrolled as (its `J.sync`), else $USER, checked by the actor rule.
     /// With none there is no one to record as the writer: refused, never made up.
     static func actor(_ arguments: inout Arguments, journal: String? = nil) throws(UsageError) -> String {
-        let enrolled = journal.flatMap(SyncSettings.enrolledActor(journal:))
-        guard let actor = try arguments.option("--actor", "NAME") ?? enrolled ?? userName else {
+        guard let actor = try optionalActor(&arguments, journal: journal) else {
             throw UsageError(message: "who is this? there is no --actor and $USER is not set: give --actor NAME (the name recorded as who wrote each command); nothing was written")
         }
+        return actor
+    }
+
+    /// The same, `nil` where there is none: `apply` then writes only the commands that name their own actor.
+    static func optionalActor(_ arguments: inout Arguments, journal: String? = nil) throws(UsageError) -> String? {
+        let enrolled = journal.flatMap(SyncSettings.enrolledActor(journal:))
+        guard let actor = try arguments.option("--actor", "NAME") ?? enrolled ?? userName else { return nil }
         do { try Limits.checkActor(actor) } catch {
             throw UsageError(message: "--actor: \(error.code): \(error.message)")
         }
@@ -68,7 +74,8 @@ struct Apply: ToolCommand {
            "expectedSeq": SEQ?, "correlation": UUID?, "data": {...}}
         A rejected command writes nothing; the others are written. A command id
         already in the journal writes nothing again and answers with the first
-        result. Exit code 1 if any command was rejected.
+        result, even if a name it uses names nothing now. A rejection names the
+        line's command id when it has one. Exit code 1 if any command was rejected.
 
         Command types and their data fields (? = optional; the id of a thing
         being created may be left out and a new one is made):
@@ -77,7 +84,8 @@ struct Apply: ToolCommand {
         Fields:
         \(fields)
         item, list and location may name a live thing instead of giving its id
-        ("item": "milk"); the journal always records ids.
+        ("item": "milk"); RestoreList and PurgeList name a deleted list by its
+        last name. The journal always records ids.
 
         Who may do what: a household with no members is open, and every actor
         may issue every command. AddMember closes it (the issuer becomes an
@@ -92,7 +100,8 @@ struct Apply: ToolCommand {
         Options:
           --actor NAME     who issues commands that name no actor (default: on a
                            replica a hosted hub enrolled, its actor; else $USER;
-                           with none, nothing is written)
+                           with none, only commands that name their own actor
+                           are written, the others rejected: missing_actor)
           --batch N        commands per write and fsync (default 1000 from a file,
                            1 from standard input so that each answer comes at once)
           --wait SECONDS   how long each write waits for another writer (default 5);
@@ -107,14 +116,15 @@ struct Apply: ToolCommand {
     }
 
     var input: String?
-    var actor: String
+    /// Who issues the commands that name no actor; with none, those are refused (`missing_actor`).
+    var actor: String?
     var batch: Int?
     var wait: Int
     var options: JournalOptions
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
-        actor = try ToolJournal.actor(&arguments, journal: options.journal)
+        actor = try ToolJournal.optionalActor(&arguments, journal: options.journal)
         batch = try arguments.number("--batch", "N", in: 1...100_000)
         wait = try arguments.number("--wait", "SECONDS", in: 0...3600) ?? 5
         input = arguments.positional()
@@ -123,6 +133,11 @@ struct Apply: ToolCommand {
     func run() throws -> Int32 {
         let handle: FileHandle
         if let input, input != "-" {
+            var folder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: input, isDirectory: &folder), folder.boolValue {
+                // Read, a folder would end at once: nothing applied, and no error said.
+                throw ToolFailure(message: "cannot read commands from \(input): it is a folder, not a file of commands; nothing was written", exitCode: 3)
+            }
             guard let file = FileHandle(forReadingAtPath: input) else {
                 throw ToolFailure(message: "cannot read commands from \(input): no such file, or not readable", exitCode: 3)
             }
@@ -132,7 +147,7 @@ struct Apply: ToolCommand {
         }
         let perBatch = batch ?? (input == nil || input == "-" ? 1 : 1000)
         var recovered: JSONValue?
-        let target = try CommandWriter(path: options.journal, options: ToolJournal.options(actor: actor, wait: Double(wait))) { journal in
+        let target = try CommandWriter(path: options.journal, options: ToolJournal.options(actor: actor ?? "", wait: Double(wait))) { journal in
             ToolJournal.sayRecovery(path: journal.path, journal.recoveredTornTail)
             recovered = journal.recoveredTornTail.map(ToolJournal.recoveryJSON)
         }
@@ -193,7 +208,7 @@ struct Apply: ToolCommand {
         var reader = LineReader(handle)
         while let next = reader.next() {
             lineNumber += 1
-            guard case var .line(bytes) = next else {
+            guard case let .line(bytes) = next else {
                 if case let .tooLong(length) = next {
                     // Answered in its turn, after the commands before it; the run goes on.
                     try flush()
@@ -202,21 +217,30 @@ struct Apply: ToolCommand {
                 continue
             }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            // Names mean what they mean after the commands before this one, and after other writers'.
+            // A retry is answered from the journal's record: the names it used may name nothing now.
+            var names: CommandCatalog.Names?
             if CommandCatalog.usesNames(bytes) {
-                // Names mean what they mean after the commands before this one, and after other writers'.
                 try flush()
-                do { bytes = try CommandCatalog.resolvingNames(in: bytes, state: try target.refreshedState()) } catch let error as RuleViolation {
-                    rejectedLine(nil, error.code, "line \(lineNumber): \(error.message)")
-                    continue
-                }
+                let state = try target.refreshedState()
+                names = CommandCatalog.commandID(in: bytes).map { target.holds(command: $0) } == true ? .notLookedUp : .resolve(state)
             }
             do {
-                var request = try CommandCodec.decode(bytes, ids: .random)
+                var request = try names.map { try CommandCatalog.decode(bytes, names: $0, ids: .random) } ?? CommandCodec.decode(bytes, ids: .random)
+                if request.actor == nil, actor == nil {
+                    // No one to record as its writer: refused, never made up (a retry is answered all the same).
+                    try flush()
+                    _ = try target.refreshedState()
+                    guard let id = request.id, target.holds(command: id) else {
+                        rejectedLine(request.id, "missing_actor", "line \(lineNumber): the command names no \"actor\", and there is no --actor and $USER is not set: give \"actor\" in the command or --actor NAME; nothing was written for it")
+                        continue
+                    }
+                }
                 if request.id == nil { request.id = CommandID() }
                 pending.append(request)
-            } catch {
+            } catch let error as ShopError {
                 try flush()
-                rejectedLine(nil, error.code, "line \(lineNumber): \(error.message)")
+                rejectedLine(CommandCatalog.commandID(in: bytes), error.code, "line \(lineNumber): \(error.message)")
                 continue
             }
             if pending.count >= perBatch { try flush() }

@@ -11,7 +11,8 @@ struct History: ToolCommand {
 
     Lists every event that touched the thing, in journal order: its creation,
     renames, moves, list entries, purchases and reverts, deletion. Names are
-    matched ignoring case; a deleted thing can be named by its last name or id.
+    matched ignoring case; a deleted thing can be named by its last name or id,
+    and so can a purged list.
     For a member: every event that actor issued, and every event about it
     (added, role changed, removed); the name is compared exactly.
 
@@ -54,8 +55,16 @@ struct History: ToolCommand {
             let found = try Lookup.item(text, in: final)
             resolved = .item(found); (kind, id, name) = ("item", found.description, final.items[found]!.name)
         case let .list(text):
-            let found = try Lookup.list(text, in: final)
-            resolved = .list(found); (kind, id, name) = ("list", found.description, final.lists[found]!.name)
+            let found: ListID, listName: String
+            do throws(UsageError) {
+                found = try Lookup.list(text, in: final)
+                listName = final.lists[found]!.name
+            } catch {
+                // A purged list is gone from the state; its events are still in the journal.
+                guard let purged = Self.purgedList(text, in: events, purged: final.purgedLists) else { throw error }
+                (found, listName) = purged
+            }
+            resolved = .list(found); (kind, id, name) = ("list", found.description, listName)
         case let .location(text):
             let found = try Lookup.location(text, in: final)
             resolved = .location(found); (kind, id, name) = ("location", found.description, final.locations[found]!.name)
@@ -90,6 +99,22 @@ struct History: ToolCommand {
             out.line(table.render())
         }
         return 0
+    }
+
+    /// A purged list, by its id or by its last name ignoring case (the lowest id
+    /// when several purged lists had it), with that name: from the events, the state keeps none.
+    static func purgedList(_ text: String, in events: [RecordedEvent], purged: Set<ListID>) -> (ListID, String)? {
+        guard !purged.isEmpty else { return nil }
+        var names: [ListID: String] = [:]
+        for recorded in events {
+            switch recorded.event {
+            case let .listCreated(list, name, _), let .listRenamed(list, name): if purged.contains(list) { names[list] = name }
+            default: break
+            }
+        }
+        if let id = ListID(text) { return names[id].map { (id, $0) } }
+        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
+        return names.filter { $0.value.lowercased() == key }.min { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// The bytes of the lines numbered `seqs` (1-based), in order, without their newlines.
