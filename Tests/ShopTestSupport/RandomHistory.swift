@@ -108,8 +108,8 @@ public struct RandomCommands {
                                                     unitPrice: price, photo: chance(10) ? "photo.jpg" : nil,
                                                     unit: unit(), barcode: barcode()))
         case 22..<24: return .renameItem(item: anyItem, name: name())
-        case 24..<26: return .changeItemDetails(item: anyItem, details: ItemDetails(unitPrice: Int.random(in: -1...999, using: &rng),
-                                                                                    unit: unit(), barcode: barcode()))
+        case 24..<26: return .changeItemDetails(item: anyItem, patch: ItemDetailsPatch(replacingWith: ItemDetails(unitPrice: Int.random(in: -1...999, using: &rng),
+                                                                                    unit: unit(), barcode: barcode())))
         case 26..<28: return .relocateItem(item: anyItem, location: anyLocation)
         case 28..<30: return .setItemAvailability(item: anyItem, available: chance(50))
         case 30..<32: return .deleteItem(item: anyItem)
