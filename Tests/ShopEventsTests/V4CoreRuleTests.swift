@@ -145,6 +145,28 @@ import ShopTestSupport
         #expect(journal.state.stores.isEmpty)
     }
 
+    /// Pipelined, a batch is decided while the one before is still being written: a reused id is refused once it lands.
+    @Test func aPipelinedRunRefusesAnIDReusedAcrossBatches() throws {
+        let fixture = JournalFixture()
+        defer { fixture.remove() }
+        let journal = try fixture.seeded()
+        defer { journal.close() }
+        var answers: [[Result<CommandOutcome, RuleViolation>]] = []
+        try journal.execute(batches: [
+            [CommandEnvelope(.createList(list: id(0x11), name: "Party"), id: id(0xC1))],
+            [CommandEnvelope(.renameList(list: id(0x11), name: "Feast"), id: id(0xC1)),
+             CommandEnvelope(.createList(list: id(0x11), name: "Party"), id: id(0xC1))],
+        ]) { answers.append($0) }
+        guard answers.count == 2, case let .success(created) = answers[0][0] else { Issue.record("\(answers)"); return }
+        #expect(created.seqs == [13])
+        #expect(answers[1] == [
+            .failure(RuleViolation(.idReused, "command id 00000000-0000-0000-0000-0000000000C1 was used for a CreateList already; this RenameList needs an id of its own (only a retry of that CreateList may repeat it)", field: "id")),
+            .success(CommandOutcome(command: id(0xC1), events: created.events, isRetry: true)),
+        ])
+        #expect(journal.head.seq == 13)
+        #expect(journal.state.lists[id(0x11)]?.name == "Party")
+    }
+
     /// The hub decides a push through the same journal path: a reused id is refused there too.
     @Test func aSyncHubRefusesAnIDReused() throws {
         let fixture = JournalFixture()

@@ -99,6 +99,12 @@ import ShopTestSupport
         #expect(lines.first == refusal)
         #expect(lines.count == 2 && lines[1].contains(#""retry":true"#), "\(lines)")
         #expect(Scratch.bytes(world.path("a")) == replica)
+        // A device refuses a time ahead of its own clock too, into neither file.
+        let outboxBefore = Scratch.bytes(outbox)
+        let ahead = try world.tool.run(["apply", "--journal", world.path("a"), "--actor", "ana", "--json"],
+                                       stdin: #"{"type":"CreateList","id":"00000000-0000-0000-0000-00000000C302","at":"2099-01-01T00:00:00.000Z","data":{"name":"Later"}}"# + "\n")
+        #expect(ahead.stdout.hasPrefix(#"{"ok":false,"command":"00000000-0000-0000-0000-00000000C302","error":{"code":"in_future","message":"at 2099-01-01T00:00:00.000Z is more than 5 minutes after this writer's clock ("#), "\(ahead.stdout)")
+        #expect(Scratch.bytes(outbox) == outboxBefore && Scratch.bytes(world.path("a")) == replica)
     }
 
     @Test func changeItemDetailsIsAMergePatch() throws {
