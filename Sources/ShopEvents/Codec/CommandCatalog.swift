@@ -67,7 +67,7 @@ public enum CommandCatalog {
         case "unitPrice": "minor units, 0 to 100000000 (249 = 2.49)"
         case "priority": #""low", "normal" or "high""#
         case "available": "true or false"
-        case "purchasedAt": "a time, 2026-03-01T18:00:00.000Z"
+        case "purchasedAt": "a time, 2026-03-01T18:00:00.000Z; at most 24 hours after the command's at"
         case "category": "text, at most \(Limits.categoryLength) characters (empty: none)"
         case "notes": "text, at most \(Limits.notesLength) characters; line feeds and tabs but no other control characters (empty: none)"
         case "photo": "a file name or URL (never the picture's bytes), at most \(Limits.photoLength) characters"

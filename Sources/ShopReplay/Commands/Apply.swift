@@ -78,6 +78,9 @@ struct Apply: ToolCommand {
         its value, a field given as null is cleared, an empty text is none.
           {"type":"ChangeItemDetails","data":{"item":"Milk","notes":"oat","unitPrice":null}}
         changes Milk's notes, clears its price and keeps its category, unit, barcode…
+        An "at" more than 5 minutes after this machine's clock, or a purchasedAt
+        more than 24 hours after the command's at, is in_future; a command id
+        already used by a command of another type is id_reused.
 
         Fields:
         \(fields)
