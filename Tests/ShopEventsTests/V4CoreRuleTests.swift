@@ -182,6 +182,19 @@ import ShopTestSupport
         #expect(fixture.bytes() == before)
     }
 
+    /// The hub stamps pushed commands with its own clock (a push carries no `at`): a purchase more than a day after it is refused.
+    @Test func aSyncHubRefusesAPurchaseADayAheadOfItsClock() throws {
+        let fixture = JournalFixture()
+        defer { fixture.remove() }
+        try fixture.seeded().close()
+        let before = fixture.bytes()
+        let hub = SyncHub(journal: fixture.path, options: .init(clock: .stepping(from: Timestamp("2026-03-01T10:00:00.000Z")!, by: 0), actor: "hub"))
+        let answer = hub.respond(toLine: Array(#"{"push":{"commands":[{"type":"PurchaseItem","id":"00000000-0000-0000-0000-0000000000C2","actor":"ana","data":{"item":"00000000-0000-0000-0000-000000000002","purchasedAt":"2026-03-02T10:00:00.001Z"}}]}}"#.utf8))
+        #expect(String(decoding: answer, as: UTF8.self)
+                == #"{"results":[{"command":"00000000-0000-0000-0000-0000000000C2","ok":false,"error":{"code":"in_future","message":"purchasedAt 2026-03-02T10:00:00.001Z is more than 24 hours after the command's at (2026-03-01T10:00:00.000Z): a purchase is recorded when it is made or later"}}]}"# + "\n")
+        #expect(fixture.bytes() == before)
+    }
+
     // MARK: ChangeItemDetails is a merge patch
 
     @Test func changeItemDetailsKeepsWhatItLeavesOutAndClearsNull() throws {
