@@ -113,6 +113,17 @@ import ShopProjections
     try journal.execute(request)
 }
 
+// Sources/ShopEvents/Domain/Command.swift #3
+@MainActor func example_Command_3() throws {
+    print(CommandType(endingWith: .itemDeleted))   // deleteItem
+}
+
+// Sources/ShopEvents/Domain/Command.swift #4
+@MainActor func example_Command_4(purchaseCommand: CommandID) throws {
+    // The id's first command ended with ItemPurchased: a CreateList under it is refused.
+    try ShopDecider.requireRetry(.createList, id: purchaseCommand, first: .purchaseItem)   // id_reused
+}
+
 // Sources/ShopEvents/Domain/Envelope.swift #1
 @MainActor func example_Envelope_1(request: CommandEnvelope, state: ShopState, last: Timestamp) throws {
     let decided = try ShopDecider.decide(request, state, after: JournalEnd(seq: 41, lastAt: last),
@@ -226,6 +237,21 @@ import ShopProjections
     let corner = state.stores.values.first { !$0.isDeleted && $0.name == "Corner shop" }
 }
 
+// Sources/ShopEvents/Domain/ItemDetailsPatch.swift #1
+@MainActor func example_ItemDetailsPatch_1() throws {
+    let price: FieldPatch<Int> = .set(249)
+    print(price.applied(to: 199), FieldPatch<Int>.keep.applied(to: 199), FieldPatch<Int>.clear.applied(to: 199))
+    // Optional(249) Optional(199) nil
+}
+
+// Sources/ShopEvents/Domain/ItemDetailsPatch.swift #2
+@MainActor func example_ItemDetailsPatch_2(journal: Journal, milk: ItemID) throws {
+    // Milk's notes become "organic", its price goes; category, unit, barcode… stay.
+    try journal.execute(.changeItemDetails(item: milk, patch: ItemDetailsPatch(notes: .set("organic"), unitPrice: .clear)))
+    // The whole set replaced, as a ChangeItemDetails did before v4:
+    try journal.execute(.changeItemDetails(item: milk, patch: ItemDetailsPatch(replacingWith: ItemDetails(unitPrice: 129))))
+}
+
 // Sources/ShopEvents/Domain/Values.swift #1
 @MainActor func example_Values_1() throws {
     let at = Timestamp("2026-11-22T09:30:00.000Z")!
@@ -251,6 +277,14 @@ import ShopProjections
 // Sources/ShopEvents/Domain/Values.swift #5
 @MainActor func example_Values_5() throws {
     let details = ItemDetails(category: "Dairy", unitPrice: 129)
+}
+
+// Sources/ShopEvents/Domain/Values.swift #6
+@MainActor func example_Values_6() throws {
+    try Limits.checkNoControlCharacters("Oat milk 🥛", field: "name")      // fine
+    do { try Limits.checkNoControlCharacters("csi\u{9B}31m", field: "name") }
+    catch { print(error.code) }                                            // invalid_name
+    try Limits.checkNoControlCharacters("1 l\nor 2", field: "notes", allowingLineBreaks: true)
 }
 
 // Sources/ShopEvents/Journal/Journal.swift #1

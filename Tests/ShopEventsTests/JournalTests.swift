@@ -133,13 +133,17 @@ func rejectionCode(_ body: () throws -> Void) -> String? {
         let fixture = JournalFixture()
         defer { fixture.remove() }
         let late = Timestamp("2030-01-01T00:00:00.000Z")!
+        // A writer whose clock was at `late` wrote the first event.
+        let ahead = try fixture.open(clock: Clock { late })
+        try ahead.execute(CommandEnvelope(.createHousehold(household: id(0xAA), name: "Home", currency: "EUR", timeZone: "UTC"), at: late))
+        ahead.close()
         let journal = try fixture.open()
-        try journal.execute(CommandEnvelope(.createHousehold(household: id(0xAA), name: "Home", currency: "EUR", timeZone: "UTC"), at: late))
         #expect(rejectionCode { try journal.execute(CommandEnvelope(.createList(list: id(1), name: "L", priority: nil), at: late.adding(milliseconds: -1))) } == "time_out_of_order")
         // the clock (2026) is behind the last event: the event is stamped with the last time instead
         let outcome = try journal.execute(.createList(list: id(1), name: "L", priority: nil))
         #expect(outcome.events[0].at == late)
-        #expect(try journal.execute(CommandEnvelope(.createList(list: id(2), name: "M", priority: nil), at: late)).events[0].at == late)
+        // an `at` that far ahead of this writer's clock is refused (SPEC v4)
+        #expect(rejectionCode { try journal.execute(CommandEnvelope(.createList(list: id(2), name: "M", priority: nil), at: late)) } == "in_future")
     }
 
     @Test func aBatchSharesOneWriteAndRejectsOnlyItsBadCommands() throws {

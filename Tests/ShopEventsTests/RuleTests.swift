@@ -198,16 +198,16 @@ func id<K>(_ n: Int) -> EntityID<K> {
         #expect(try f.run(.addItemToList(list: id(10), item: id(1), quantity: nil)) == [.itemAddedToList(list: id(10), item: id(1), quantity: 12)])
         #expect(try f.run(.addItemToList(list: id(10), item: id(2), quantity: nil)) == [.itemAddedToList(list: id(10), item: id(2), quantity: 1)])
         // The details are the complete new set: a change without the quantity clears it.
-        try f.run(.changeItemDetails(item: id(1), details: ItemDetails(unitPrice: 299)))
+        try f.run(.changeItemDetails(item: id(1), patch: ItemDetailsPatch(replacingWith: ItemDetails(unitPrice: 299))))
         #expect(f.state.items[id(1)]?.details == ItemDetails(unitPrice: 299))
-        #expect(f.rejection(.changeItemDetails(item: id(1), details: ItemDetails(quantity: 0))) == .invalidQuantity)
+        #expect(f.rejection(.changeItemDetails(item: id(1), patch: ItemDetailsPatch(replacingWith: ItemDetails(quantity: 0)))) == .invalidQuantity)
         // Kept in 32 bits: a quantity beyond them is kept as the nearest end, still refused.
         #expect(ItemDetails(quantity: Quantity(thousandths: Int.max)).quantity == Quantity(thousandths: Int(Int32.max)))
         #expect(ItemDetails(quantity: Quantity(thousandths: Int.min)).quantity == Quantity(thousandths: Int(Int32.min) + 1))
         // Thousandths: 0.001 and 9999 are the ends.
-        #expect(try f.run(.changeItemDetails(item: id(2), details: ItemDetails(quantity: Quantity(thousandths: 1))))
+        #expect(try f.run(.changeItemDetails(item: id(2), patch: ItemDetailsPatch(replacingWith: ItemDetails(quantity: Quantity(thousandths: 1)))))
                 == [.itemDetailsChanged(item: id(2), details: ItemDetails(quantity: Quantity(thousandths: 1)))])
-        #expect(try f.run(.changeItemDetails(item: id(2), details: ItemDetails(quantity: 9999)))
+        #expect(try f.run(.changeItemDetails(item: id(2), patch: ItemDetailsPatch(replacingWith: ItemDetails(quantity: 9999))))
                 == [.itemDetailsChanged(item: id(2), details: ItemDetails(quantity: 9999))])
     }
 
@@ -217,7 +217,7 @@ func id<K>(_ n: Int) -> EntityID<K> {
                                       details: ItemDetails(category: "  Dairy ", notes: "", unitPrice: 119, photo: "milk.jpg")))
                 == [.itemCreated(item: id(1), name: "Milk", location: .unknown,
                                  details: ItemDetails(category: "Dairy", notes: nil, unitPrice: 119, photo: "milk.jpg"))])
-        #expect(try f.run(.changeItemDetails(item: id(1), details: ItemDetails(notes: "organic")))
+        #expect(try f.run(.changeItemDetails(item: id(1), patch: ItemDetailsPatch(replacingWith: ItemDetails(notes: "organic"))))
                 == [.itemDetailsChanged(item: id(1), details: ItemDetails(notes: "organic"))])
         #expect(f.state.items[id(1)]?.details == ItemDetails(notes: "organic"), "the complete new set: absent fields are cleared")
         #expect(try f.run(.setItemAvailability(item: id(1), available: false)) == [.itemAvailabilityChanged(item: id(1), available: false)])

@@ -23,12 +23,12 @@ import Testing
         var f = try Fixture.started()
         #expect(try f.run(.createItem(item: id(1), name: "Flour", location: nil, details: ItemDetails(unit: "  kg ")))
             == [.itemCreated(item: id(1), name: "Flour", location: .unknown, details: ItemDetails(unit: "kg"))])
-        #expect(try f.run(.changeItemDetails(item: id(1), details: ItemDetails(unit: String(repeating: "é", count: 16))))
+        #expect(try f.run(.changeItemDetails(item: id(1), patch: ItemDetailsPatch(replacingWith: ItemDetails(unit: String(repeating: "é", count: 16)))))
             == [.itemDetailsChanged(item: id(1), details: ItemDetails(unit: String(repeating: "é", count: 16)))])
         // Empty is pieces: no unit.
-        #expect(try f.run(.changeItemDetails(item: id(1), details: ItemDetails(unit: "   "))) == [.itemDetailsChanged(item: id(1), details: .none)])
-        #expect(f.rejection(.changeItemDetails(item: id(1), details: ItemDetails(unit: String(repeating: "x", count: 17)))) == .invalidText)
-        #expect(f.rejection(.changeItemDetails(item: id(1), details: ItemDetails(unit: "k\ng"))) == .invalidName)
+        #expect(try f.run(.changeItemDetails(item: id(1), patch: ItemDetailsPatch(replacingWith: ItemDetails(unit: "   ")))) == [.itemDetailsChanged(item: id(1), details: .none)])
+        #expect(f.rejection(.changeItemDetails(item: id(1), patch: ItemDetailsPatch(replacingWith: ItemDetails(unit: String(repeating: "x", count: 17))))) == .invalidText)
+        #expect(f.rejection(.changeItemDetails(item: id(1), patch: ItemDetailsPatch(replacingWith: ItemDetails(unit: "k\ng")))) == .invalidName)
     }
 
     @Test func barcodeHasAValidCheckDigitAndIsUniqueAmongLiveItems() throws {
@@ -38,16 +38,16 @@ import Testing
         #expect(f.rejection(.createItem(item: id(2), name: "Coffee", location: nil, details: ItemDetails(barcode: "4006381333932"))) == .invalidBarcode)
         #expect(f.rejection(.createItem(item: id(2), name: "Coffee", location: nil, details: ItemDetails(barcode: Self.ean13))) == .duplicateBarcode)
         // The item itself may keep it; another may not take it.
-        #expect(try f.run(.changeItemDetails(item: id(1), details: ItemDetails(unitPrice: 199, barcode: Self.ean13))).count == 1)
+        #expect(try f.run(.changeItemDetails(item: id(1), patch: ItemDetailsPatch(replacingWith: ItemDetails(unitPrice: 199, barcode: Self.ean13)))).count == 1)
         try f.run(.createItem(item: id(2), name: "Coffee", location: nil, details: ItemDetails(barcode: Self.upcA)))
-        #expect(f.rejection(.changeItemDetails(item: id(2), details: ItemDetails(barcode: Self.ean13))) == .duplicateBarcode)
+        #expect(f.rejection(.changeItemDetails(item: id(2), patch: ItemDetailsPatch(replacingWith: ItemDetails(barcode: Self.ean13)))) == .duplicateBarcode)
         // A UPC-A and its EAN-13 spelling are one product.
         #expect(f.rejection(.createItem(item: id(3), name: "Cola", location: nil, details: ItemDetails(barcode: Self.upcAsEAN13))) == .duplicateBarcode)
         // A barcode let go (changed away, or its item deleted) is free again.
-        try f.run(.changeItemDetails(item: id(2), details: .none))
+        try f.run(.changeItemDetails(item: id(2), patch: ItemDetailsPatch(replacingWith: .none)))
         #expect(try f.run(.createItem(item: id(3), name: "Cola", location: nil, details: ItemDetails(barcode: Self.upcAsEAN13))).count == 1)
         try f.run(.deleteItem(item: id(1)))
-        #expect(try f.run(.changeItemDetails(item: id(2), details: ItemDetails(barcode: Self.ean13))).count == 1)
+        #expect(try f.run(.changeItemDetails(item: id(2), patch: ItemDetailsPatch(replacingWith: ItemDetails(barcode: Self.ean13)))).count == 1)
         #expect(f.state.liveItem(barcode: Self.ean13) == id(2))
         #expect(f.state.liveItem(barcode: Self.upcA) == id(3))
         #expect(f.state.liveItem(barcode: Self.ean8) == nil)

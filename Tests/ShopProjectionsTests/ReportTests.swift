@@ -15,7 +15,7 @@ import ShopTestSupport
     static func household() throws -> (views: HouseholdViews, head: JournalHead, folder: URL) {
         let folder = Scratch.directory()
         let path = folder.appendingPathComponent("home.ndjson").path
-        let journal = try Journal.open(path: path, options: .init(clock: TestClock.stepping(), ids: .sequential(prefix: 0x4E), actor: "ana"))
+        var journal = try Journal.open(path: path, options: .init(clock: TestClock.stepping(), ids: .sequential(prefix: 0x4E), actor: "ana"))
         defer { journal.close() }
         try journal.execute(.createHousehold(household: id(0xAA), name: "Home <&> \"Berg\"", currency: "EUR", timeZone: "Europe/Berlin"))
         try journal.execute(.createLocation(location: id(0x50), name: "Dairy", color: nil))
@@ -28,6 +28,10 @@ import ShopTestSupport
         try journal.execute(CommandEnvelope(.purchaseItem(purchase: id(0x21), item: id(2), list: nil, quantity: nil, unitPrice: nil, location: nil, purchasedAt: nil), actor: "ben"))
         try journal.execute(CommandEnvelope(.purchaseItem(purchase: id(0x22), item: id(3), list: nil, quantity: nil, unitPrice: nil, location: nil, purchasedAt: nil), actor: "cleo"))
         try journal.execute(CommandEnvelope(.revertPurchase(purchase: id(0x22)), actor: "ben"))
+        // Recorded that morning, after the fact: a purchasedAt more than a day after the clock is `in_future`.
+        journal.close()
+        journal = try Journal.open(path: path, options: .init(clock: .stepping(from: Timestamp("2026-04-02T08:30:00.000Z")!, by: 1000),
+                                                              ids: .sequential(prefix: 0x4F), actor: "ana"))
         try journal.execute(CommandEnvelope(.purchaseItem(purchase: id(0x23), item: id(1), list: nil, quantity: 1, unitPrice: nil, location: nil,
                                                           purchasedAt: Timestamp("2026-04-02T08:00:00.000Z")!), actor: "ana"))
         try journal.execute(.addItemToList(list: id(0x10), item: id(2), quantity: 3))

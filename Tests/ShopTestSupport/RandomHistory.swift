@@ -51,6 +51,12 @@ public struct RandomCommands {
         return chance(95) ? String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)) : text
     }
 
+    /// Random text as notes: line feeds and tabs kept, no other control character (which the rules refuse in notes,
+    /// and drawing no more numbers than before, so that a seed's history is what it was).
+    mutating func notes() -> String {
+        String(RandomText.string(&rng).unicodeScalars.filter { $0 == "\n" || $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }.map(Character.init))
+    }
+
     mutating func pick<T>(_ values: [T]) -> T? { values.isEmpty ? nil : values.randomElement(using: &rng) }
 
     mutating func color() -> Color {
@@ -104,12 +110,12 @@ public struct RandomCommands {
             return .createItem(item: chance(98) ? ids.make() : (pick(items) ?? ids.make()), name: name(),
                                location: chance(80) ? anyLocation : nil,
                                details: ItemDetails(category: chance(30) ? name() : nil,
-                                                    notes: chance(20) ? RandomText.string(&rng) : nil,
+                                                    notes: chance(20) ? notes() : nil,
                                                     unitPrice: price, photo: chance(10) ? "photo.jpg" : nil,
                                                     unit: unit(), barcode: barcode()))
         case 22..<24: return .renameItem(item: anyItem, name: name())
-        case 24..<26: return .changeItemDetails(item: anyItem, details: ItemDetails(unitPrice: Int.random(in: -1...999, using: &rng),
-                                                                                    unit: unit(), barcode: barcode()))
+        case 24..<26: return .changeItemDetails(item: anyItem, patch: ItemDetailsPatch(replacingWith: ItemDetails(unitPrice: Int.random(in: -1...999, using: &rng),
+                                                                                    unit: unit(), barcode: barcode())))
         case 26..<28: return .relocateItem(item: anyItem, location: anyLocation)
         case 28..<30: return .setItemAvailability(item: anyItem, available: chance(50))
         case 30..<32: return .deleteItem(item: anyItem)

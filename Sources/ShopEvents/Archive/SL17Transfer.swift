@@ -142,9 +142,7 @@ public enum SL17Transfer {
                     plan.commands.append(.createItem(item: item.id, name: name, location: placeOf[location.id] ?? .unknown,
                                                      details: ItemDetails(quantity: quantity == 1 ? nil : quantity)))
                 } else if let existing, !existing.isDeleted, (existing.details.quantity ?? 1) != quantity {
-                    var details = existing.details
-                    details.quantity = quantity == 1 ? nil : quantity
-                    plan.commands.append(.changeItemDetails(item: item.id, details: details))
+                    plan.commands.append(.changeItemDetails(item: item.id, patch: ItemDetailsPatch(quantity: quantity == 1 ? .clear : .set(quantity))))
                 }
                 if !item.isAvailable, existing?.isAvailable ?? true {
                     plan.commands.append(.setItemAvailability(item: item.id, available: false))

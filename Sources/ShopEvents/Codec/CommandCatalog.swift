@@ -63,14 +63,14 @@ public enum CommandCatalog {
         case "timeZone": "IANA zone, e.g. Europe/Berlin"
         case "color": #"{"red":0…1,"green":0…1,"blue":0…1,"opacity":0…1}"#
         case "quantity": "0.001 to 9999, at most three fraction digits: 2, 1.5 (an item's: how many go on a list when AddItemToList gives none; else 1)"
-        case "unit": "what a quantity counts: kg, l, pack; at most \(Limits.unitLength) characters (none: pieces)"
-        case "barcode": "the digits of an EAN-8, UPC-A or EAN-13, check digit included; unique among live items"
+        case "unit": "what a quantity counts: kg, l, pack; at most \(Limits.unitLength) characters, no control characters (empty or none: pieces)"
+        case "barcode": "the digits of an EAN-8, UPC-A or EAN-13, check digit included; unique among live items (empty: none)"
         case "unitPrice": "minor units, 0 to 100000000 (249 = 2.49)"
         case "priority": #""low", "normal" or "high""#
         case "available": "true or false"
-        case "purchasedAt": "a time, 2026-03-01T18:00:00.000Z"
+        case "purchasedAt": "a time, 2026-03-01T18:00:00.000Z; at most 24 hours after the command's at"
         case "category": "text, at most \(Limits.categoryLength) characters (empty: none)"
-        case "notes": "text, at most \(Limits.notesLength) characters"
+        case "notes": "text, at most \(Limits.notesLength) characters; line feeds and tabs but no other control characters (empty: none)"
         case "photo": "a file name or URL (never the picture's bytes), at most \(Limits.photoLength) characters"
         case "member": "an actor name, compared exactly"
         case "role": #""owner", "member" or "viewer""#

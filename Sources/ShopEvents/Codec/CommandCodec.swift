@@ -86,7 +86,7 @@ public enum CommandCodec {
             return .createItem(item: try d.optionalID("item") ?? ids.make(), name: try d.string("name"),
                                location: try d.optionalID("location"), details: try d.details())
         case .renameItem: return .renameItem(item: try d.id("item"), name: try d.string("name"))
-        case .changeItemDetails: return .changeItemDetails(item: try d.id("item"), details: try d.details())
+        case .changeItemDetails: return .changeItemDetails(item: try d.id("item"), patch: try d.detailsPatch())
         case .relocateItem: return .relocateItem(item: try d.id("item"), location: try d.id("location"))
         case .setItemAvailability:
             return .setItemAvailability(item: try d.id("item"), available: try d.bool("available"))
@@ -158,7 +158,7 @@ public enum CommandCodec {
         case let .createItem(item, name, location, details):
             w.field("item", item); w.field("name", name); w.field("location", location); w.details(details)
         case let .renameItem(item, name): w.field("item", item); w.field("name", name)
-        case let .changeItemDetails(item, details): w.field("item", item); w.details(details)
+        case let .changeItemDetails(item, patch): w.field("item", item); w.detailsPatch(patch)
         case let .relocateItem(item, location): w.field("item", item); w.field("location", location)
         case let .setItemAvailability(item, available): w.field("item", item); w.field("available", available)
         case let .deleteItem(item): w.field("item", item)

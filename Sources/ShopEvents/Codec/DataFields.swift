@@ -162,6 +162,24 @@ struct DataFields {
                     unit: try optionalString("unit"), barcode: try optionalString("barcode"))
     }
 
+    /// A `ChangeItemDetails`' fields as a merge patch: a key left out keeps, `null` clears.
+    mutating func detailsPatch() throws(CodecError) -> ItemDetailsPatch {
+        ItemDetailsPatch(category: try patch("category") { d throws(CodecError) in try d.optionalString("category") },
+                         notes: try patch("notes") { d throws(CodecError) in try d.optionalString("notes") },
+                         unitPrice: try patch("unitPrice") { d throws(CodecError) in try d.optionalInt("unitPrice") },
+                         photo: try patch("photo") { d throws(CodecError) in try d.optionalString("photo") },
+                         quantity: try patch("quantity") { d throws(CodecError) in try d.optionalQuantity("quantity") },
+                         unit: try patch("unit") { d throws(CodecError) in try d.optionalString("unit") },
+                         barcode: try patch("barcode") { d throws(CodecError) in try d.optionalString("barcode") })
+    }
+
+    /// ``FieldPatch/keep`` if the key is absent, ``FieldPatch/clear`` if it is `null`, else the value `read` reads.
+    private mutating func patch<Value>(_ name: StaticString,
+                                       _ read: (inout DataFields) throws(CodecError) -> Value?) throws(CodecError) -> FieldPatch<Value> {
+        guard keys.contains(where: { scanner.keyMatches($0, name) }) else { return .keep }
+        return try read(&self).map(FieldPatch.set) ?? .clear
+    }
+
     /// For strict readers (commands): every key must have been fetched.
     func requireAllUsed(_ what: String) throws(CodecError) {
         for index in keys.indices where index >= 64 || used & (1 << UInt64(index)) == 0 {
@@ -193,6 +211,24 @@ extension JSONWriter {
             int(number)
         }
         append(UInt8(ascii: "]"))
+    }
+
+    /// A merge patch: a kept field left out, a cleared one `null`.
+    mutating func detailsPatch(_ patch: ItemDetailsPatch) {
+        func field<Value>(_ name: StaticString, _ change: FieldPatch<Value>, _ write: (inout JSONWriter, Value) -> Void) {
+            switch change {
+            case .keep: return
+            case .clear: key(name); null()
+            case let .set(value): key(name); write(&self, value)
+            }
+        }
+        field("category", patch.category) { $0.string($1) }
+        field("notes", patch.notes) { $0.string($1) }
+        field("unitPrice", patch.unitPrice) { $0.int($1) }
+        field("photo", patch.photo) { $0.string($1) }
+        field("quantity", patch.quantity) { $0.quantity($1) }
+        field("unit", patch.unit) { $0.string($1) }
+        field("barcode", patch.barcode) { $0.string($1) }
     }
 
     mutating func details(_ value: ItemDetails) {

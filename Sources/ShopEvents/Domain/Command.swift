@@ -26,7 +26,9 @@ public enum Command: Hashable, Sendable {
 
     case createItem(item: ItemID = ItemID(), name: String, location: LocationID? = nil, details: ItemDetails = .none)
     case renameItem(item: ItemID, name: String)
-    case changeItemDetails(item: ItemID, details: ItemDetails)
+    /// Changes the fields `patch` sets or clears and keeps every other
+    /// (``ItemDetailsPatch``); `ItemDetailsPatch(replacingWith:)` replaces the whole set.
+    case changeItemDetails(item: ItemID, patch: ItemDetailsPatch)
     case relocateItem(item: ItemID, location: LocationID)
     case setItemAvailability(item: ItemID, available: Bool)
     case deleteItem(item: ItemID)
@@ -177,5 +179,74 @@ public struct CommandEnvelope: Hashable, Sendable {
                 expectedSeq: Int? = nil, correlation: CorrelationID? = nil, device: String? = nil) {
         self.command = command; self.id = id; self.actor = actor; self.at = at
         self.expectedSeq = expectedSeq; self.correlation = correlation; self.device = device
+    }
+}
+
+extension CommandType {
+    /// The command type whose events end with an event of `kind`. Each
+    /// command's last event is its own — `DeleteItem` ends with `ItemDeleted`
+    /// after its `ItemRemovedFromList`s, `DeleteLocation` with
+    /// `LocationDeleted`, `AddMember` with the member's `MemberAdded` — so a
+    /// journal, which records events and not commands, knows from the last
+    /// event of a command id which command it was (`id_reused`).
+    ///
+    /// ```swift
+    /// print(CommandType(endingWith: .itemDeleted))   // deleteItem
+    /// ```
+    public init(endingWith kind: EventType) {
+        switch kind {
+        case .householdCreated: self = .createHousehold
+        case .locationCreated: self = .createLocation
+        case .locationRenamed: self = .renameLocation
+        case .locationRecolored: self = .recolorLocation
+        case .locationsReordered: self = .reorderLocations
+        case .locationDeleted: self = .deleteLocation
+        case .itemCreated: self = .createItem
+        case .itemRenamed: self = .renameItem
+        case .itemDetailsChanged: self = .changeItemDetails
+        case .itemRelocated: self = .relocateItem
+        case .itemAvailabilityChanged: self = .setItemAvailability
+        case .itemDeleted: self = .deleteItem
+        case .listCreated: self = .createList
+        case .listRenamed: self = .renameList
+        case .listPriorityChanged: self = .setListPriority
+        case .listDeleted: self = .deleteList
+        case .listRestored: self = .restoreList
+        case .listPurged: self = .purgeList
+        case .itemAddedToList: self = .addItemToList
+        case .listEntryQuantityChanged: self = .changeQuantity
+        case .itemRemovedFromList: self = .removeItemFromList
+        case .listReordered: self = .reorderList
+        case .listEntryAssigned: self = .assignEntry
+        case .itemPurchased: self = .purchaseItem
+        case .purchaseReverted: self = .revertPurchase
+        case .boughtEntriesCleared: self = .clearBought
+        case .tripStarted: self = .startTrip
+        case .tripPaused: self = .pauseTrip
+        case .tripResumed: self = .resumeTrip
+        case .tripEnded: self = .endTrip
+        case .memberAdded: self = .addMember
+        case .memberRoleChanged: self = .changeMemberRole
+        case .memberRemoved: self = .removeMember
+        case .storeCreated: self = .createStore
+        case .storeRenamed: self = .renameStore
+        case .storeDeleted: self = .deleteStore
+        }
+    }
+}
+
+extension ShopDecider {
+    /// A command whose id the journal holds already is a retry only if it is
+    /// of the same type as the command first made with that id (`first`, the
+    /// type of its last event: ``CommandType/init(endingWith:)``); another type
+    /// is refused (`id_reused`), never answered with the first command's result.
+    ///
+    /// ```swift
+    /// // The id's first command ended with ItemPurchased: a CreateList under it is refused.
+    /// try ShopDecider.requireRetry(.createList, id: purchaseCommand, first: .purchaseItem)   // id_reused
+    /// ```
+    public static func requireRetry(_ type: CommandType, id: CommandID, first: CommandType) throws(RuleViolation) {
+        guard type != first else { return }
+        throw RuleViolation(.idReused, "command id \(id) was used for a \(first.rawValue) already; this \(type.rawValue) needs an id of its own (only a retry of that \(first.rawValue) may repeat it)", field: "id")
     }
 }

@@ -41,11 +41,22 @@ public struct EventContext: Hashable, Sendable {
 }
 
 extension ShopDecider {
+    /// How far a command's `at` may be ahead of the writer's clock (`in_future`): 5 minutes.
+    public static let aheadOfClock: Int64 = 5 * 60 * 1000
+    /// How far a purchase's `purchasedAt` may be after its event's `at` (`in_future`): 24 hours.
+    public static let purchaseAheadOfAt: Int64 = 24 * 60 * 60 * 1000
+
     /// The envelope rules, then the rules of the command: `expectedSeq` must be
     /// the journal's last `seq` (`conflict`); a given `at` must not be earlier
-    /// than the last `at` (`time_out_of_order`), and without one the command is
-    /// recorded at `now`, or at the last `at` if the clock is behind it; the
-    /// actor (the command's, else `defaultActor`) must follow the actor rule.
+    /// than the last `at` (`time_out_of_order`) nor more than 5 minutes after
+    /// `now`, the writer's clock (`in_future`), and without one the command is
+    /// recorded at `now`, or at the last `at` if the clock is behind it; a
+    /// purchase's `purchasedAt` may be at most 24 hours after that (`in_future`);
+    /// the actor (the command's, else `defaultActor`) must follow the actor rule.
+    ///
+    /// The clock is the writer's: a journal's, a replica's, a hub's. One
+    /// device with a wrong date cannot move a household's history into
+    /// another year, where every later event would have to follow it.
     public static func decide(_ request: CommandEnvelope, _ state: ShopState, after end: JournalEnd, now: Timestamp,
                               defaultActor: String) throws(RuleViolation) -> DecidedCommand {
         if let expected = request.expectedSeq, expected != end.seq {
@@ -55,9 +66,16 @@ extension ShopDecider {
         if let at = request.at, at < last {
             throw RuleViolation(.timeOutOfOrder, "at \(at) is earlier than the journal's last at \(last)", field: "at")
         }
+        if let at = request.at, at > now.adding(milliseconds: aheadOfClock) {
+            throw RuleViolation(.inFuture, "at \(at) is more than 5 minutes after this writer's clock (\(now)): check the device's date and time", field: "at")
+        }
+        let at = request.at ?? max(now, last)
+        if case let .purchaseItem(_, _, _, _, _, _, purchasedAt?, _) = request.command, purchasedAt > at.adding(milliseconds: purchaseAheadOfAt) {
+            throw RuleViolation(.inFuture, "purchasedAt \(purchasedAt) is more than 24 hours after the command's at (\(at)): a purchase is recorded when it is made or later", field: "purchasedAt")
+        }
         let actor = request.actor ?? defaultActor
         try Limits.checkActor(actor)
         if let device = request.device { try Limits.checkNoControlCharacters(device, field: "device") }
-        return DecidedCommand(events: try decide(request.command, state, actor: actor), at: request.at ?? max(now, last), actor: actor)
+        return DecidedCommand(events: try decide(request.command, state, actor: actor), at: at, actor: actor)
     }
 }

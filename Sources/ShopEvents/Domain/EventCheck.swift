@@ -27,7 +27,7 @@ extension ShopDecider {
         case let .itemCreated(item, name, location, details):
             command = .createItem(item: item, name: name, location: location, details: details)
         case let .itemRenamed(item, name): command = .renameItem(item: item, name: name)
-        case let .itemDetailsChanged(item, details): command = .changeItemDetails(item: item, details: details)
+        case let .itemDetailsChanged(item, details): command = .changeItemDetails(item: item, patch: ItemDetailsPatch(replacingWith: details))
         case let .itemRelocated(item, location): command = .relocateItem(item: item, location: location)
         case let .itemAvailabilityChanged(item, available): command = .setItemAvailability(item: item, available: available)
         case let .itemDeleted(item): command = .deleteItem(item: item)

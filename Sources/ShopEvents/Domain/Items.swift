@@ -17,10 +17,11 @@ extension ShopDecider {
         return [.itemRenamed(item: item, name: try state.itemNames.available(name, for: item))]
     }
 
-    static func decideChangeItemDetails(_ item: ItemID, details: ItemDetails,
+    /// A merge patch over the item's details: what it sets is checked, what it keeps is not.
+    static func decideChangeItemDetails(_ item: ItemID, patch: ItemDetailsPatch,
                                         _ state: ShopState) throws(RuleViolation) -> [Event] {
-        _ = try state.requireLiveItem(item)
-        let details = try validDetails(details)
+        let current = try state.requireLiveItem(item).details
+        let details = try validDetails(patch, over: current)
         try state.requireBarcodeFree(details.barcode, for: item)
         return [.itemDetailsChanged(item: item, details: details)]
     }
@@ -45,36 +46,61 @@ extension ShopDecider {
         return onLists.map { Event.itemRemovedFromList(list: $0, item: item) } + [.itemDeleted(item: item)]
     }
 
-    /// Trims category, unit and barcode; drops empty optional texts; checks
-    /// lengths, price, default quantity and the barcode's check digit.
+    /// The details of a new item, checked as ``validDetails(_:over:)`` checks a patch that sets them all.
     static func validDetails(_ details: ItemDetails) throws(RuleViolation) -> ItemDetails {
-        var clean = details
-        clean.category = details.category.map(ShopState.trimmed)
-        if clean.category?.isEmpty == true { clean.category = nil }
-        clean.unit = details.unit.map(ShopState.trimmed)
-        if clean.unit?.isEmpty == true { clean.unit = nil }
-        if let unit = clean.unit {
+        try validDetails(ItemDetailsPatch(replacingWith: details), over: .none)
+    }
+
+    /// `patch` applied over `current`, each field it sets checked: category,
+    /// unit and barcode are trimmed, and an empty category, notes, photo,
+    /// unit or barcode is none; lengths, control characters (a unit none,
+    /// notes none but line feed and tab), price, default quantity and the
+    /// barcode's check digit. A field it keeps is taken as it is.
+    static func validDetails(_ patch: ItemDetailsPatch, over current: ItemDetails) throws(RuleViolation) -> ItemDetails {
+        func text(_ raw: String, field: String, trim: Bool, limit: Int) throws(RuleViolation) -> String? {
+            let text = trim ? ShopState.trimmed(raw) : raw
+            if text.isEmpty { return nil }
+            guard text.count <= limit else {
+                throw RuleViolation(.invalidText, "\(field) has \(text.count) characters; at most \(limit) are allowed", field: field)
+            }
+            return text
+        }
+        var clean = current
+        clean.unit = try patch.unit.applied(to: current.unit) { raw throws(RuleViolation) in
+            let unit = ShopState.trimmed(raw)
+            if unit.isEmpty { return nil }
             try Limits.checkNoControlCharacters(unit, field: "unit")
             guard unit.count <= Limits.unitLength else {
                 throw RuleViolation(.invalidText, "unit \(ShopState.quoted(unit)) has \(unit.count) characters; at most \(Limits.unitLength) are allowed", field: "unit")
             }
+            return unit
         }
-        clean.barcode = details.barcode.map(ShopState.trimmed)
-        if clean.barcode?.isEmpty == true { clean.barcode = nil }
-        if let barcode = clean.barcode, !Barcode.isValid(barcode) {
-            throw RuleViolation(.invalidBarcode, "barcode \(ShopState.quoted(barcode)) is not an EAN-8, UPC-A or EAN-13 with a valid check digit", field: "barcode")
-        }
-        if clean.notes?.isEmpty == true { clean.notes = nil }
-        if clean.photo?.isEmpty == true { clean.photo = nil }
-        for (field, text, limit) in [("category", clean.category, Limits.categoryLength),
-                                     ("notes", clean.notes, Limits.notesLength),
-                                     ("photo", clean.photo, Limits.photoLength)] {
-            if let text, text.count > limit {
-                throw RuleViolation(.invalidText, "\(field) has \(text.count) characters; at most \(limit) are allowed", field: field)
+        clean.barcode = try patch.barcode.applied(to: current.barcode) { raw throws(RuleViolation) in
+            let barcode = ShopState.trimmed(raw)
+            if barcode.isEmpty { return nil }
+            guard Barcode.isValid(barcode) else {
+                throw RuleViolation(.invalidBarcode, "barcode \(ShopState.quoted(barcode)) is not an EAN-8, UPC-A or EAN-13 with a valid check digit", field: "barcode")
             }
+            return barcode
         }
-        try ShopState.validPrice(clean.unitPrice)
-        if let quantity = clean.quantity { _ = try ShopState.validQuantity(quantity) }
+        clean.category = try patch.category.applied(to: current.category) { raw throws(RuleViolation) in
+            try text(raw, field: "category", trim: true, limit: Limits.categoryLength)
+        }
+        clean.notes = try patch.notes.applied(to: current.notes) { raw throws(RuleViolation) in
+            guard let notes = try text(raw, field: "notes", trim: false, limit: Limits.notesLength) else { return nil }
+            try Limits.checkNoControlCharacters(notes, field: "notes", allowingLineBreaks: true)
+            return notes
+        }
+        clean.photo = try patch.photo.applied(to: current.photo) { raw throws(RuleViolation) in
+            try text(raw, field: "photo", trim: false, limit: Limits.photoLength)
+        }
+        clean.unitPrice = try patch.unitPrice.applied(to: current.unitPrice) { price throws(RuleViolation) in
+            try ShopState.validPrice(price)
+            return price
+        }
+        clean.quantity = try patch.quantity.applied(to: current.quantity) { quantity throws(RuleViolation) in
+            try ShopState.validQuantity(quantity)
+        }
         return clean
     }
 }

@@ -40,6 +40,8 @@ public struct RuleViolation: ShopError, Hashable {
         case invalidText = "invalid_text"
         case invalidActor = "invalid_actor"
         case idInUse = "id_in_use"
+        /// A command id the journal holds already, for a command of another type.
+        case idReused = "id_reused"
         case unknownLocation = "unknown_location"
         case locationDeleted = "location_deleted"
         case unknownLocationFixed = "unknown_location_fixed"
@@ -67,6 +69,8 @@ public struct RuleViolation: ShopError, Hashable {
         case tripEnded = "trip_ended"
         case conflict = "conflict"
         case timeOutOfOrder = "time_out_of_order"
+        /// A time too far ahead: `at` more than 5 minutes after the writer's clock, `purchasedAt` more than 24 hours after `at`.
+        case inFuture = "in_future"
         /// The household has members and the actor is not one of them.
         case notAMember = "not_a_member"
         /// The actor's role does not allow the command.

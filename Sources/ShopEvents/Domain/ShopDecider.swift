@@ -34,7 +34,7 @@ public enum ShopDecider {
         case let .createItem(item, name, location, details):
             return try decideCreateItem(item, name: name, location: location, details: details, state)
         case let .renameItem(item, name): return try decideRenameItem(item, name: name, state)
-        case let .changeItemDetails(item, details): return try decideChangeItemDetails(item, details: details, state)
+        case let .changeItemDetails(item, patch): return try decideChangeItemDetails(item, patch: patch, state)
         case let .relocateItem(item, location): return try decideRelocateItem(item, location: location, state)
         case let .setItemAvailability(item, available):
             return try decideSetItemAvailability(item, available: available, state)

@@ -230,26 +230,54 @@ public enum Limits {
         }
     }
 
-    /// Names, actors and devices hold no control characters (U+0000–U+001F,
-    /// U+007F): a name is shown on one line, in a table or a message, and a
-    /// tab, newline or NUL in it would break what shows it (`invalid_name`).
-    public static func checkNoControlCharacters(_ text: String, field: String) throws(RuleViolation) {
-        guard let found = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return }
-        throw RuleViolation(.invalidName, "\(field) \(ShopState.quoted(text)) holds the control character U+\(String(format: "%04X", found.value)); names, actors and devices may not", field: field)
+    /// Names, units, actors and devices hold no control characters: C0
+    /// (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F). A name is shown on
+    /// one line, in a table or a message, and a tab, newline, NUL or an escape
+    /// sequence (`U+009B` starts one on many terminals) would break or take
+    /// over what shows it (`invalid_name`). Joiners and other format
+    /// characters (U+200D in emoji) are not control characters and stay allowed.
+    ///
+    /// Notes pass `allowingLineBreaks`: a line feed and a tab are allowed (a
+    /// note may have several lines), every other control character is not
+    /// (`invalid_text`).
+    ///
+    /// ```swift
+    /// try Limits.checkNoControlCharacters("Oat milk 🥛", field: "name")      // fine
+    /// do { try Limits.checkNoControlCharacters("csi\u{9B}31m", field: "name") }
+    /// catch { print(error.code) }                                            // invalid_name
+    /// try Limits.checkNoControlCharacters("1 l\nor 2", field: "notes", allowingLineBreaks: true)
+    /// ```
+    public static func checkNoControlCharacters(_ text: String, field: String, allowingLineBreaks: Bool = false) throws(RuleViolation) {
+        // UTF-8: C0 and DEL are single bytes, C1 is 0xC2 then 0x80…0x9F; text without any of these bytes is clean.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return }
+        guard let found = text.unicodeScalars.first(where: {
+            isControl($0) && !(allowingLineBreaks && ($0 == "\n" || $0 == "\t"))
+        }) else { return }
+        let code = String(format: "U+%04X", found.value)
+        if allowingLineBreaks {
+            throw RuleViolation(.invalidText, "\(field) \(ShopState.quoted(text)) holds the control character \(code); \(field) may hold line feeds and tabs but no other control character (U+0000–U+001F, U+007F–U+009F)", field: field)
+        }
+        throw RuleViolation(.invalidName, "\(field) \(ShopState.quoted(text)) holds the control character \(code); names, units, actors and devices may hold none (U+0000–U+001F, U+007F–U+009F)", field: field)
     }
 
-    /// `text` with each control character written as an escape (`\\n`, `\\t`,
-    /// `\\r`, else `\\u{1B}`), for showing text that journals written before
-    /// the rule above may hold: a name never prints a raw newline or NUL.
+    /// C0, DEL or C1: the control characters of ``checkNoControlCharacters(_:field:allowingLineBreaks:)``.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// `text` with each control character (C0, DEL, C1) written as an escape
+    /// (`\\n`, `\\t`, `\\r`, else `\\u{1B}`), for showing text that journals
+    /// written before the rule above may hold: a name never prints a raw
+    /// newline, NUL or terminal escape.
     package static func visible(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x0A: out += "\\n"
             case 0x09: out += "\\t"
             case 0x0D: out += "\\r"
-            case 0..<0x20, 0x7F: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            case 0..<0x20, 0x7F...0x9F: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -71,6 +71,14 @@ extension Journal: JournalWriting {
     /// catch let rejection as BatchRejection { print("command \(rejection.index): \(rejection.violation)") }
     /// ```
     public func execute(allOrNothing requests: [CommandEnvelope]) throws -> [CommandOutcome] {
+        // A retry is told from an id reused only once the first command's lines are read back, after the
+        // batch is written: here, where nothing may be written for a refusal, they are read first.
+        for (index, request) in requests.enumerated() {
+            guard let id = request.id, let first = try firstType(of: id) else { continue }
+            do { try ShopDecider.requireRetry(request.command.kind, id: id, first: first) } catch {
+                throw BatchRejection(index: index, violation: error)
+            }
+        }
         let saved = chain
         let results = try execute(requests, allOrNothing: true)
         var outcomes: [CommandOutcome] = []
@@ -98,8 +106,9 @@ extension Journal: JournalWriting {
     /// A batch decided and written but not yet made durable (see ``execute(batches:acknowledge:)``).
     struct WrittenBatch {
         var results: [Result<CommandOutcome, RuleViolation>] = []
-        /// Commands the journal held already, answered from the file once it is durable.
-        var retries: [(index: Int, command: CommandID)] = []
+        /// Commands the journal held already, answered from the file once it is durable
+        /// (and refused, `id_reused`, if the first command with that id was of another type).
+        var retries: [(index: Int, command: CommandID, type: CommandType)] = []
         /// With an encoder: the results whose command has events (the encoder gives them back,
         /// as written), and the command records begun, with the index of their first line.
         var withEvents: [Int] = []
@@ -167,11 +176,24 @@ extension Journal: JournalWriting {
         var chain = JournalChain()
         swap(&chain, &self.chain)
         defer { swap(&chain, &self.chain) }
+        let seqBefore = chain.head.seq
         for index in requests.indices {
             let request = requests[index]
             let commandID = request.id ?? freshCommandID(chain)
-            if chain.commands[commandID] != nil {
-                batch.retries.append((batch.results.count, commandID))
+            if let record = chain.commands[commandID] {
+                // First made in this batch: by the first request before this one that was accepted
+                // with the id (a result for each request before). Made before: checked once read back.
+                if record.firstSeq > seqBefore, let first = requests.indices[..<index].first(where: { earlier in
+                    guard requests[earlier].id == commandID, case let .success(outcome) = batch.results[earlier] else { return false }
+                    return !outcome.isRetry
+                }) {
+                    do { try ShopDecider.requireRetry(request.command.kind, id: commandID, first: requests[first].command.kind) } catch {
+                        batch.results.append(.failure(error))
+                        if allOrNothing { return false }
+                        continue
+                    }
+                }
+                batch.retries.append((batch.results.count, commandID, request.command.kind))
                 batch.results.append(.success(CommandOutcome(command: commandID, events: [], isRetry: true)))
                 continue
             }
@@ -215,12 +237,25 @@ extension Journal: JournalWriting {
             throw failure
         }
         var results = batch.results
-        for (index, command) in batch.retries {
+        for (index, command, type) in batch.retries {
             // Looked up now: a command repeated within the batch has its offset only once its lines are encoded.
             guard let record = chain.commands[command] else { continue }
             let events = try ReadBack.events(in: path, at: record.offset, firstSeq: record.firstSeq, count: record.count)
+            if let last = events.last {
+                do { try ShopDecider.requireRetry(type, id: command, first: CommandType(endingWith: last.event.kind)) } catch {
+                    results[index] = .failure(error)
+                    continue
+                }
+            }
             results[index] = .success(CommandOutcome(command: command, events: events, isRetry: true))
         }
         return results
+    }
+
+    /// The type of the command first made with `id` (that of its last event), if the journal holds it.
+    func firstType(of id: CommandID) throws(JournalError) -> CommandType? {
+        guard let record = chain.commands[id],
+              let last = try ReadBack.events(in: path, at: record.offset, firstSeq: record.firstSeq, count: record.count).last else { return nil }
+        return CommandType(endingWith: last.event.kind)
     }
 }

@@ -76,7 +76,8 @@ public final class Replica {
 
     private var replicaState = ShopState.compact
     private var replicaLastAt: Timestamp?
-    private var replicaCommands: Set<CommandID> = []
+    /// The commands of the replica, each with its type (that of its last event), for telling a retry from an id reused.
+    private var replicaCommands: [CommandID: CommandType] = [:]
     private var position = JournalPosition.start
     private var end = JournalEnd(seq: 0, lastAt: nil)
     /// Every command of the outbox as last read, and how far it was read.
@@ -105,7 +106,7 @@ public final class Replica {
             let reader = try JournalReader(path: path, resumingAt: position)
             while let recorded = try reader.next() {
                 replicaState.apply(recorded)
-                replicaCommands.insert(recorded.command)
+                replicaCommands[recorded.command] = CommandType(endingWith: recorded.event.kind)
                 replicaLastAt = recorded.at
                 replicaChanged = true
             }
@@ -117,7 +118,7 @@ public final class Replica {
         if read.rewritten || replicaChanged {
             outbox = read.rewritten ? read.commands : outbox + read.commands
             outboxRead = read.end
-            let left = outbox.filter { !replicaCommands.contains($0.id) }
+            let left = outbox.filter { replicaCommands[$0.id] == nil }
             pending = left.map(\.request)
             state = replicaState
             end = JournalEnd(seq: replicaHead.seq, lastAt: replicaLastAt)
@@ -126,14 +127,14 @@ public final class Replica {
         } else if !read.commands.isEmpty {
             outbox += read.commands
             outboxRead = read.end
-            let new = read.commands.filter { !replicaCommands.contains($0.id) }
+            let new = read.commands.filter { replicaCommands[$0.id] == nil }
             pending += new.map(\.request)
             fold(new)
         }
     }
 
     /// Whether the replica holds the command: sync has brought it back from the hub.
-    func holds(_ command: CommandID) -> Bool { replicaCommands.contains(command) }
+    func holds(_ command: CommandID) -> Bool { replicaCommands[command] != nil }
 
     /// Folds outbox commands on top of the optimistic state, each that still decides.
     private func fold(_ entries: [OutboxEntry]) {
@@ -178,11 +179,12 @@ public final class Replica {
         if let newerLine { throw newerLine.error }
         var resolved = request
         var id = request.id ?? options.ids.make()
-        while request.id == nil, replicaCommands.contains(id) || pending.contains(where: { $0.id == id }) { id = options.ids.make() }
-        if replicaCommands.contains(id) || pending.contains(where: { $0.id == id }) {
-            // A retry of a command this device already made: answered from where it is.
+        while request.id == nil, replicaCommands[id] != nil || pending.contains(where: { $0.id == id }) { id = options.ids.make() }
+        if let first = replicaCommands[id] ?? pending.first(where: { $0.id == id })?.command.kind {
+            // A retry of a command this device already made: answered from where it is; another command under its id is refused.
+            try ShopDecider.requireRetry(request.command.kind, id: id, first: first)
             let events = pendingEvents.filter { $0.command == id }
-            return CommandOutcome(command: id, events: events, isRetry: true, isPending: !replicaCommands.contains(id))
+            return CommandOutcome(command: id, events: events, isRetry: true, isPending: replicaCommands[id] == nil)
         }
         resolved.id = id
         resolved.actor = request.actor ?? options.actor

@@ -140,6 +140,8 @@ struct Bench: ToolCommand {
         workload.generate(events: events)
         let commands = workload.commands
         let journalPath = folder + "/bench.ndjson"
+        // The writer's clock at the workload's last command: each command gives its own `at`, and none may be ahead of the clock.
+        let clock = Clock.stepping(from: commands.last?.at ?? Timestamp("2022-01-01T00:00:00.000Z")!, by: 0)
 
         // Append: the same commands, through the deciders, 1000 per write and fsync.
         var appendTimes: [Double] = []
@@ -148,7 +150,7 @@ struct Bench: ToolCommand {
             let path = run == 0 ? journalPath : folder + "/append-\(run).ndjson"
             unlink(path)
             if run == 0 { unlink(path + ".snapshot") }   // a folder of an earlier run (`--dir`): its snapshot is of another journal
-            let journal = try Journal.open(path: path, options: .init(clock: .stepping(from: Timestamp("2022-01-01T00:00:00.000Z")!, by: 0),
+            let journal = try Journal.open(path: path, options: .init(clock: clock,
                                                                       ids: .sequential(prefix: 0xBE4D_0000), actor: "bench"))
             var written = 0
             appendTimes.append(try seconds {
@@ -173,7 +175,7 @@ struct Bench: ToolCommand {
         for run in 0..<runs {
             let path = folder + "/append-pipelined-\(run).ndjson"
             unlink(path)
-            let journal = try Journal.open(path: path, options: .init(clock: .stepping(from: Timestamp("2022-01-01T00:00:00.000Z")!, by: 0),
+            let journal = try Journal.open(path: path, options: .init(clock: clock,
                                                                       ids: .sequential(prefix: 0xBE4D_0000), actor: "bench"))
             var written = 0
             let batches = stride(from: 0, to: commands.count, by: 1000).lazy.map { Array(commands[$0..<Swift.min($0 + 1000, commands.count)]) }

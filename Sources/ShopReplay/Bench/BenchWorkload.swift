@@ -113,7 +113,7 @@ struct BenchWorkload {
         case 780..<800:
             if let recent = purchases.suffix(50).randomElement(using: &rng) { issue(.revertPurchase(purchase: recent)) }
         case 800..<830:
-            issue(.changeItemDetails(item: item, details: ItemDetails(unitPrice: Int.random(in: 29...2_999, using: &rng))))
+            issue(.changeItemDetails(item: item, patch: ItemDetailsPatch(replacingWith: ItemDetails(unitPrice: Int.random(in: 29...2_999, using: &rng)))))
         case 830..<850: issue(.renameItem(item: item, name: newName("Item")))
         case 850..<880: issue(.setItemAvailability(item: item, available: chance(60)))
         case 880..<900:

@@ -62,7 +62,7 @@ struct Apply: ToolCommand {
             "  \(type.rawValue.padding(toLength: width, withPad: " ", startingAt: 0))  \(CommandCatalog.fields(of: type).joined(separator: ", "))"
         }.joined(separator: "\n")
         let fields = ["item", "order", "name", "quantity", "unitPrice", "priority", "color", "purchasedAt", "currency", "timeZone",
-                      "category", "notes", "photo", "positions", "unknownAlias"]
+                      "category", "notes", "photo", "unit", "barcode", "positions", "unknownAlias"]
             .map { "  \($0.padding(toLength: 12, withPad: " ", startingAt: 0)) \(CommandCatalog.describe(field: $0))" }.joined(separator: "\n")
         return """
         Usage: shop-replay apply [FILE|-] [--actor NAME] [--batch N] [--wait SECONDS] [--journal PATH] [--json]
@@ -80,6 +80,14 @@ struct Apply: ToolCommand {
         Command types and their data fields (? = optional; the id of a thing
         being created may be left out and a new one is made):
         \(types)
+
+        ChangeItemDetails is a patch (a JSON merge patch): a field left out keeps
+        its value, a field given as null is cleared, an empty text is none.
+          {"type":"ChangeItemDetails","data":{"item":"Milk","notes":"oat","unitPrice":null}}
+        changes Milk's notes, clears its price and keeps its category, unit, barcode…
+        An "at" more than 5 minutes after this machine's clock, or a purchasedAt
+        more than 24 hours after the command's at, is in_future; a command id
+        already used by a command of another type is id_reused.
 
         Fields:
         \(fields)

@@ -48,7 +48,8 @@ struct Demo: ToolCommand {
         let requests = simulation.run()
         // Never destroys events: a journal already at `path` is renamed aside, under the writer's lock.
         let journal = try Journal.create(path: path, options: .init(
-            clock: .stepping(from: simulation.start, by: 0), ids: .seeded(0xDE00_0000_0000_0000 ^ UInt64(seed)),
+            // The clock of the simulation's last command: each gives its own `at`, none may be ahead of the writer's clock.
+            clock: .stepping(from: requests.last?.at ?? simulation.start, by: 0), ids: .seeded(0xDE00_0000_0000_0000 ^ UInt64(seed)),
             actor: "ana", device: Self.device), existing: .keepAsBackup)
         defer { journal.close() }
         if let backup = journal.previousJournalBackup {
@@ -318,7 +319,7 @@ struct DemoSimulation {
                 issue(.purchaseItem(purchase: ids.make(), item: pepper, unitPrice: 189, store: stores["Corner shop"]), by: "ana")
             }
         case 35:
-            if let coffee = items["Coffee beans"] { issue(.changeItemDetails(item: coffee, details: ItemDetails(unitPrice: 949, barcode: DemoHousehold.barcodes["Coffee beans"])), by: "ana") }
+            if let coffee = items["Coffee beans"] { issue(.changeItemDetails(item: coffee, patch: ItemDetailsPatch(replacingWith: ItemDetails(unitPrice: 949, barcode: DemoHousehold.barcodes["Coffee beans"]))), by: "ana") }
         case 45:
             let organic: LocationID = ids.make()
             locations["Organic corner"] = organic
