@@ -209,7 +209,7 @@ public final class Replica {
 
     /// Whether a command with this id is in the replica or its outbox: executing it again is a retry.
     func holds(command id: CommandID) -> Bool {
-        replicaCommands.contains(id) || pending.contains { $0.id == id }
+        replicaCommands[id] != nil || pending.contains { $0.id == id }
     }
 
     /// Executes one command with the default actor and a fresh command id.
