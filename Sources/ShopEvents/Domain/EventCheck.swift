@@ -9,6 +9,22 @@ extension ShopDecider {
     /// try ShopDecider.check(.itemRenamed(item: milk, name: "Oat milk"), state, actor: "ana")   // ok, or a RuleViolation
     /// ```
     public static func check(_ event: Event, _ state: ShopState, actor: String) throws(RuleViolation) {
+        do throws(RuleViolation) {
+            try checkUnderCurrentRules(event, state, actor: actor)
+        } catch where error.reason == .invalidName || error.reason == .invalidText {
+            // Perhaps a text that v4 refuses and v3 wrote (a C1 character in a name, a carriage return in a note):
+            // checked again under the text rules of the journal's time, so that every v3 journal still verifies.
+            do {
+                try Limits.$checkingRecordedText.withValue(true) { try checkUnderCurrentRules(event, state, actor: actor) }
+            } catch let violation as RuleViolation {
+                throw violation
+            } catch {
+                throw RuleViolation(.inconsistentEvent, "\(error)")   // checkUnderCurrentRules throws RuleViolation only
+            }
+        }
+    }
+
+    private static func checkUnderCurrentRules(_ event: Event, _ state: ShopState, actor: String) throws(RuleViolation) {
         let command: Command
         switch event {
         case let .householdCreated(household, name, currency, timeZone):
