@@ -563,8 +563,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             let start = try await self.caughtUp(household, from: state.folded, on: connection)
             let head = start.head
             let decided = self.decide(pushes, on: start, known: known, in: household, at: now)
+            // The commands found recorded were read under the lock and are answered from their records
+            // (their first seqs): the statement checks only the others, which no process can record meanwhile.
             let part = HouseholdPush(household: household, expected: head, before: nil, known: known, conflicts: state.conflicts,
-                                     ids: ids, tokens: [], decided: decided)
+                                     ids: ids.filter { known[$0] == nil }, tokens: [], decided: decided)
             guard case .written = try await self.write([part], on: connection)[household] ?? .unknown else {
                 throw HubError.unavailable("household \(household): its head and lines in the table disagree; try again")
             }
