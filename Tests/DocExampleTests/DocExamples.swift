@@ -236,6 +236,11 @@ import ShopProjections
     let details = ItemDetails(category: "Dairy", unitPrice: 129)
 }
 
+// Sources/ShopEvents/Journal/DurableFile.swift #1
+@MainActor func example_DurableFile_1() throws {
+    try DurableFile.writeAtomically(Array("kept\n".utf8), to: "/srv/hub/hub.key", mode: 0o600)
+}
+
 // Sources/ShopEvents/Journal/Journal.swift #1
 @MainActor func example_Journal_1() throws {
     let journal = try Journal.open(path: "shop.ndjson", options: .init(actor: "ana"))
