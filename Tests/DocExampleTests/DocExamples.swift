@@ -287,6 +287,11 @@ import ShopProjections
     try Limits.checkNoControlCharacters("1 l\nor 2", field: "notes", allowingLineBreaks: true)
 }
 
+// Sources/ShopEvents/Journal/DurableFile.swift #1
+@MainActor func example_DurableFile_1() throws {
+    try DurableFile.writeAtomically(Array("kept\n".utf8), to: "/srv/hub/hub.key", mode: 0o600)
+}
+
 // Sources/ShopEvents/Journal/Journal.swift #1
 @MainActor func example_Journal_1() throws {
     let journal = try Journal.open(path: "shop.ndjson", options: .init(actor: "ana"))

@@ -16,6 +16,12 @@ import Darwin
 ///   tokens), revocations, invites (the SHA-256 of their codes), joins, and
 ///   when a device was last seen (at most once a minute a device).
 /// - `DIR/hub.lock`: held while serving; one `shop-hub` process a folder.
+/// - `DIR/hub.key`: the secret the per-address limits key their hash of a
+///   client's address with (``AddressKey``), made at random the first time.
+///
+/// Only the hub's user may read any of it: the folders are 0700 and the files
+/// 0600, made so and, in a folder an older hub made, set so at start (a
+/// household's journal when its household is first used).
 ///
 /// Each household's requests run in order on a queue of its own, so that one
 /// household's `fsync` never waits for another's; the records run on one
@@ -38,6 +44,8 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
     private var lockFD: Int32 = -1
     private var recordsPath: String { directory + "/hub.ndjson" }
     private let readOnly: Bool
+    /// What a household's creation keeps of the client's address is keyed with (nil read-only, without `hub.key`).
+    private var addressKey: AddressKey?
 
     /// A household's journal and the queue its requests run on.
     private final class Lane: @unchecked Sendable {
@@ -61,14 +69,20 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
         self.clock = clock
         self.ids = ids
         readOnly = false
-        try FileManager.default.createDirectory(atPath: self.directory + "/households", withIntermediateDirectories: true)
-        lockFD = open(self.directory + "/hub.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try FileManager.default.createDirectory(atPath: self.directory + "/households", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        for folder in [self.directory, self.directory + "/households"] where chmod(folder, 0o700) != 0 {
+            throw HubError.unavailable("cannot make \(folder) the hub's alone (mode 0700): \(String(cString: strerror(errno)))")
+        }
+        lockFD = open(self.directory + "/hub.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockFD >= 0 else { throw HubError.unavailable("cannot open \(self.directory)/hub.lock: \(String(cString: strerror(errno)))") }
         guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
             close(lockFD)
             throw HubError.unavailable("another shop-hub serves \(self.directory) (its hub.lock is held): one process a data folder")
         }
+        _ = fchmod(lockFD, 0o600)
         try loadRecords()
+        addressKey = try Self.loadAddressKey(self.directory + "/hub.key", making: true)
     }
 
     /// The folder as it is, for the operator's commands, beside a serving
@@ -82,6 +96,30 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
             throw HubError.unavailable("\(self.directory) is not a hub's data folder (it has no hub.ndjson)")
         }
         try loadRecords()
+        addressKey = try Self.loadAddressKey(self.directory + "/hub.key", making: false)
+    }
+
+    /// The key in `path` (64 hex digits); made at random and written durably (0600) if `making` and there is none.
+    private static func loadAddressKey(_ path: String, making: Bool) throws -> AddressKey? {
+        if let data = FileManager.default.contents(atPath: path) {
+            guard let key = AddressKey(hex: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw HubError.unavailable("\(path) is damaged (it holds 64 hex digits): restore it from a copy")
+            }
+            if making { _ = chmod(path, 0o600) }
+            return key
+        }
+        guard making else { return nil }
+        let key = AddressKey.random()
+        do { try DurableFile.writeAtomically(Array((key.hex + "\n").utf8), to: path, mode: 0o600) } catch {
+            throw HubError.unavailable("cannot write \(path): \(error.message)")
+        }
+        return key
+    }
+
+    /// What the records keep of a client's address.
+    private func keyedAddress(_ address: String) throws -> TokenHash {
+        guard let addressKey else { throw HubError.unavailable("\(directory) was opened to read only and has no hub.key") }
+        return addressKey.hash(address)
     }
 
     deinit {
@@ -96,7 +134,7 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
             if records.households[household] != nil {
                 throw HubError.conflict("household_exists", "household \(household) exists already")
             }
-            try append([.household(id: household, created: firstDevice.created, address: address.map { TokenHash(of: $0) }),
+            try append([.household(id: household, created: firstDevice.created, address: try address.map(keyedAddress)),
                         .device(firstDevice, invite: nil)])
         }
     }
@@ -110,9 +148,9 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
     }
 
     public func householdsCreated(from address: String, since: Timestamp) async throws -> Int {
-        let hash = TokenHash(of: address)
-        return try await onRecords { [self] in
-            records.households.values.filter { $0.address == hash && $0.created >= since }.count
+        try await onRecords { [self] in
+            let hash = try keyedAddress(address)
+            return records.households.values.filter { $0.address == hash && $0.created >= since }.count
         }
     }
 
@@ -148,18 +186,9 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
         try await onRecords { [self] in
             if Self.hasEvents(target) { throw HubError.conflict("household_exists", "household \(household) has events here already") }
             guard let bytes = FileManager.default.contents(atPath: file) else { throw HubError.unavailable("cannot read \(file)") }
-            let temporary = target + ".import-\(getpid())"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw HubError.unavailable("cannot create \(temporary)") }
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            let synced = fsync(fd) == 0
-            close(fd)
-            guard written == bytes.count, synced, rename(temporary, target) == 0 else {
-                unlink(temporary)
-                throw HubError.unavailable("cannot write \(target)")
+            do { try DurableFile.writeAtomically(Array(bytes), to: target, mode: 0o600) } catch let error as JournalError {
+                throw HubError.unavailable("cannot write \(target): \(error.message)")
             }
-            let folder = open(directory + "/households", O_RDONLY | O_CLOEXEC)
-            if folder >= 0 { _ = fsync(folder); close(folder) }
             if records.households[household] == nil {
                 try append([.household(id: household, created: created, address: nil)])
             }
@@ -168,6 +197,22 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
 
     /// The household's journal file: a path other tools (`shop-replay verify`) read.
     public func journalPath(_ household: HouseholdID) -> String { directory + "/households/\(household).ndjson" }
+
+    /// A household's journal and its writer's lock, before the core's journal opens them: made 0600
+    /// (the new journal's folder synced), or set so if an older hub made them.
+    private static func makePrivate(_ journal: String) throws {
+        for path in [journal, journal + ".lock"] {
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                close(fd)
+                let folder = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
+                defer { if folder >= 0 { close(folder) } }
+                guard folder >= 0, fsync(folder) == 0 else { throw HubError.unavailable("cannot sync the folder of \(path)") }
+            } else if errno != EEXIST || chmod(path, 0o600) != 0 {
+                throw HubError.unavailable("cannot make \(path) the hub's alone (mode 0600): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
 
     private static func hasEvents(_ path: String) -> Bool {
         var info = stat()
@@ -178,6 +223,7 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
         try await onRecords { [self] in
             guard records.households[household] != nil else { throw HubError.unknownHousehold(household.description) }
             if let lane = lanes[household] { return lane }
+            if !readOnly { try Self.makePrivate(journalPath(household)) }
             let lane = Lane(household: household, path: journalPath(household),
                             options: Journal.Options(clock: clock, ids: ids, actor: "shop-hub", device: nil))
             lanes[household] = lane
@@ -350,6 +396,7 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
     private func loadRecords() throws {
         recordsFD = readOnly ? open(recordsPath, O_RDONLY | O_CLOEXEC) : open(recordsPath, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard recordsFD >= 0 else { throw HubError.unavailable("cannot open \(recordsPath): \(String(cString: strerror(errno)))") }
+        if !readOnly { _ = fchmod(recordsFD, 0o600) }
         guard let data = FileManager.default.contents(atPath: recordsPath) else {
             throw HubError.unavailable("cannot read \(recordsPath)")
         }
@@ -370,10 +417,17 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
     }
 
     /// A last line without its newline: a write a crash cut short, which no
-    /// request was answered for. Its bytes are kept beside the records.
+    /// request was answered for. Its bytes are kept beside the records, through
+    /// the core's durable path (written whole, `fsync`ed, renamed into place, the
+    /// folder `fsync`ed), before the records are cut: if they cannot be kept,
+    /// nothing is cut and the hub does not start.
     private func cutTornRecord(at offset: Int, of bytes: [UInt8]) throws {
         let backup = "\(recordsPath).torn-\(clock.now().millisecondsSince1970)"
-        _ = FileManager.default.createFile(atPath: backup, contents: Data(bytes[offset...]), attributes: [.posixPermissions: 0o600])
+        func notKept(_ why: String) -> HubError {
+            HubError.unavailable("the torn last line of \(recordsPath) could not be kept in \(backup) (\(why)); nothing was cut")
+        }
+        guard access(backup, F_OK) != 0 else { throw notKept("it exists already") }
+        do { try DurableFile.writeAtomically(Array(bytes[offset...]), to: backup, mode: 0o600) } catch { throw notKept(error.message) }
         guard ftruncate(recordsFD, off_t(offset)) == 0, fsync(recordsFD) == 0 else {
             throw HubError.unavailable("cannot cut the torn last line of \(recordsPath)")
         }

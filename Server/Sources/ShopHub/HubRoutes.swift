@@ -44,7 +44,9 @@ public struct HubRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     /// Filled in by the routes for the request's log line: never a token, never command data.
-    let logDevice = LogField()
+    let logDevice = RequestField<String>()
+    /// The device the request was authenticated as: noted as seen once the request is answered, unless it is refused.
+    let seenDevice = RequestField<DeviceRecord>()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
@@ -111,7 +113,9 @@ public struct HubRoutes: Sendable {
 
     public func router() -> Router<HubRequestContext> {
         let router = Router(context: HubRequestContext.self)
-        router.add(middleware: HubMiddleware(watch: watch, metrics: hubMetrics))
+        router.add(middleware: HubMiddleware(watch: watch, metrics: hubMetrics) { [storage, clock] device in
+            await storage.seen(device, at: clock.now())
+        })
         router.post("/v1/households") { request, context in try await createHousehold(request, context) }
         router.post("/v1/join") { request, context in try await join(request, context) }
         router.post("/v1/households/:household/invites") { request, context in try await invite(request, context) }
@@ -229,16 +233,11 @@ public struct HubRoutes: Sendable {
         var answer: SyncResponse
         let generation = watch.generation(household)
         answer = try await storageCall { try await storage.sync(household, syncRequest, as: device.actor, token: device.tokenHash) }
-        if case let .pull(after, hash) = syncRequest, wait > 0, case let .lines(lines, _) = answer, lines.isEmpty {
-            await withGracefulShutdownHandler {
-                await watch.wait(household, after: generation, seconds: Double(wait))
-            } onGracefulShutdown: {
-                watch.stop()
-            }
-            answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor, token: device.tokenHash) }
+        if case let .pull(after, hash) = syncRequest, wait > 0 {
+            answer = try await longPoll(household, after: after, hash: hash, device: device, until: started + .seconds(wait),
+                                        seen: generation, first: answer)
         }
-        let elapsed = started.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = started.duration(to: .now).seconds
         switch answer {
         case let .results(results):
             let accepted = results.filter(\.ok).count
@@ -256,6 +255,34 @@ public struct HubRoutes: Sendable {
         }
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.encode(answer))))
+    }
+
+    /// A pull whose `first` answer has no line waits for one after `after` (SPEC section 9): it answers with
+    /// such lines, or with none once `deadline` has passed or the server stops. A wake-up that brings no line
+    /// (a late `NOTIFY` of lines the device has read already, a retried push answered from its record) waits
+    /// again. The token is checked again when the answer is given, on every storage: a device revoked while
+    /// it waited is answered `unauthorized`.
+    private func longPoll(_ household: HouseholdID, after: Int, hash: SHA256Digest, device: DeviceRecord, until deadline: ContinuousClock.Instant,
+                          seen: Int, first: SyncResponse) async throws -> SyncResponse {
+        var answer = first, generation = seen, waited = false
+        while case let .lines(lines, _) = answer, lines.isEmpty, !watch.isStopped {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { break }
+            await withGracefulShutdownHandler {
+                await watch.wait(household, after: generation, seconds: left.seconds)
+            } onGracefulShutdown: {
+                watch.stop()
+            }
+            waited = true
+            generation = watch.generation(household)
+            answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor, token: device.tokenHash) }
+        }
+        if waited {
+            guard let current = try await storageCall({ try await storage.device(tokenHash: device.tokenHash) }), current.revoked == nil else {
+                throw HubError.unknownToken
+            }
+        }
+        return answer
     }
 
     /// `"wait"` of a pull: 0 when absent.
@@ -333,7 +360,7 @@ public struct HubRoutes: Sendable {
             throw HubError.forbidden("the token is another household's")
         }
         context.logDevice.set(device.name)
-        await storage.seen(device, at: clock.now())
+        context.seenDevice.set(device)
         return (household, device)
     }
 
@@ -387,20 +414,24 @@ public struct HubRoutes: Sendable {
     }
 }
 
-/// A value the routes give the request's log line (the context is copied on its way to them).
-final class LogField: Sendable {
-    private let value = Mutex<String?>(nil)
-    func set(_ text: String) { value.withLock { $0 = text } }
-    func get() -> String? { value.withLock { $0 } }
+/// A value the routes give the middleware (the context is copied on its way to them).
+final class RequestField<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+    func set(_ new: Value) { value.withLock { $0 = new } }
+    func get() -> Value? { value.withLock { $0 } }
 }
 
 /// Every answer's last stop: a refusal becomes its JSON error, an unknown
 /// path `not_found` (404) and a known path with another method
-/// `method_not_allowed` (405); then one log line and the request metrics.
+/// `method_not_allowed` (405); then the device noted as seen if the request was
+/// answered (2xx: a refused request writes nothing, SPEC section 9), one log line
+/// and the request metrics.
 struct HubMiddleware: RouterMiddleware {
     typealias Context = HubRequestContext
     let watch: HeadWatch
     let metrics: HubMetrics
+    /// Notes that a device was seen.
+    let seen: @Sendable (DeviceRecord) async -> Void
 
     func handle(_ request: Request, context: HubRequestContext, next: (Request, HubRequestContext) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -427,6 +458,7 @@ struct HubMiddleware: RouterMiddleware {
             response = Self.response(.badRequest("the request could not be read: \(type(of: error))"))
             code = "bad_request"
         }
+        if (200..<300).contains(response.status.code), let device = context.seenDevice.get() { await seen(device) }
         let route = context.endpointPath ?? "unmatched"
         metrics.requests(request.method.rawValue, route, response.status.code).increment()
         var metadata: Logger.Metadata = [

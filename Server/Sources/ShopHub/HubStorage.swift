@@ -48,7 +48,8 @@ public protocol HubStorage: Sendable {
     func addDevice(_ device: DeviceRecord) async throws
     /// Revokes a device's token at once; false if the household has no such live device.
     func revokeDevice(_ name: String, of household: HouseholdID, at: Timestamp) async throws -> Bool
-    /// Notes that a device was seen (its `lastSeen`); may be kept lazily.
+    /// Notes that a device was seen (its `lastSeen`); may be kept lazily. The routes call it only
+    /// once a request is answered (2xx): a refused request writes nothing.
     func seen(_ device: DeviceRecord, at: Timestamp) async
     func addInvite(_ invite: InviteRecord) async throws
     /// The invite with this code's hash, if it exists, is unused and unexpired at `now`;
@@ -76,7 +77,9 @@ public protocol HubStorage: Sendable {
     func authenticateForSync(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)?
 
     /// ``sync(_:_:as:)``, answered only while `token` is live (`unauthorized` once it is revoked):
-    /// the other half of ``authenticateForSync(tokenHash:rate:burst:at:)``.
+    /// the other half of ``authenticateForSync(tokenHash:rate:burst:at:)``. A storage that
+    /// authenticates every request from its records may leave `token` unchecked (the default): the
+    /// routes check the token again themselves when a long poll that waited is answered.
     func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash) async throws -> SyncResponse
 }
 

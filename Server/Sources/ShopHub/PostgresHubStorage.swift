@@ -59,6 +59,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     private let devicesByToken = Mutex<[String: DeviceRecord]>([:])
     /// Each token's rate, counted in memory and added to `rate_limits` about once a second.
     private let rates = SharedTokenRates()
+    /// What a household's creation keeps of the client's address is keyed with: `shop_hub_secrets`'s, read once.
+    private let addressKey = Mutex<AddressKey?>(nil)
     static let channel = "shop_hub_push"
 
     struct Folded {
@@ -215,7 +217,22 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                 for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                 try await connection.query("INSERT INTO shop_hub_schema (version, layout) VALUES (\(version + 1), \(layout.rawValue))", logger: logger)
             }
+            // The hub's secret for the per-address limits, made once, by the first hub to start.
+            try await connection.query("""
+                INSERT INTO shop_hub_secrets (name, secret) VALUES ('address', \(AddressKey.random().hex)) ON CONFLICT (name) DO NOTHING
+                """, logger: logger)
         }
+    }
+
+    /// The keyed hash of a client's address (``AddressKey``), under the key `migrate()` made.
+    private func keyedAddress(_ address: String) async throws -> TokenHash {
+        if let key = addressKey.withLock({ $0 }) { return key.hash(address) }
+        for try await hex in try await client.query("SELECT secret FROM shop_hub_secrets WHERE name = 'address'", logger: logger).decode(String.self) {
+            guard let key = AddressKey(hex: hex) else { break }
+            addressKey.withLock { $0 = key }
+            return key.hash(address)
+        }
+        throw HubError.unavailable("the database has no address key in shop_hub_secrets: start `shop-hub serve` once to migrate it")
     }
 
     /// Each version's statements. Every table is keyed by household first;
@@ -254,6 +271,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             ],
             // 2: each token's rate, counted by every process (a token bucket a row).
             table("rate_limits", "household uuid NOT NULL, token_hash text NOT NULL, tokens double precision NOT NULL, at_ms bigint NOT NULL, PRIMARY KEY (household, token_hash)"),
+            // 3: the hub's secrets (the key of the per-address limits' hashes), a small reference table.
+            ["CREATE TABLE shop_hub_secrets (name text PRIMARY KEY, secret text NOT NULL)"],
         ]
     }
 
@@ -264,14 +283,15 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     private func createHouseholdNow(_ household: HouseholdID, firstDevice: DeviceRecord, from address: String?) async throws {
+        let addressHash = if let address { try await keyedAddress(address) } else { nil as TokenHash? }
         try await transaction { connection in
             try await connection.query("""
                 INSERT INTO households (household, created_ms, head_hash) VALUES (\(household.uuid), \(firstDevice.created.millisecondsSince1970), \(SHA256Digest.zero.hex))
                 """, logger: logger)
-            if let address {
+            if let addressHash {
                 try await connection.query("""
                     INSERT INTO household_creations (address_hash, created_ms, household)
-                    VALUES (\(TokenHash(of: address).hex), \(firstDevice.created.millisecondsSince1970), \(household.uuid))
+                    VALUES (\(addressHash.hex), \(firstDevice.created.millisecondsSince1970), \(household.uuid))
                     """, logger: logger)
             }
             try await insertDevice(firstDevice, invite: nil, on: connection)
@@ -302,8 +322,9 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     }
 
     private func householdsCreatedNow(from address: String, since: Timestamp) async throws -> Int {
+        let hash = try await keyedAddress(address)
         let rows = try await client.query("""
-            SELECT count(*) FROM household_creations WHERE address_hash = \(TokenHash(of: address).hex) AND created_ms >= \(since.millisecondsSince1970)
+            SELECT count(*) FROM household_creations WHERE address_hash = \(hash.hex) AND created_ms >= \(since.millisecondsSince1970)
             """, logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
@@ -563,8 +584,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             let start = try await self.caughtUp(household, from: state.folded, on: connection)
             let head = start.head
             let decided = self.decide(pushes, on: start, known: known, in: household, at: now)
+            // The commands found recorded were read under the lock and are answered from their records
+            // (their first seqs): the statement checks only the others, which no process can record meanwhile.
             let part = HouseholdPush(household: household, expected: head, before: nil, known: known, conflicts: state.conflicts,
-                                     ids: ids, tokens: [], decided: decided)
+                                     ids: ids.filter { known[$0] == nil }, tokens: [], decided: decided)
             guard case .written = try await self.write([part], on: connection)[household] ?? .unknown else {
                 throw HubError.unavailable("household \(household): its head and lines in the table disagree; try again")
             }

@@ -47,6 +47,9 @@ final class HeadWatch: Sendable {
 
     func generation(_ household: HouseholdID) -> Int { state.withLock { $0.generations[household, default: 0] } }
 
+    /// The server is stopping: no poll waits any more.
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
     /// A push landed: every poll of the household answers.
     func bump(_ household: HouseholdID) {
         let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -348,6 +351,11 @@ final class HubMetrics: Sendable {
         let tenths = elapsed.components.seconds * 10_000 + (elapsed.components.attoseconds + 50_000_000_000_000) / 100_000_000_000_000
         return "\(tenths / 10).\(tenths % 10)"
     }
+}
+
+extension Duration {
+    /// In seconds, fractions included.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 extension Substring {

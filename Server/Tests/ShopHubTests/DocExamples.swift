@@ -88,6 +88,13 @@ import Testing
     print(Secrets.canonicalCode("7kq2m x9d4f"))        // 7KQ2M-X9D4F
 }
 
+// Sources/ShopHub/Secrets.swift #3
+@MainActor func example_Secrets_3() {
+    let key = AddressKey.random()
+    let kept = key.hash("203.0.113.7")
+    print(kept == key.hash("203.0.113.7"), kept == TokenHash(of: "203.0.113.7"))   // true false
+}
+
 @Suite("the hub's DocC examples")
 struct DocExampleTests {
     static let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

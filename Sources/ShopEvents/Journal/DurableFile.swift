@@ -8,8 +8,13 @@ import Darwin
 /// The file primitives of the durable path, in one place: a write made
 /// whole, the one `fsync`, a file replaced atomically, a folder synced.
 /// Everything that must survive a crash — journal lines, backups of torn
-/// tails, the outbox, snapshots, exports — is written through these.
-package enum DurableFile {
+/// tails, the outbox, snapshots, exports, and the hosted hub's files beside its
+/// journals — is written through these.
+///
+/// ```swift
+/// try DurableFile.writeAtomically(Array("kept\n".utf8), to: "/srv/hub/hub.key", mode: 0o600)
+/// ```
+public enum DurableFile {
     /// Writes `raw` to `fd` at `offset`, whole (short writes continued, `EINTR` retried); false if a write fails.
     static func writeWhole(_ fd: Int32, _ raw: UnsafeRawBufferPointer, at offset: Int) -> Bool {
         var done = 0
@@ -36,7 +41,7 @@ package enum DurableFile {
     /// Replaces `file` with `bytes` or leaves it as it was: a temporary file
     /// beside it, written whole, `fsync`, rename, and the folder synced.
     /// `mode` is the new file's (0600 for a secret: it is never readable by others, not even for a moment).
-    package static func writeAtomically(_ bytes: [UInt8], to file: String, mode: mode_t = 0o644) throws(JournalError) {
+    public static func writeAtomically(_ bytes: [UInt8], to file: String, mode: mode_t = 0o644) throws(JournalError) {
         let temporary = "\(file).tmp-\(getpid())"
         unlink(temporary)   // a crashed run's, which may have another mode
         let fd = Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
