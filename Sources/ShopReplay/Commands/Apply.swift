@@ -211,7 +211,7 @@ struct Apply: ToolCommand {
                 }
             }
             do {
-                var request = try CommandCodec.decode(bytes, ids: .random)
+                var request = try CommandCodec.decode(bytes, ids: .random, household: target.replica?.household)
                 if request.id == nil { request.id = CommandID() }
                 pending.append(request)
             } catch {
