@@ -254,8 +254,9 @@ public struct HubRoutes: Sendable {
         case .hello:
             break
         }
+        // A hello names the token's actor (SPEC 9, v4): a device given only its token learns whose commands it makes.
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.encode(answer))))
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.encode(answer, enrolledActor: device.actor))))
     }
 
     /// `"wait"` of a pull: 0 when absent.

@@ -245,7 +245,7 @@ enum HubHTTP {
         guard let failure = error as? URLError else { return "could not reach \(what): \(error.localizedDescription)" }
         let dropped = "the connection to \(what) dropped before the hub answered\(request.map { " the \($0)" } ?? "")"
         switch failure.code {
-        case .networkConnectionLost, .zeroByteResource, .badServerResponse, .cannotParseResponse:
+        case .networkConnectionLost, .zeroByteResource, .badServerResponse:   // curl's "Empty reply from server" is the last
             return dropped
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
             return reachedBefore ? dropped : "could not connect to \(what): \(failure.localizedDescription)"
