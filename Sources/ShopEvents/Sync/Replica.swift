@@ -13,8 +13,9 @@ public struct SyncSettings: Hashable, Sendable, Codable {
     /// hub's household URL (`https://HOST/v1/households/H`).
     public var hub: String
     public var device: String
-    /// The actor a hosted hub's token is, when the hub said so (a join): the
-    /// hub takes commands by it alone, so a tool may take it as its default.
+    /// The actor a hosted hub's token is, as the hub said (a join's answer, or
+    /// its hello for a token given): the hub takes commands by it alone, so a
+    /// tool takes it as its default.
     public var actor: String?
 
     public init(hub: String, device: String, actor: String? = nil) { self.hub = hub; self.device = device; self.actor = actor }
