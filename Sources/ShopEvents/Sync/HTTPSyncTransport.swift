@@ -242,15 +242,20 @@ enum HubHTTP {
     /// "dropped", not "failed to connect": the request may or may not have
     /// been taken, which the next sync settles from the hub's record.
     static func unreachable(_ what: String, _ error: any Error, request: String?, reachedBefore: Bool) -> String {
-        guard let failure = error as? URLError else { return "could not reach \(what): \(error.localizedDescription)" }
         let dropped = "the connection to \(what) dropped before the hub answered\(request.map { " the \($0)" } ?? "")"
+        guard let failure = error as? URLError else {
+            return reachedBefore ? dropped : "could not reach \(what): \(error.localizedDescription)"
+        }
         switch failure.code {
         case .networkConnectionLost, .zeroByteResource, .badServerResponse:   // curl's "Empty reply from server" is the last
             return dropped
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            return reachedBefore ? dropped : "could not connect to \(what): \(failure.localizedDescription)"
         case .timedOut:
             return "the hub at \(what) did not answer\(request.map { " the \($0)" } ?? "") in time"
+        case _ where reachedBefore:
+            // curl retries a request whose reused connection was closed; its "Failed to connect" (any code) is the hub gone since.
+            return dropped
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+            return "could not connect to \(what): \(failure.localizedDescription)"
         default:
             return "could not reach \(what): \(failure.localizedDescription)"
         }

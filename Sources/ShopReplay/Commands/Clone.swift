@@ -6,7 +6,7 @@ struct Clone: ToolCommand {
     static let summary = "make a new replica of a hub's journal on this device"
     static let help = """
     Usage: shop-replay clone --hub COMMAND --journal J [--new-hub] [--device NAME] [--actor NAME] [--json]
-           shop-replay clone --hub https://HOST/v1/households/H (--token T | --token-file FILE) --journal J [--device NAME]
+           shop-replay clone --hub https://HOST/v1/households/H (--token T | --token-file FILE) --journal J [--device NAME] [--actor NAME]
            shop-replay clone --join CODE --hub https://HOST --journal J [--device NAME]
            shop-replay clone --new-household --hub https://HOST --journal J [--device NAME] [--actor NAME]
 
