@@ -89,7 +89,7 @@ public struct HTTPSyncTransport: SyncTransport {
         post.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         post.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         post.httpBody = Data(body)
-        let answer = try await HubHTTP.exchange(post, session: session, what: url.absoluteString, request: kind, reachedBefore: reached.value)
+        let answer = try await HubHTTP.exchange(post, session: session, what: url.absoluteString, sending: kind, reachedBefore: reached.value)
         reached.set()
         return answer
     }
@@ -217,15 +217,15 @@ public struct HubEnrolment: Hashable, Sendable {
 /// One HTTP exchange with a hub: a dropped connection, a 429 and a 503 are
 /// `hub_unreachable` (try again later; nothing was changed).
 enum HubHTTP {
-    /// `request` names what is sent (`push`, …) and `reachedBefore` whether the hub answered
+    /// `kind` names what is sent (`push`, …) and `reachedBefore` whether the hub answered
     /// the same transport before: a connection that then fails dropped, whatever the socket says.
-    static func exchange(_ request: URLRequest, session: URLSession, what: String, request kind: String? = nil,
+    static func exchange(_ request: URLRequest, session: URLSession, what: String, sending kind: String? = nil,
                          reachedBefore: Bool = false) async throws -> (Data, Int) {
         let data: Data, response: URLResponse
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            throw SyncFailure(code: "hub_unreachable", message: unreachable(what, error, request: kind, reachedBefore: reachedBefore))
+            throw SyncFailure(code: "hub_unreachable", message: unreachable(what, error, sending: kind, reachedBefore: reachedBefore))
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         if status == 429 || status == 503 {
@@ -241,8 +241,8 @@ enum HubHTTP {
     /// when it went away and the client's retry finds nothing listening — is
     /// "dropped", not "failed to connect": the request may or may not have
     /// been taken, which the next sync settles from the hub's record.
-    static func unreachable(_ what: String, _ error: any Error, request: String?, reachedBefore: Bool) -> String {
-        let dropped = "the connection to \(what) dropped before the hub answered\(request.map { " the \($0)" } ?? "")"
+    static func unreachable(_ what: String, _ error: any Error, sending kind: String?, reachedBefore: Bool) -> String {
+        let dropped = "the connection to \(what) dropped before the hub answered\(kind.map { " the \($0)" } ?? "")"
         guard let failure = error as? URLError else {
             return reachedBefore ? dropped : "could not reach \(what): \(error.localizedDescription)"
         }
@@ -250,7 +250,7 @@ enum HubHTTP {
         case .networkConnectionLost, .zeroByteResource, .badServerResponse:   // curl's "Empty reply from server" is the last
             return dropped
         case .timedOut:
-            return "the hub at \(what) did not answer\(request.map { " the \($0)" } ?? "") in time"
+            return "the hub at \(what) did not answer\(kind.map { " the \($0)" } ?? "") in time"
         case _ where reachedBefore:
             // curl retries a request whose reused connection was closed; its "Failed to connect" (any code) is the hub gone since.
             return dropped
