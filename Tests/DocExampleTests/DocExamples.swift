@@ -41,6 +41,12 @@ import ShopProjections
     let request = try CommandCodec.decode(Array(text.utf8), ids: .random)
 }
 
+// Sources/ShopEvents/Codec/CommandCodec.swift #2
+@MainActor func example_CommandCodec_2(replica: Replica) throws {
+    let create = #"{"type":"CreateHousehold","data":{"name":"Home","currency":"EUR","timeZone":"Europe/Berlin"}}"#
+    let request = try CommandCodec.decode(Array(create.utf8), ids: .random, household: replica.household)
+}
+
 // Sources/ShopEvents/Codec/CommandNames.swift #1
 @MainActor func example_CommandNames_1(writer: CommandWriter, id: CommandID) throws {
     let names: CommandCatalog.Names = writer.holds(command: id) ? .notLookedUp : .resolve(try writer.refreshedState())
@@ -593,6 +599,14 @@ import ShopProjections
     print(outcome.isPending, replica.pending.count)       // true, 1: `SyncClient.sync` sends it
 }
 
+// Sources/ShopEvents/Sync/Replica.swift #2
+@MainActor func example_Replica_2() throws {
+    let replica = try Replica(path: "phone.ndjson", options: .init(actor: "ana"))
+    if let household = replica.household, replica.state.household == nil {
+        try replica.execute(.createHousehold(household: household, name: "Home", currency: "EUR", timeZone: "Europe/Berlin"))
+    }
+}
+
 // Sources/ShopEvents/Sync/SyncClient.swift #1
 @MainActor func example_SyncClient_1() async throws {
     let hub = try ProcessTransport(command: "shop-replay hub --journal /srv/home.ndjson")
@@ -627,6 +641,13 @@ import ShopProjections
 @MainActor func example_SyncMessages_3() throws {
     let bytes = SyncWire.encode(SyncResponse.lines([Array(#"{"seq":1}"#.utf8)], more: false))
     // {"lines":1,"more":false}\n{"seq":1}\n
+}
+
+// Sources/ShopEvents/Sync/SyncMessages.swift #4
+@MainActor func example_SyncMessages_4() throws {
+    let answer = SyncResponse.hello(protocol: 1, household: nil, head: .empty)
+    let bytes = SyncWire.encode(answer, enrolledActor: "ana")
+    SyncWire.enrolledActor(inHello: Array(bytes.dropLast()))   // "ana"
 }
 
 // Sources/ShopEvents/Sync/SyncTransport.swift #1
@@ -713,9 +734,27 @@ import ShopProjections
 }
 
 // Sources/ShopEvents/Sync/HTTPSyncTransport.swift #3
-@MainActor func example_HTTPSyncTransport_3() {
+@MainActor func example_HTTPSyncTransport_3(household: HouseholdID, token: String) async throws {
+    let hub = HTTPSyncTransport(household: URL(string: "https://hub.example/v1/households/\(household)")!, token: token)
+    let actor = try await hub.enrolledActor(device: "ben-phone")     // "ben"
+    let replica = SyncClient(journal: "phone.ndjson", options: .init(actor: actor))
+}
+
+// Sources/ShopEvents/Sync/HTTPSyncTransport.swift #4
+@MainActor func example_HTTPSyncTransport_4() {
     func enrol(hub: URL) async throws -> HTTPSyncTransport {
         let first = try await HubEnrolment.createHousehold(hub: hub, device: "ana-phone", actor: "ana")
         return HTTPSyncTransport(household: first.url, token: first.token)
     }
+}
+
+// Sources/ShopEvents/Sync/HTTPSyncTransport.swift #5
+@MainActor func example_HTTPSyncTransport_5(household: HouseholdID) {
+    HubEnrolment.household(of: URL(string: "https://hub.example/v1/households/\(household)")!)   // household
+    HubEnrolment.household(of: URL(string: "https://hub.example")!)                              // nil
+}
+
+// Sources/ShopEvents/Sync/HTTPSyncTransport.swift #6
+@MainActor func example_HTTPSyncTransport_6(household: HouseholdID) {
+    HubEnrolment.hub(of: URL(string: "https://hub.example/v1/households/\(household)")!)   // https://hub.example
 }

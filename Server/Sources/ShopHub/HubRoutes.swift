@@ -253,8 +253,9 @@ public struct HubRoutes: Sendable {
         case .hello:
             break
         }
+        // A hello names the token's actor (SPEC 9, v4): a device given only its token learns whose commands it makes.
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.encode(answer))))
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.encode(answer, enrolledActor: device.actor))))
     }
 
     /// A pull whose `first` answer has no line waits for one after `after` (SPEC section 9): it answers with

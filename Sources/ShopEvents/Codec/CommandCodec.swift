@@ -11,12 +11,21 @@ import Foundation
 /// let text = #"{"type":"CreateList","actor":"ana","data":{"name":"Weekly"}}"#
 /// let request = try CommandCodec.decode(Array(text.utf8), ids: .random)
 /// ```
+///
+/// A `CreateHousehold` that names no household takes `household` when one is
+/// given — a new household's replica knows the id its hub holds it under —
+/// and a new id otherwise:
+///
+/// ```swift
+/// let create = #"{"type":"CreateHousehold","data":{"name":"Home","currency":"EUR","timeZone":"Europe/Berlin"}}"#
+/// let request = try CommandCodec.decode(Array(create.utf8), ids: .random, household: replica.household)
+/// ```
 public enum CommandCodec {
-    public static func decode(_ bytes: [UInt8], ids: IDGenerator) throws(CodecError) -> CommandEnvelope {
-        try bytes.withUnsafeBytes { raw in Result { () throws(CodecError) in try decode(raw, ids: ids) } }.get()
+    public static func decode(_ bytes: [UInt8], ids: IDGenerator, household: HouseholdID? = nil) throws(CodecError) -> CommandEnvelope {
+        try bytes.withUnsafeBytes { raw in Result { () throws(CodecError) in try decode(raw, ids: ids, household: household) } }.get()
     }
 
-    public static func decode(_ text: UnsafeRawBufferPointer, ids: IDGenerator) throws(CodecError) -> CommandEnvelope {
+    public static func decode(_ text: UnsafeRawBufferPointer, ids: IDGenerator, household: HouseholdID? = nil) throws(CodecError) -> CommandEnvelope {
         var s = JSONScanner(text)
         var type: CommandType?, id: UUID?, actor: String?, at: Timestamp?, expectedSeq: Int?
         var correlation: UUID?, device: String?, data: DataFields?
@@ -53,7 +62,7 @@ public enum CommandCodec {
             var empty = JSONScanner(UnsafeRawBufferPointer(start: nil, count: 0))
             fields = try emptyData(&empty)
         }
-        let command = try decodeData(type, &fields, ids: ids)
+        let command = try decodeData(type, &fields, ids: ids, household: household)
         try fields.requireAllUsed("\(type.rawValue) data")
         return CommandEnvelope(command, id: id.map(CommandID.init), actor: actor, at: at, expectedSeq: expectedSeq,
                                correlation: correlation.map(CorrelationID.init), device: device)
@@ -69,10 +78,10 @@ public enum CommandCodec {
         }.get()
     }
 
-    static func decodeData(_ type: CommandType, _ d: inout DataFields, ids: IDGenerator) throws(CodecError) -> Command {
+    static func decodeData(_ type: CommandType, _ d: inout DataFields, ids: IDGenerator, household: HouseholdID?) throws(CodecError) -> Command {
         switch type {
         case .createHousehold:
-            return .createHousehold(household: try d.optionalID("household") ?? ids.make(), name: try d.string("name"),
+            return .createHousehold(household: try d.optionalID("household") ?? household ?? ids.make(), name: try d.string("name"),
                                     currency: try d.string("currency"), timeZone: try d.string("timeZone"))
         case .createLocation:
             return .createLocation(location: try d.optionalID("location") ?? ids.make(), name: try d.string("name"),

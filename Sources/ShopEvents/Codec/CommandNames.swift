@@ -34,9 +34,11 @@ extension CommandCatalog {
     /// let line = #"{"type":"ChangeQuantity","data":{"list":"Weekly","item":"Milk","quantity":2}}"#
     /// let request = try CommandCatalog.decode(Array(line.utf8), names: .resolve(journal.state), ids: .random)
     /// ```
-    public static func decode(_ line: [UInt8], names: Names, ids: IDGenerator) throws -> CommandEnvelope {
+    /// `household`, as for ``CommandCodec/decode(_:ids:household:)``: the id a
+    /// `CreateHousehold` that names none takes (a new household's replica).
+    public static func decode(_ line: [UInt8], names: Names, ids: IDGenerator, household: HouseholdID? = nil) throws -> CommandEnvelope {
         guard let found = try references(in: line), !found.references.isEmpty else {
-            return try CommandCodec.decode(line, ids: ids)
+            return try CommandCodec.decode(line, ids: ids, household: household)
         }
         var replacements: [String] = []
         var firstFailure: RuleViolation?
@@ -52,7 +54,7 @@ extension CommandCatalog {
         }
         let spliced = splice(line, found.references, replacements)
         let request: CommandEnvelope
-        do { request = try CommandCodec.decode(spliced.bytes, ids: ids) } catch {
+        do { request = try CommandCodec.decode(spliced.bytes, ids: ids, household: household) } catch {
             throw CodecError(error.reason, error.detail, offset: spliced.original(error.offset))
         }
         if let firstFailure { throw firstFailure }

@@ -24,6 +24,8 @@ public struct HTTPSyncTransport: SyncTransport {
     public let url: URL
     private let token: String
     private let session: URLSession
+    /// Whether the hub has answered a request of this transport: a connection that fails after it has, dropped.
+    private let reached = Reached()
 
     public init(household url: URL, token: String, session: URLSession = .shared) {
         self.url = url
@@ -32,7 +34,7 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     public func send(_ request: SyncRequest) async throws -> SyncResponse {
-        try await send(SyncWire.encode(request), timeout: 60)
+        try await send(SyncWire.encode(request), timeout: 60, kind: request.kind)
     }
 
     /// A pull that waits up to `seconds` (at most 60) for a line after
@@ -48,17 +50,53 @@ public struct HTTPSyncTransport: SyncTransport {
     public func pull(after seq: Int, hash: SHA256Digest, waiting seconds: Int) async throws -> SyncResponse {
         let line = SyncWire.line(.object([("pull", .object([("after", .int(seq)), ("hash", .string(hash.hex)),
                                                              ("wait", .int(seconds))]))]))
-        return try await send(line, timeout: TimeInterval(seconds) + 30)
+        return try await send(line, timeout: TimeInterval(seconds) + 30, kind: "pull")
     }
 
-    private func send(_ body: [UInt8], timeout: TimeInterval) async throws -> SyncResponse {
+    /// The actor the hub enrolled this device's token as: a hosted hub's
+    /// `hello` names it (SPEC section 9, v4). A device given only its token
+    /// (`shop-replay clone --token`) asks this first, and makes its commands
+    /// as that actor: the hub takes no other's. Throws the hub's refusal
+    /// (`unauthorized`, `forbidden`, …), `hub_unreachable`, or `bad_response`
+    /// from a hub that names no actor (one older than v4).
+    ///
+    /// ```swift
+    /// let hub = HTTPSyncTransport(household: URL(string: "https://hub.example/v1/households/\(household)")!, token: token)
+    /// let actor = try await hub.enrolledActor(device: "ben-phone")     // "ben"
+    /// let replica = SyncClient(journal: "phone.ndjson", options: .init(actor: actor))
+    /// ```
+    public func enrolledActor(device: String) async throws -> String {
+        let answer = try await post(SyncWire.encode(.hello(protocol: SyncWire.protocolVersion, device: device, actor: "")), timeout: 60, kind: "hello")
+        switch try response(answer) {
+        case .hello:
+            let first = Array(answer.data.prefix { $0 != 0x0A })
+            guard let actor = SyncWire.enrolledActor(inHello: first) else {
+                throw SyncFailure(code: "bad_response", message: "the hub at \(url.absoluteString) does not say which actor this token was enrolled as (its hello names none: a hub older than SPEC v4)")
+            }
+            return actor
+        case let .error(failure): throw failure
+        default: throw SyncFailure(code: "bad_response", message: "the hub did not answer hello with hello")
+        }
+    }
+
+    private func send(_ body: [UInt8], timeout: TimeInterval, kind: String) async throws -> SyncResponse {
+        try response(try await post(body, timeout: timeout, kind: kind))
+    }
+
+    private func post(_ body: [UInt8], timeout: TimeInterval, kind: String) async throws -> (data: Data, status: Int) {
         var post = URLRequest(url: url.appendingPathComponent("sync"), timeoutInterval: timeout)
         post.httpMethod = "POST"
         post.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         post.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         post.httpBody = Data(body)
-        let (data, status) = try await HubHTTP.exchange(post, session: session, what: url.absoluteString)
-        var lines = Array(data).split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init).makeIterator()
+        let answer = try await HubHTTP.exchange(post, session: session, what: url.absoluteString, sending: kind, reachedBefore: reached.value)
+        reached.set()
+        return answer
+    }
+
+    private func response(_ answer: (data: Data, status: Int)) throws -> SyncResponse {
+        let status = answer.status
+        var lines = Array(answer.data).split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init).makeIterator()
         let response: SyncResponse
         do {
             response = try SyncWire.readResponse { lines.next() }
@@ -97,17 +135,52 @@ public struct HubEnrolment: Hashable, Sendable {
         self.household = household; self.actor = actor; self.url = url; self.token = token
     }
 
+    /// The household a household's address names: `H` of `https://HOST/v1/households/H`; `nil` for any other address.
+    ///
+    /// ```swift
+    /// HubEnrolment.household(of: URL(string: "https://hub.example/v1/households/\(household)")!)   // household
+    /// HubEnrolment.household(of: URL(string: "https://hub.example")!)                              // nil
+    /// ```
+    public static func household(of url: URL) -> HouseholdID? {
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
+              url.deletingLastPathComponent().lastPathComponent == "households" else { return nil }
+        return HouseholdID(url.lastPathComponent)
+    }
+
+    /// The hub's own address, given it or an address under its `/v1/`:
+    /// `https://HOST/v1/households/H` (a household's address, as `clone
+    /// --token` takes it) is the hub `https://HOST`; a hub behind a path
+    /// (`https://HOST/shop/v1/…`) keeps its path. Enrolment takes either.
+    ///
+    /// ```swift
+    /// HubEnrolment.hub(of: URL(string: "https://hub.example/v1/households/\(household)")!)   // https://hub.example
+    /// ```
+    public static func hub(of url: URL) -> URL {
+        let parts = url.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let v1 = parts.lastIndex(where: { $0 == "v1" }),
+              v1 == parts.count - 1 || ["households", "join"].contains(parts[v1 + 1]),
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.path = parts[..<v1].map { "/" + $0 }.joined()
+        components.query = nil
+        components.fragment = nil
+        return components.url ?? url
+    }
+
     /// `POST /v1/households`: a new household whose hub is empty; the device's
-    /// first push creates it (`CreateHousehold` with ``household``).
+    /// first push creates it (`CreateHousehold` with ``household``). `hub` is
+    /// the hub's address, or any under its `/v1/` (see ``hub(of:)``).
     public static func createHousehold(hub: URL, device: String, actor: String,
                                        session: URLSession = .shared) async throws -> HubEnrolment {
+        let hub = Self.hub(of: hub)
         let answer = try await post(hub.appendingPathComponent("v1/households"),
                                     .object([("device", .string(device)), ("actor", .string(actor))]), session: session)
         return try enrolment(answer, hub: hub, actor: actor)
     }
 
     /// `POST /v1/join`: joins the household whose owner made `code` (it works once).
+    /// `hub` is the hub's address, or any under its `/v1/`, such as the household's (see ``hub(of:)``).
     public static func join(hub: URL, code: String, device: String, session: URLSession = .shared) async throws -> HubEnrolment {
+        let hub = Self.hub(of: hub)
         let answer = try await post(hub.appendingPathComponent("v1/join"),
                                     .object([("code", .string(code)), ("device", .string(device))]), session: session)
         return try enrolment(answer, hub: hub, actor: nil)
@@ -144,12 +217,15 @@ public struct HubEnrolment: Hashable, Sendable {
 /// One HTTP exchange with a hub: a dropped connection, a 429 and a 503 are
 /// `hub_unreachable` (try again later; nothing was changed).
 enum HubHTTP {
-    static func exchange(_ request: URLRequest, session: URLSession, what: String) async throws -> (Data, Int) {
+    /// `kind` names what is sent (`push`, …) and `reachedBefore` whether the hub answered
+    /// the same transport before: a connection that then fails dropped, whatever the socket says.
+    static func exchange(_ request: URLRequest, session: URLSession, what: String, sending kind: String? = nil,
+                         reachedBefore: Bool = false) async throws -> (Data, Int) {
         let data: Data, response: URLResponse
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            throw SyncFailure(code: "hub_unreachable", message: "could not reach \(what): \(error.localizedDescription)")
+            throw SyncFailure(code: "hub_unreachable", message: unreachable(what, error, sending: kind, reachedBefore: reachedBefore))
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         if status == 429 || status == 503 {
@@ -158,6 +234,41 @@ enum HubHTTP {
         }
         return (data, status)
     }
+
+    /// Why `what` could not be reached, in words that say what happened. A
+    /// connection the hub (or something between) closed before it answered —
+    /// or, when the hub had answered before, one that fails in any way, as
+    /// when it went away and the client's retry finds nothing listening — is
+    /// "dropped", not "failed to connect": the request may or may not have
+    /// been taken, which the next sync settles from the hub's record.
+    static func unreachable(_ what: String, _ error: any Error, sending kind: String?, reachedBefore: Bool) -> String {
+        let dropped = "the connection to \(what) dropped before the hub answered\(kind.map { " the \($0)" } ?? "")"
+        guard let failure = error as? URLError else {
+            return reachedBefore ? dropped : "could not reach \(what): \(error.localizedDescription)"
+        }
+        switch failure.code {
+        case .networkConnectionLost, .zeroByteResource, .badServerResponse:   // curl's "Empty reply from server" is the last
+            return dropped
+        case .timedOut:
+            return "the hub at \(what) did not answer\(kind.map { " the \($0)" } ?? "") in time"
+        case _ where reachedBefore:
+            // curl retries a request whose reused connection was closed; its "Failed to connect" (any code) is the hub gone since.
+            return dropped
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+            return "could not connect to \(what): \(failure.localizedDescription)"
+        default:
+            return "could not reach \(what): \(failure.localizedDescription)"
+        }
+    }
+}
+
+/// Whether a transport's hub has answered it once.
+private final class Reached: @unchecked Sendable {
+    // @unchecked: `answered` is read and written under `lock` alone.
+    private let lock = NSLock()
+    private var answered = false
+    var value: Bool { lock.withLock { answered } }
+    func set() { lock.withLock { answered = true } }
 }
 
 /// Where a replica keeps its token for a hosted hub: `<journal>.token`,
@@ -174,5 +285,16 @@ public enum HubToken {
             throw JournalError(.notFound, "\(file) is missing or empty: a replica of a hosted hub keeps its device's token there")
         }
         return token
+    }
+}
+
+private extension SyncRequest {
+    /// The request's name, for a message.
+    var kind: String {
+        switch self {
+        case .hello: "hello"
+        case .pull: "pull"
+        case .push: "push"
+        }
     }
 }

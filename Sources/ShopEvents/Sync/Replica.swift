@@ -13,8 +13,9 @@ public struct SyncSettings: Hashable, Sendable, Codable {
     /// hub's household URL (`https://HOST/v1/households/H`).
     public var hub: String
     public var device: String
-    /// The actor a hosted hub's token is, when the hub said so (a join): the
-    /// hub takes commands by it alone, so a tool may take it as its default.
+    /// The actor a hosted hub's token is, as the hub said (a join's answer, or
+    /// its hello for a token given): the hub takes commands by it alone, so a
+    /// tool takes it as its default.
     public var actor: String?
 
     public init(hub: String, device: String, actor: String? = nil) { self.hub = hub; self.device = device; self.actor = actor }
@@ -39,6 +40,10 @@ public struct SyncSettings: Hashable, Sendable, Codable {
         guard Replica.isReplica(path) else { return nil }
         return (try? load(journal: path))?.actor
     }
+
+    /// The household a hosted hub's replica is of: the one its address
+    /// names (`https://HOST/v1/households/H`); `nil` for a hub reached by a command.
+    public var household: HouseholdID? { URL(string: hub).flatMap(HubEnrolment.household(of:)) }
 
     var json: JSONValue { .object([("hub", .string(hub)), ("device", .string(device))] + (actor.map { [("actor", .string($0))] } ?? [])) }
 }
@@ -74,6 +79,8 @@ public final class Replica {
     /// replica's state stops before it, and commands are refused until the app is updated.
     public private(set) var newerLine: NewerLineFound?
 
+    /// ``SyncSettings/household``, read once: `apply` asks ``household`` for every line.
+    private let hubHousehold: HouseholdID?
     private var replicaState = ShopState.compact
     private var replicaLastAt: Timestamp?
     /// The commands of the replica, each with its type (that of its last event), for telling a retry from an id reused.
@@ -84,6 +91,20 @@ public final class Replica {
     private var outbox: [OutboxEntry] = []
     private var outboxRead = Outbox.ReadEnd()
 
+    /// The household this replica is of: its optimistic state's, or before
+    /// there is one, the household its hosted hub holds it under (a new
+    /// household's, whose first command is `CreateHousehold` with this id).
+    /// Decode a `CreateHousehold` that names none with it
+    /// (`CommandCodec.decode(_:ids:household:)`), so the hub takes it.
+    ///
+    /// ```swift
+    /// let replica = try Replica(path: "phone.ndjson", options: .init(actor: "ana"))
+    /// if let household = replica.household, replica.state.household == nil {
+    ///     try replica.execute(.createHousehold(household: household, name: "Home", currency: "EUR", timeZone: "Europe/Berlin"))
+    /// }
+    /// ```
+    public var household: HouseholdID? { state.household?.id ?? hubHousehold }
+
     /// Whether `path` is a replica: `<path>.sync` is there.
     public static func isReplica(_ path: String) -> Bool { JournalPath.isReplica(path) }
 
@@ -93,6 +114,7 @@ public final class Replica {
         self.path = path
         self.options = options
         settings = try SyncSettings.load(journal: path)
+        hubHousehold = settings.household
         try refresh()
     }
 

@@ -135,6 +135,32 @@ public enum SyncWire {
         return try SyncResponse(json: value)
     }
 
+    // MARK: A hosted hub's hello
+
+    /// A hosted hub's response: as `encode(_:)` writes it, and a
+    /// `hello` also names the actor the device's token was enrolled as
+    /// (`{"hello": {"protocol", "household", "head", "actor": A}}`), so that a
+    /// device given only its token learns whose commands it makes. A reader
+    /// that does not know the key passes it over.
+    ///
+    /// ```swift
+    /// let answer = SyncResponse.hello(protocol: 1, household: nil, head: .empty)
+    /// let bytes = SyncWire.encode(answer, enrolledActor: "ana")
+    /// SyncWire.enrolledActor(inHello: Array(bytes.dropLast()))   // "ana"
+    /// ```
+    public static func encode(_ response: SyncResponse, enrolledActor actor: String) -> [UInt8] {
+        guard case let .object(pairs) = response.json, pairs.count == 1, pairs[0].0 == "hello",
+              case let .object(hello) = pairs[0].1 else { return encode(response) }
+        return line(.object([("hello", .object(hello + [("actor", .string(actor))]))]))
+    }
+
+    /// The actor a hosted hub's `hello` answer names (see ``encode(_:enrolledActor:)``);
+    /// `nil` when the line is no hello or names none (a hub older than SPEC v4, or a hub over stdio).
+    public static func enrolledActor(inHello line: [UInt8]) -> String? {
+        guard let value = try? JSONValue.parse(line), let actor = value["hello"]?["actor"]?.stringValue, !actor.isEmpty else { return nil }
+        return actor
+    }
+
     /// `value` as one line of compact JSON, with its newline.
     public static func line(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter()

@@ -234,7 +234,9 @@ struct Apply: ToolCommand {
                 names = CommandCatalog.commandID(in: bytes).map { target.holds(command: $0) } == true ? .notLookedUp : .resolve(state)
             }
             do {
-                var request = try names.map { try CommandCatalog.decode(bytes, names: $0, ids: .random) } ?? CommandCodec.decode(bytes, ids: .random)
+                let household = target.replica?.household
+                var request = try names.map { try CommandCatalog.decode(bytes, names: $0, ids: .random, household: household) }
+                    ?? CommandCodec.decode(bytes, ids: .random, household: household)
                 if request.actor == nil, actor == nil {
                     // No one to record as its writer: refused, never made up (a retry is answered all the same).
                     try flush()
