@@ -68,6 +68,23 @@ enum RawHTTP {
     }
 }
 
+/// `shop-hub ARGUMENTS`, killed if it has not exited within `seconds` (a command that should stop
+/// must not hang the suite): its exit status (nil if it was killed), outputs and how long it took.
+func shopHub(_ arguments: [String], environment: [String: String] = [:], within seconds: Double) throws
+    -> (status: Int32?, stdout: String, stderr: String, took: Double) {
+    let folder = Scratch.directory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("stdout").path, errors = folder.appendingPathComponent("stderr").path
+    let started = Date()
+    let child = try ChildProcess(Programs.shopHub, arguments, environment: environment, stdout: .file(output), stderr: .file(errors))
+    while child.isRunning, Date().timeIntervalSince(started) < seconds { usleep(50_000) }
+    let killed = child.isRunning
+    if killed { child.kill(SIGKILL) }
+    let status = child.waitForExit()
+    return (killed ? nil : status, String(decoding: Scratch.bytes(output), as: UTF8.self), String(decoding: Scratch.bytes(errors), as: UTF8.self),
+            Date().timeIntervalSince(started))
+}
+
 /// A hub's error body, byte for byte.
 func errorBody(_ code: String, _ message: String) -> [UInt8] {
     SyncWire.line(.object([("error", .object([("code", .string(code)), ("message", .string(message))]))]))
@@ -257,12 +274,8 @@ struct V4HubHTTPTests {
 
     /// `shop-hub ARGUMENTS` exits 3 within 10 seconds, `expected` its whole standard error, nothing on its output.
     static func expectStopsInTime(_ arguments: [String], saying expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let tool = ToolRunner()
-        defer { tool.remove() }
-        let started = Date()
-        let result = try tool.run(arguments, executable: Programs.shopHub)
-        let took = Date().timeIntervalSince(started)
-        #expect(result.status == 3 && took < 10, "\(arguments): exit \(result.status) after \(took) s", sourceLocation: sourceLocation)
+        let result = try shopHub(arguments, within: 15)
+        #expect(result.status == 3 && result.took < 10, "\(arguments): exit \(result.status.map(String.init) ?? "none") after \(result.took) s", sourceLocation: sourceLocation)
         #expect(result.stderr == expected, sourceLocation: sourceLocation)
         #expect(result.stdout == "", sourceLocation: sourceLocation)
     }
@@ -339,8 +352,7 @@ struct V4HubHTTPTests {
         let tool = ToolRunner()
         defer { tool.remove() }
         let help = try tool.run(["serve", "--help"], executable: Programs.shopHub)
-        let wrong = try tool.run(["serve", "--port", "0", "--data", folder.appendingPathComponent("never").path],
-                                 environment: ["LOG_LEVEL": "loud"], executable: Programs.shopHub)
+        let wrong = try shopHub(["serve", "--port", "0", "--data", folder.appendingPathComponent("never").path], environment: ["LOG_LEVEL": "loud"], within: 10)
         #expect(wrong.status == 2 && wrong.stdout == "")
         #expect(wrong.stderr == "shop-hub: LOG_LEVEL is one of trace, debug, info, notice, warning, error, critical, not loud\n" + help.stdout)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never").path), "nothing was started")
