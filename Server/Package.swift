@@ -19,6 +19,8 @@ let package = Package(
         // The Prometheus text exposition of swift-metrics: the swift-server project's own backend.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The HTTP parts Hummingbird's channel carries: a request the parser refused is answered in JSON.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The PostgreSQL storage (`serve --postgres URL`).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // TLS in the process (`--tls-cert`/`--tls-key`), for a hub with no proxy in front.
@@ -44,6 +46,9 @@ let package = Package(
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

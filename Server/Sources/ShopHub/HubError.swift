@@ -24,7 +24,7 @@ public struct HubError: Error, Hashable, Sendable {
     public static func unauthorized(_ message: String) -> HubError { HubError(.unauthorized, "unauthorized", message) }
     public static func forbidden(_ message: String) -> HubError { HubError(.forbidden, "forbidden", message) }
     public static func unknownHousehold(_ household: String) -> HubError {
-        HubError(.notFound, "unknown_household", "there is no household \(household) on this hub")
+        HubError(.notFound, "unknown_household", "there is no household \(bounded(household)) on this hub")
     }
     /// A bearer token the hub does not know, or one revoked (the two are not told apart).
     public static let unknownToken = HubError(.unauthorized, "unauthorized", "the token is unknown or revoked")
@@ -42,8 +42,23 @@ public struct HubError: Error, Hashable, Sendable {
         HubError(.serviceUnavailable, "unavailable", message, retryAfter: 5)
     }
 
-    /// The body: one JSON object and a newline.
+    /// The body: one JSON object and a newline. A message is at most ``maxMessage`` characters, whatever a
+    /// client sent that it names.
     public var body: [UInt8] {
-        SyncWire.line(.object([("error", .object([("code", .string(code)), ("message", .string(message))]))]))
+        SyncWire.line(.object([("error", .object([("code", .string(code)), ("message", .string(Self.bounded(message, to: Self.maxMessage)))]))]))
+    }
+
+    /// The longest message an answer carries.
+    public static let maxMessage = 1_000
+
+    /// What a client sent, as an answer or a log line may name it: its first `limit` characters, and `…`
+    /// if there were more (a 70 KB household id is not echoed, nor logged, whole).
+    ///
+    /// ```swift
+    /// print(HubError.bounded(String(repeating: "a", count: 70_000)).count)   // 65: the first 64 characters and "…"
+    /// ```
+    public static func bounded(_ text: some StringProtocol, to limit: Int = 64) -> String {
+        let head = text.prefix(limit)
+        return head.endIndex == text.endIndex ? String(text) : String(head) + "…"
     }
 }

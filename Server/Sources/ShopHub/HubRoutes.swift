@@ -20,6 +20,9 @@ public struct HubLimits: Sendable, Hashable {
     public var maxBodyBytes = SyncWire.maxRequestBytes
     /// Requests a second a token may make.
     public var requestsPerTokenPerSecond = 20.0
+    /// Requests a token may make at once: a second's worth, and never fewer than ten, so that a
+    /// device's sync (a hello, a pull, a push and a pull: about four requests) fits at any rate.
+    public var requestsPerTokenBurst: Double { max(10, requestsPerTokenPerSecond) }
     /// Households one client address may create in an hour.
     public var householdsPerAddressPerHour = 60
     /// Join attempts one client address may make a minute (a code has 50 random bits; guessing is slow).
@@ -85,7 +88,7 @@ public struct HubRoutes: Sendable {
         self.limits = limits
         self.clock = clock
         folds = HouseholdFolds(storage: storage)
-        tokenLimiter = RateLimiter(perSecond: limits.requestsPerTokenPerSecond, burst: max(1, limits.requestsPerTokenPerSecond))
+        tokenLimiter = RateLimiter(perSecond: limits.requestsPerTokenPerSecond, burst: limits.requestsPerTokenBurst)
         joinLimiter = RateLimiter(perSecond: Double(limits.joinsPerAddressPerMinute) / 60, burst: Double(max(1, limits.joinsPerAddressPerMinute)))
         metrics = metricsText
         // Pushes other processes committed wake this one's long polls too.
@@ -111,6 +114,9 @@ public struct HubRoutes: Sendable {
         (.get, "/metrics"),
     ]
 
+    /// How long `/readyz` waits for the storage's answer before it answers 503.
+    static let readyLimit: Duration = .milliseconds(800)
+
     public func router() -> Router<HubRequestContext> {
         let router = Router(context: HubRequestContext.self)
         router.add(middleware: HubMiddleware(watch: watch, metrics: hubMetrics) { [storage, clock] device in
@@ -126,7 +132,9 @@ public struct HubRoutes: Sendable {
         router.get("/v1/households/:household/journal") { request, context in try await journal(request, context) }
         router.get("/healthz") { _, _ in Self.json(.ok, .object([("status", "ok")])) }
         router.get("/readyz") { _, _ in
-            do { try await storage.checkReady() } catch { throw Self.storageError(error) }
+            // Within a second, also when the database is down (a pool waits for a connection far longer).
+            let late = HubError.unavailable("the storage did not answer within \(Self.readyLimit)")
+            do { try await within(Self.readyLimit, else: late) { try await storage.checkReady() } } catch { throw Self.storageError(error) }
             return Self.json(.ok, .object([("status", "ready")]))
         }
         router.get("/metrics") { _, _ in
@@ -211,7 +219,7 @@ public struct HubRoutes: Sendable {
         if name != device.name { try await requireOwner(device, household) }
         let now = clock.now()
         guard try await storageCall({ try await storage.revokeDevice(name, of: household, at: now) }) else {
-            throw HubError(.notFound, "unknown_device", "household \(household) has no device named \(name)")
+            throw HubError(.notFound, "unknown_device", "household \(household) has no device named \(HubError.bounded(name))")
         }
         return Response(status: .noContent)
     }
@@ -228,7 +236,7 @@ public struct HubRoutes: Sendable {
         let syncRequest: SyncRequest
         do { syncRequest = try SyncWire.decodeRequest(line) } catch { throw HubError.badRequest(error.message) }
         // Read again only for a pull (a push's body may be a MiB): the wire checked `wait`, and keeps none.
-        let wait = if case .pull = syncRequest { min(try Self.wait(line, max: 60), limits.maxWaitSeconds) } else { 0 }
+        let wait: Double = if case .pull = syncRequest { min(try Self.wait(line, max: 60), Double(limits.maxWaitSeconds)) } else { 0 }
         let started = ContinuousClock.now
         var answer: SyncResponse
         let generation = watch.generation(household)
@@ -286,12 +294,12 @@ public struct HubRoutes: Sendable {
         return answer
     }
 
-    /// `"wait"` of a pull: 0 when absent.
-    private static func wait(_ line: [UInt8], max: Int) throws -> Int {
+    /// `"wait"` of a pull, any number of seconds from 0 to `max` (`1.5` too): 0 when absent.
+    private static func wait(_ line: [UInt8], max: Double) throws -> Double {
         guard case let .object(pairs)? = try? JSONValue.parse(line), case let .object(pull)? = pairs.first(where: { $0.0 == "pull" })?.1,
               let given = pull.first(where: { $0.0 == "wait" })?.1 else { return 0 }
-        guard let seconds = given.intValue, seconds >= 0, seconds <= max else {
-            throw HubError.badRequest("pull's \"wait\" is a number of seconds from 0 to \(max)")
+        guard let seconds = given.doubleValue, seconds >= 0, seconds <= max else {
+            throw HubError.badRequest("pull's \"wait\" is a number of seconds from 0 to \(Int(max))")
         }
         return seconds
     }
@@ -331,11 +339,15 @@ public struct HubRoutes: Sendable {
     /// `rate_limited` past the token's rate.
     /// `forSync`: the storage may answer from memory, and checks the token again as it answers the sync.
     private func authenticate(_ request: Request, _ context: inout HubRequestContext, forSync: Bool = false) async throws -> (HouseholdID, DeviceRecord) {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
+        // A path's household that is no id is no household: nothing is looked up for it.
+        guard let text = context.parameters.get("household"), let household = HouseholdID(text) else {
+            throw HubError.unknownHousehold(context.parameters.get("household") ?? "")
+        }
+        guard let token = Self.bearerToken(request.headers[.authorization]) else {
             throw HubError.unauthorized("this route takes Authorization: Bearer TOKEN")
         }
-        let hash = TokenHash(of: String(header.dropFirst(7).trimmingBlanks))
-        let rate = limits.requestsPerTokenPerSecond, burst = max(1, limits.requestsPerTokenPerSecond)
+        let hash = TokenHash(of: String(token))
+        let rate = limits.requestsPerTokenPerSecond, burst = limits.requestsPerTokenBurst
         guard let (device, decision) = try await storageCall({
                   forSync ? try await storage.authenticateForSync(tokenHash: hash, rate: rate, burst: burst, at: clock.now())
                           : try await storage.authenticate(tokenHash: hash, rate: rate, burst: burst, at: clock.now())
@@ -352,9 +364,6 @@ public struct HubRoutes: Sendable {
         if let wait {
             throw HubError.rateLimited("more than \(Int(rate)) requests a second from this device", retryAfter: wait)
         }
-        guard let text = context.parameters.get("household"), let household = HouseholdID(text) else {
-            throw HubError.unknownHousehold(context.parameters.get("household") ?? "")
-        }
         if device.household != household {
             // Asked only then: a device's own household exists.
             guard try await storageCall({ try await storage.householdExists(household) }) else { throw HubError.unknownHousehold(text) }
@@ -363,6 +372,15 @@ public struct HubRoutes: Sendable {
         context.logDevice.set(device.name)
         context.seenDevice.set(device)
         return (household, device)
+    }
+
+    /// The token of an `Authorization` header of the Bearer scheme, whose name is case-insensitive
+    /// (RFC 9110): `Bearer T`, `bearer T`, `BEARER T`; nil for any other header or none.
+    static func bearerToken(_ header: String?) -> Substring? {
+        guard let header, let space = header.firstIndex(where: { $0 == " " || $0 == "\t" }),
+              header[..<space].lowercased() == "bearer" else { return nil }
+        let token = header[space...].trimmingBlanks
+        return token.isEmpty ? nil : token
     }
 
     private func requireOwner(_ device: DeviceRecord, _ household: HouseholdID) async throws {
@@ -438,18 +456,22 @@ struct HubMiddleware: RouterMiddleware {
         let started = ContinuousClock.now
         var response: Response
         var code: String?
+        // A wrong method on a route that exists is counted and logged under that route (the router names none).
+        var refusedRoute: String?
         do {
             response = try await next(request, context)
         } catch let error as HubError {
             response = Self.response(error)
             code = error.code
         } catch let error as HTTPError where error.status == .notFound {
-            let refusal = Self.allowed(request.uri.path).isEmpty
-                ? HubError.notFound("no route \(request.method) \(request.uri.path)")
-                : HubError.methodNotAllowed("\(request.uri.path) takes \(Self.allowed(request.uri.path).map(\.rawValue).joined(separator: ", "))")
+            let path = request.uri.path, allowed = Self.routes(at: path)
+            let refusal = allowed.isEmpty
+                ? HubError.notFound("no route \(request.method) \(HubError.bounded(path))")
+                : HubError.methodNotAllowed("\(HubError.bounded(path)) takes \(allowed.map(\.method.rawValue).joined(separator: ", "))")
             response = Self.response(refusal)
-            if refusal.status == .methodNotAllowed {
-                response.headers[.allow] = Self.allowed(request.uri.path).map(\.rawValue).joined(separator: ", ")
+            if let known = allowed.first {
+                response.headers[.allow] = allowed.map(\.method.rawValue).joined(separator: ", ")
+                refusedRoute = known.path
             }
             code = refusal.code
         } catch let error as HTTPError where error.status == .contentTooLarge {
@@ -460,13 +482,13 @@ struct HubMiddleware: RouterMiddleware {
             code = "bad_request"
         }
         if (200..<300).contains(response.status.code), let device = context.seenDevice.get() { await seen(device) }
-        let route = context.endpointPath ?? "unmatched"
+        let route = refusedRoute ?? context.endpointPath ?? "unmatched"
         metrics.requests(request.method.rawValue, route, response.status.code).increment()
         var metadata: Logger.Metadata = [
             "method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)",
             "ms": "\(HubMetrics.milliseconds(started.duration(to: .now)))", "client": "\(context.clientAddress)",
         ]
-        if let household = context.parameters.get("household") { metadata["household"] = "\(household)" }
+        if let household = context.parameters.get("household") { metadata["household"] = "\(HubError.bounded(household))" }
         if let device = context.logDevice.get() { metadata["device"] = "\(device)" }
         if let code { metadata["error"] = "\(code)" }
         context.logger.info("request", metadata: metadata)
@@ -476,15 +498,17 @@ struct HubMiddleware: RouterMiddleware {
     static func response(_ error: HubError) -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let after = error.retryAfter { headers[.retryAfter] = "\(after)" }
+        // RFC 9110: a 401 names the scheme that would be taken.
+        if error.status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: error.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: error.body)))
     }
 
-    /// The methods the routes take at `path`.
-    static func allowed(_ path: String) -> [HTTPRequest.Method] {
+    /// The routes at `path`, whatever their methods.
+    static func routes(at path: String) -> [(method: HTTPRequest.Method, path: String)] {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         return HubRoutes.routes.filter { route in
             let pattern = route.path.split(separator: "/")
             return pattern.count == parts.count && zip(pattern, parts).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-        }.map(\.method)
+        }
     }
 }

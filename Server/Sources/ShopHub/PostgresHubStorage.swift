@@ -78,21 +78,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// host starting with `/` is a Unix socket's folder). No TLS: put the
     /// database on a private network or a socket.
     public init(url: String, layout: Layout = .plain, clock: Clock = .system, ids: IDGenerator = .random, logger: Logger) throws {
-        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? "") else {
-            throw HubError.unavailable("\(url) is not a postgres:// URL")
-        }
-        let user = parts.user ?? ProcessInfo.processInfo.environment["PGUSER"] ?? "postgres"
-        let password = parts.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
-        let database = parts.path.isEmpty || parts.path == "/" ? nil : String(parts.path.dropFirst())
-        var configuration: PostgresClient.Configuration
-        if let host = parts.host, !host.isEmpty {
-            configuration = PostgresClient.Configuration(host: host, port: parts.port ?? 5432, username: user, password: password,
-                                                         database: database, tls: .disable)
-        } else {
-            let folder = parts.queryItems?.first(where: { $0.name == "host" })?.value ?? "/var/run/postgresql"
-            configuration = PostgresClient.Configuration(unixSocketPath: "\(folder)/.s.PGSQL.\(parts.port ?? 5432)", username: user,
-                                                         password: password, database: database)
-        }
+        var configuration = try PostgresAddress(url: url).client
         configuration.options.maximumConnections = 16
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         configuration.options.maximumConnections = 8

@@ -22,7 +22,11 @@ struct JSONLogHandler: LogHandler {
     /// Lines are written whole and one at a time.
     private static let output = Mutex(STDERR_FILENO)
 
-    init(label: String) { self.label = label }
+    /// `level`: the least level written (`LOG_LEVEL`).
+    init(label: String, level: Logger.Level = .info) {
+        self.label = label
+        logLevel = level
+    }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

@@ -12,40 +12,73 @@ import ShopHub
 // shop-hub: the hosted hub (SPEC section 9). `serve` runs it; `household …`
 // are the operator's commands, which read the data folder beside a running hub.
 
-let usage = """
+let serveUsage = """
 Usage: shop-hub serve [--host 127.0.0.1] [--port 8080] [--data DIR | --postgres URL] [--tls-cert FILE --tls-key FILE]
                       [--households-per-hour N] [--requests-per-second N] [--joins-per-minute N] [--max-wait S]
-       shop-hub household list [--data DIR] [--json]
-       shop-hub household show H [--data DIR] [--json]
-       shop-hub household export H [--data DIR] [--out FILE]
-       shop-hub household verify H [--data DIR]
-       shop-hub household import H FILE [--data DIR] [--device NAME --actor A]
-       (each household command takes --postgres URL, or $DATABASE_URL, instead of --data)
 
 serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            finishes the requests it holds, takes no more, exits 0). --data is
            the folder of the embedded storage (default ./shop-hub-data, made
            if missing); --port 0 takes any free port. It prints
            `listening on http://HOST:PORT` on standard output when it is ready,
-           and one JSON log line a request on standard error. Limits, per
-           client address: 60 new households an hour, 20 join attempts a
-           minute; per token: 20 requests a second. A pull waits at most
+           and JSON log lines on standard error: its start, one a request, its
+           stop. Limits, per client address: 60 new households an hour, 20
+           join attempts a minute; per token: 20 requests a second, in bursts
+           of a second's worth and at least 10. A pull waits at most
            --max-wait seconds (default 60) however long it asks for (a proxy
-           with a shorter read timeout wants less).
+           with a shorter read timeout wants less). A database that cannot be
+           used stops it within 10 seconds, exit 3, with the database's reason.
+"""
+
+let householdUsage = """
+Usage: shop-hub household list [--data DIR] [--json]
+       shop-hub household show H [--data DIR] [--json]
+       shop-hub household export H [--data DIR] [--out FILE]
+       shop-hub household verify H [--data DIR]
+       shop-hub household import H FILE [--data DIR] [--device NAME --actor A]
+       (each household command takes --postgres URL, or $DATABASE_URL, instead of --data)
+
 household  the operator's commands: list the households, show one (devices,
            head), export its journal byte for byte, verify it (the chain and
            every rule, as `shop-replay verify`), import a journal file into a
            household (verified first; from a file hub into PostgreSQL and back),
            enrolling a first device if --device and --actor are given.
+"""
+
+let commonUsage = """
 --postgres URL  postgres://USER:PASSWORD@HOST:PORT/DATABASE: the PostgreSQL
            storage, its schema made or migrated at start; any number of
            shop-hub processes may serve one database. --postgres-layout
            partitioned hash-partitions every table by household.
+--help     this text, for any command (`shop-hub serve --help`).
+LOG_LEVEL  the least level logged: trace, debug, info (the default), notice,
+           warning, error or critical.
 
 Exit codes: 0 success; 1 verification failed; 2 usage error; 3 the storage could not be used.
 """
 
+let fullUsage = serveUsage + "\n" + householdUsage.replacingOccurrences(of: "Usage: ", with: "       ") + "\n" + commonUsage
+
+/// The usage text a command's `--help` prints.
+func usage(of command: String) -> String {
+    switch command {
+    case "serve": return serveUsage + "\n" + commonUsage
+    case "household": return householdUsage + "\n" + commonUsage
+    default: return fullUsage
+    }
+}
+
 struct UsageFailure: Error { let message: String }
+
+/// `LOG_LEVEL`'s level (`info` when it is unset or empty); a usage failure for any other word.
+func logLevel(_ environment: [String: String]) throws -> Logger.Level {
+    guard let given = environment["LOG_LEVEL"], !given.isEmpty else { return .info }
+    guard let level = Logger.Level(rawValue: given.lowercased()) else {
+        let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+        throw UsageFailure(message: "LOG_LEVEL is one of \(levels), not \(HubError.bounded(given))")
+    }
+    return level
+}
 
 struct Options {
     var words: [String]
@@ -75,7 +108,7 @@ func fail(_ message: String) {
     FileHandle.standardError.write(Data("shop-hub: \(message)\n".utf8))
 }
 
-func serve(_ options: inout Options) async throws -> Int32 {
+func serve(_ options: inout Options, level: Logger.Level) async throws -> Int32 {
     let host = try options.value("--host") ?? "127.0.0.1"
     let port = try options.int("--port") ?? 8080
     let data = try options.value("--data")
@@ -95,7 +128,7 @@ func serve(_ options: inout Options) async throws -> Int32 {
     }
     try options.finish()
     guard (cert == nil) == (key == nil) else { throw UsageFailure(message: "--tls-cert and --tls-key go together") }
-    LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+    LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
     let registry = PrometheusCollectorRegistry()
     MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
     let logger = Logger(label: "shop-hub")
@@ -105,6 +138,11 @@ func serve(_ options: inout Options) async throws -> Int32 {
     // The database's pool runs beside the HTTP server and outlives it: requests in flight at SIGTERM still reach it.
     var pool: Task<Void, Never>?
     if let url = postgres ?? (data == nil ? ProcessInfo.processInfo.environment["DATABASE_URL"] : nil) {
+        // One connection first: a database that cannot be used is said so at once, in its own words.
+        do { try await PostgresHubStorage.check(url: url, logger: logger) } catch let refusal as HubError {
+            fail(refusal.message)
+            return 3
+        }
         let database = try PostgresHubStorage(url: url, layout: layout, logger: logger)
         pool = Task { await database.run() }
         do { try await database.migrate() } catch {
@@ -127,13 +165,15 @@ func serve(_ options: inout Options) async throws -> Int32 {
     defer { pool?.cancel() }
     let routes = HubRoutes(storage: storage, limits: limits, metricsText: { registry.emitToBuffer() })
     let scheme = cert == nil ? "http" : "https"
+    // A request the HTTP parser refuses (a 500 KB URL) is answered in JSON, as every other refusal.
+    let http1: HTTPServerBuilder = .http1(configuration: .init(additionalChannelHandlers: [UnreadableRequestHandler(logger: logger)]))
     let server: HTTPServerBuilder
     if let cert, let key {
         let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }
         let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-        server = try .tls(.http1(), tlsConfiguration: tls)
+        server = try .tls(http1, tlsConfiguration: tls)
     } else {
-        server = .http1()
+        server = http1
     }
     let app = Application(
         router: routes.router(),
@@ -143,14 +183,16 @@ func serve(_ options: inout Options) async throws -> Int32 {
             let bound = channel.localAddress?.port ?? port
             // Written at once (no buffering): a test or a supervisor waits for this line.
             FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(bound) (\(description))\n".utf8))
+            logger.info("started", metadata: ["address": "\(scheme)://\(host):\(bound)", "storage": "\(description)", "level": "\(level)"])
         },
         logger: logger
     )
     try await app.runService()
+    logger.info("stopped")
     return 0
 }
 
-func household(_ options: inout Options) async throws -> Int32 {
+func household(_ options: inout Options, level: Logger.Level?) async throws -> Int32 {
     guard !options.words.isEmpty else { throw UsageFailure(message: "household takes list, show, export, verify or import") }
     let verb = options.words.removeFirst()
     let data = try options.value("--data")
@@ -173,7 +215,8 @@ func household(_ options: inout Options) async throws -> Int32 {
     let storage: any HubStorage
     if let postgres {
         var quiet = Logger(label: "shop-hub")
-        quiet.logLevel = .error
+        quiet.logLevel = level ?? .error
+        try await PostgresHubStorage.check(url: postgres, logger: quiet)
         let database = try PostgresHubStorage(url: postgres, layout: layout, logger: quiet)
         pool = Task { await database.run() }
         try await database.migrate()
@@ -273,16 +316,21 @@ func main() async -> Int32 {
     let command = options.words.isEmpty ? "" : options.words.removeFirst()
     let code: Int32
     do {
+        // Every command answers --help (`shop-hub household show --help` too).
+        if ["--help", "-h", "help"].contains(command) || options.words.contains("--help") || options.words.contains("-h") {
+            print(usage(of: command))
+            return 0
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let level = try logLevel(environment)
+        let given = environment["LOG_LEVEL"]?.isEmpty == false ? level : nil
         switch command {
-        case "serve": code = try await serve(&options)
-        case "household": code = try await household(&options)
-        case "--help", "-h", "help":
-            print(usage)
-            code = 0
+        case "serve": code = try await serve(&options, level: level)
+        case "household": code = try await household(&options, level: given)
         default: throw UsageFailure(message: command.isEmpty ? "a command is needed" : "unknown command \(command)")
         }
     } catch let usageError as UsageFailure {
-        fail("\(usageError.message)\n\(usage)")
+        fail("\(usageError.message)\n\(usage(of: command))")
         code = 2
     } catch let error as HubError {
         fail("\(error.code): \(error.message)")

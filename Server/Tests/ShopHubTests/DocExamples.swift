@@ -20,6 +20,18 @@ import Testing
     print(refusal.status.code, refusal.code)   // 403 forbidden
 }
 
+// Sources/ShopHub/HubError.swift #2
+@MainActor func example_HubError_2() {
+    print(HubError.bounded(String(repeating: "a", count: 70_000)).count)   // 65: the first 64 characters and "…"
+}
+
+// Sources/ShopHub/PostgresAddress.swift #1
+@MainActor func example_PostgresAddress_1() async throws {
+    do { try await PostgresHubStorage.check(url: "postgres://hub@db/shop") } catch let refusal as HubError {
+        print(refusal.message)   // the database "shop" cannot be used: database "shop" does not exist
+    }
+}
+
 // Sources/ShopHub/HubRoutes.swift #1
 @MainActor func example_HubRoutes_1() {
     var limits = HubLimits()
@@ -112,6 +124,7 @@ struct DocExampleTests {
         #expect(Secrets.token().count == 47 && Secrets.canonicalCode("7kq2m x9d4f") == "7KQ2M-X9D4F")
         let refusal = HubError.forbidden("x")
         #expect(refusal.status.code == 403 && refusal.code == "forbidden")
+        #expect(HubError.bounded(String(repeating: "a", count: 70_000)) == String(repeating: "a", count: 64) + "…")
     }
 
     @Test("tokens and codes: as long and as random as promised, and a code read back however it is typed")

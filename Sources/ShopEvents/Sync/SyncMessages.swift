@@ -210,7 +210,7 @@ extension SyncRequest {
         case "pull":
             // `wait` (seconds, 0…60) is a hosted hub's long poll (SPEC section 9); a hub that answers at once may pass it over.
             try only(["after", "hash", "wait"])
-            if let wait = fields["wait"], !(wait.intValue.map { (0...60).contains($0) } ?? false) {
+            if let wait = fields["wait"], !(wait.doubleValue.map { (0...60).contains($0) } ?? false) {
                 throw .badRequest("pull's \"wait\" is a number of seconds from 0 to 60")
             }
             guard let after = fields["after"]?.intValue, after >= 0 else { throw .badRequest("pull needs \"after\", a seq ≥ 0") }
