@@ -140,4 +140,42 @@ struct V4HubRuleTests {
         let lines = try hubs[0].journal(household.id).split(separator: 0x0A)
         #expect(lines.count == seq + 3 && Array(lines.dropLast()) == journal.split(separator: 0x0A), "only Bread's line is added")
     }
+
+    @Test("a household imported into PostgreSQL keeps the rule: its recorded commands' types come from its imported lines",
+          .enabled(if: Backend.postgresAvailable, postgres))
+    func idReusedAfterImport() async throws {
+        let (hubs, folder) = try V4HubStorageTests.start(.files, 1)
+        defer { V4HubStorageTests.stop(hubs, folder) }
+        let household = try await V4Household.make(on: hubs[0])
+        let seq = try await household.head(through: hubs[0]).seq
+        let milk = ItemID()
+        let created = CommandEnvelope(.createItem(item: milk, name: "Milk"), id: CommandID())
+        let purchase = CommandEnvelope(.purchaseItem(item: milk), id: CommandID())
+        #expect(try await household.push([created, purchase], through: hubs[0]).status == 200)
+        let journal = try hubs[0].journal(household.id)
+
+        let tool = ToolRunner()
+        defer { tool.remove() }
+        let original = tool.path("original.ndjson")
+        Scratch.write(journal, to: original)
+        let database = try Backend.newDatabase()
+        let imported = try tool.run(["household", "import", household.id.description, original, "--postgres", database, "--device", "ana-tablet", "--actor", "ana"],
+                                    executable: Programs.shopHub)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let token = try #require(imported.stdout.split(separator: "\n").last?.split(separator: " ").last.map(String.init))
+        let postgres = try HubProcess(data: database, backend: .postgres, arguments: ["--requests-per-second", "1000"])
+        defer { #expect(postgres.terminate() == 0) }
+        let tablet = V4Household(id: household.id, token: token)
+
+        let list = CommandEnvelope(.createList(name: "Weekly"), id: purchase.id)
+        let refused = try await tablet.push([list], through: postgres)
+        #expect(refused.status == 200 && refused.body == SyncWire.encode(SyncResponse.results([PushResult(command: purchase.id!, seqs: [], error: SyncFailure(
+            code: "id_reused", message: "command id \(purchase.id!) was used for a PurchaseItem already; this CreateList needs an id of its own (only a retry of that PurchaseItem may repeat it)"))])),
+                "\(refused.status) \(refused.text)")
+        let retried = try await tablet.push([created, purchase], through: postgres)
+        #expect(retried.status == 200 && retried.body == SyncWire.encode(SyncResponse.results([
+            PushResult(command: created.id!, seqs: [seq + 1], error: nil), PushResult(command: purchase.id!, seqs: [seq + 2], error: nil)])),
+                "\(retried.status) \(retried.text)")
+        #expect(try postgres.journal(household.id) == journal, "a refusal (and a retry) writes nothing")
+    }
 }
