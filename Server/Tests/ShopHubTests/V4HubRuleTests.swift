@@ -71,6 +71,20 @@ struct V4HubRuleTests {
         #expect(item == milk && purchasedAt == soon && recorded.command == taken.id)
     }
 
+    /// A household with Milk created and bought in one push (its answer checked whole): the household,
+    /// its head's seq before the push, Milk's id, and the two commands.
+    static func milkBought(on hub: HubProcess) async throws -> (V4Household, Int, ItemID, created: CommandEnvelope, purchase: CommandEnvelope) {
+        let household = try await V4Household.make(on: hub)
+        let seq = try await household.head(through: hub).seq
+        let milk = ItemID()
+        let created = CommandEnvelope(.createItem(item: milk, name: "Milk"), id: CommandID())
+        let purchase = CommandEnvelope(.purchaseItem(item: milk), id: CommandID())
+        let first = try await household.push([created, purchase], through: hub)
+        let answer = SyncResponse.results([PushResult(command: created.id!, seqs: [seq + 1], error: nil), PushResult(command: purchase.id!, seqs: [seq + 2], error: nil)])
+        #expect(first.status == 200 && first.body == SyncWire.encode(answer), "\(first.status) \(first.text)")
+        return (household, seq, milk, created, purchase)
+    }
+
     /// The `at` named in an in_future refusal of a `purchasedAt`: "… the command's at (AT) …".
     static func commandAt(in text: String) -> Timestamp? {
         guard let start = text.range(of: "the command's at (")?.upperBound,
@@ -91,14 +105,8 @@ struct V4HubRuleTests {
     static func idReusedBody(_ backend: Backend, _ processes: Int) async throws {
         let (hubs, folder) = try V4HubStorageTests.start(backend, processes)
         defer { V4HubStorageTests.stop(hubs, folder) }
-        let household = try await V4Household.make(on: hubs[0])
-        let seq = try await household.head(through: hubs[0]).seq
-        let milk = ItemID()
-        let created = CommandEnvelope(.createItem(item: milk, name: "Milk"), id: CommandID())
-        let purchase = CommandEnvelope(.purchaseItem(item: milk), id: CommandID())
-        let first = try await household.push([created, purchase], through: hubs[0])
+        let (household, seq, milk, created, purchase) = try await milkBought(on: hubs[0])
         let firstSeqs = [PushResult(command: created.id!, seqs: [seq + 1], error: nil), PushResult(command: purchase.id!, seqs: [seq + 2], error: nil)]
-        #expect(first.status == 200 && first.body == SyncWire.encode(SyncResponse.results(firstSeqs)), "\(first.status) \(first.text)")
         let journal = try hubs[0].journal(household.id)
 
         // The case: a CreateList under the purchase's id "created" a purchase and no list.
@@ -146,12 +154,7 @@ struct V4HubRuleTests {
     func idReusedAfterImport() async throws {
         let (hubs, folder) = try V4HubStorageTests.start(.files, 1)
         defer { V4HubStorageTests.stop(hubs, folder) }
-        let household = try await V4Household.make(on: hubs[0])
-        let seq = try await household.head(through: hubs[0]).seq
-        let milk = ItemID()
-        let created = CommandEnvelope(.createItem(item: milk, name: "Milk"), id: CommandID())
-        let purchase = CommandEnvelope(.purchaseItem(item: milk), id: CommandID())
-        #expect(try await household.push([created, purchase], through: hubs[0]).status == 200)
+        let (household, seq, _, created, purchase) = try await Self.milkBought(on: hubs[0])
         let journal = try hubs[0].journal(household.id)
 
         let tool = ToolRunner()
