@@ -430,8 +430,17 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// often another process moved its head under it.
     private struct OpenHousehold {
         var folded: Folded
-        var known: [UUID: (Int, Int)] = [:]
+        var known: [UUID: CommandRecord] = [:]
         var conflicts = 0
+    }
+
+    /// A command the household holds: its first seq, how many events it wrote, and its type (that of
+    /// its last event), which tells a retry (the same type: answered with the first seqs) from an id
+    /// reused for another command (`id_reused`).
+    struct CommandRecord {
+        var first: Int
+        var count: Int
+        var type: CommandType
     }
 
     /// A batch of pushes, of any households, in one statement, so one transaction and one round trip:
@@ -511,10 +520,11 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                         var folded = try await caughtUp(household, from: restored ? nil : part.before)
                         folded.contended = true
                         open[household] = OpenHousehold(folded: folded, known: part.known, conflicts: part.conflicts + 1)
-                    case let .recorded(records):
-                        // The decided state holds the batch's events: caught up anew (or from the copy).
+                    case .recorded:
+                        // The decided state holds the batch's events: caught up anew (or from the copy). The
+                        // commands found recorded are read again, with their types, under the row lock.
                         let folded = try await caughtUp(household, from: part.before)
-                        open[household] = OpenHousehold(folded: folded, known: part.known.merging(records) { $1 }, conflicts: part.conflicts + 1)
+                        open[household] = OpenHousehold(folded: folded, known: part.known, conflicts: part.conflicts + 1)
                     case let .revoked(tokens):
                         // Those pushes are refused; the others of the household are decided again without them.
                         let refused = places[household, default: []].filter { batch[$0].token.map(tokens.contains) ?? false }
@@ -537,8 +547,9 @@ public final class PostgresHubStorage: HubStorage, Sendable {
 
     /// One household's pushes in a transaction of their own that takes the household's row lock
     /// first, then reads what the table holds after `state` (lines, and the pushes' commands found
-    /// recorded), decides, and writes: no other process can move the head meanwhile. The slow path,
-    /// for a household whose head another process moved under an optimistic batch.
+    /// recorded, each with its type from its last line), decides, and writes: no other process can
+    /// move the head meanwhile. The slow path, for a household whose head another process moved under
+    /// an optimistic batch, and for a push with a command id the household holds already.
     /// Returns the pushes decided, and the places in `pushes` of those refused for a revoked token.
     private func writeUnderLock(_ household: HouseholdID, _ pushes: [PushQueue.Push], _ state: OpenHousehold,
                                 at now: Timestamp) async throws -> (DecidedPush, refused: Set<Int>) {
@@ -561,11 +572,19 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             let refused = Set(pushes.indices.filter { pushes[$0].token.map { !live.contains($0) } ?? false })
             let pushes = pushes.indices.filter { !refused.contains($0) }.map { pushes[$0] }
             let ids = pushes.flatMap { $0.commands.compactMap { $0.id?.uuid } }
+            // Each command found recorded, with its last line: its event gives the command's type.
             var known = state.known
-            for try await (command, first, count) in try await connection.query(
-                "SELECT command, first_seq, count FROM commands WHERE household = \(uuid) AND command = ANY(\(ids))", logger: self.logger
-            ).decode((UUID, Int, Int).self) {
-                known[command] = (first, count)
+            for try await (command, first, count, line) in try await connection.query("""
+                SELECT c.command, c.first_seq, c.count, l.line FROM commands c
+                JOIN lines l ON l.household = c.household AND l.seq = c.first_seq + c.count - 1
+                WHERE c.household = \(uuid) AND c.command = ANY(\(ids))
+                """, logger: self.logger
+            ).decode((UUID, Int, Int, ByteBuffer).self) {
+                var line = line
+                guard case let .event(last) = try EventLineCodec.decodeLine(line.readBytes(length: line.readableBytes) ?? []) else {
+                    throw HubError.unavailable("household \(household): line \(first + count - 1) is one this hub cannot fold (newer); update shop-hub")
+                }
+                known[command] = CommandRecord(first: first, count: count, type: CommandType(endingWith: last.event.kind))
             }
             let start = try await self.caughtUp(household, from: state.folded, on: connection)
             let head = start.head
@@ -589,7 +608,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         var expected: JournalHead
         /// The state they were decided on, kept when the household is contended.
         var before: Folded?
-        var known: [UUID: (Int, Int)]
+        var known: [UUID: CommandRecord]
         var conflicts: Int
         /// Every command id of the household's pushes.
         var ids: [UUID]
@@ -607,7 +626,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         var folded: Folded
     }
 
-    private func decide(_ batch: [PushQueue.Push], on start: consuming Folded, known: [UUID: (Int, Int)], in household: HouseholdID,
+    private func decide(_ batch: [PushQueue.Push], on start: consuming Folded, known: [UUID: CommandRecord], in household: HouseholdID,
                         at now: Timestamp) -> DecidedPush {
         var push = DecidedPush(folded: start)
         var known = known
@@ -621,8 +640,13 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                         code: RuleViolation.Reason.forbidden.rawValue, message: "this connection is \(actor)'s; a command by \(named) is not taken from it")))
                     continue
                 }
-                if let (first, count) = known[id.uuid] {
-                    results.append(PushResult(command: id, seqs: Array(first..<(first + count)), error: nil))
+                if let record = known[id.uuid] {
+                    do {
+                        try ShopDecider.requireRetry(command.command.kind, id: id, first: record.type)
+                        results.append(PushResult(command: id, seqs: Array(record.first..<(record.first + record.count)), error: nil))
+                    } catch {
+                        results.append(PushResult(command: id, seqs: [], error: SyncFailure(code: error.code, message: error.message)))
+                    }
                     continue
                 }
                 if push.folded.head.seq == 0, (push.results.joined() + results).allSatisfy({ !$0.ok }),
@@ -650,7 +674,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
                     }
                     if !decided.events.isEmpty {
                         push.commands.append((id.uuid, first, decided.events.count))
-                        known[id.uuid] = (first, decided.events.count)
+                        known[id.uuid] = CommandRecord(first: first, count: decided.events.count, type: request.command.kind)
                     }
                     results.append(PushResult(command: id, seqs: Array(first..<(first + decided.events.count)), error: nil))
                 } catch {
@@ -667,8 +691,9 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         case written
         /// Another process moved the head: nothing was written.
         case headMoved(JournalHead)
-        /// Commands of the push the household holds already: nothing was written.
-        case recorded([UUID: (Int, Int)])
+        /// Commands of the push the household holds already: nothing was written. (They are read
+        /// again, with their types, under the household's row lock.)
+        case recorded
         /// A push's token was revoked (these, by hash): nothing was written.
         case revoked(Set<String>)
         /// No such household.
@@ -706,12 +731,12 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             }
         }
         var heads: [UUID: JournalHead] = [:]
-        var recorded: [UUID: [UUID: (Int, Int)]] = [:]
+        var recorded: Set<UUID> = []
         var revoked: [UUID: Set<String>] = [:]
         let rows = if let connection { try await connection.execute(statement, logger: logger) } else { try await client.execute(statement, logger: logger) }
-        for try await (household, seq, hash, command, first, count, token) in rows {
+        for try await (household, seq, hash, command, _, _, token) in rows {
             if let seq, let hash { heads[household] = JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero) }
-            if let command, let first, let count { recorded[household, default: [:]][command] = (first, count) }
+            if command != nil { recorded.insert(household) }
             if let token { revoked[household, default: []].insert(token) }
         }
         var outcomes: [HouseholdID: WriteOutcome] = [:]
@@ -719,8 +744,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             let uuid = part.household.uuid
             if let tokens = revoked[uuid] {
                 outcomes[part.household] = .revoked(tokens)
-            } else if let records = recorded[uuid] {
-                outcomes[part.household] = .recorded(records)
+            } else if recorded.contains(uuid) {
+                outcomes[part.household] = .recorded
             } else if let head = heads[uuid] {
                 outcomes[part.household] = head == part.expected ? .written : .headMoved(head)
             } else {
