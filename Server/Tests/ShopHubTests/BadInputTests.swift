@@ -217,11 +217,27 @@ struct BadInputTests {
         var statuses: [Int] = []
         try await Task.sleep(nanoseconds: 1_100_000_000)   // the bucket full again
         // A burst of at least 10 whatever the rate (SPEC v4: a device's sync fits in it).
-        for _ in 0..<12 { statuses.append(try await api.call("GET", slow.base, "/v1/households/\(stranger.id)/devices", token: stranger.ownerToken).status) }
-        #expect(statuses == Array(repeating: 200, count: 10) + [429, 429], "\(statuses)")
+        // The bucket refills at one a second while the requests are made: on a busy machine a request or
+        // two more pass. So: at least the burst of 10, then 429 twice, within the refill of the time taken.
+        let started = ContinuousClock.now
+        while statuses.count < 40, statuses.suffix(2) != [429, 429] {
+            statuses.append(try await api.call("GET", slow.base, "/v1/households/\(stranger.id)/devices", token: stranger.ownerToken).status)
+        }
+        let refilled = Int(started.duration(to: .now).components.seconds) + 1
+        let passed = statuses.prefix { $0 == 200 }.count
+        #expect(statuses.suffix(2) == [429, 429] && passed >= 10 && passed <= 10 + refilled && statuses.count - passed <= 2 + refilled, "\(statuses)")
         for (method, path, body) in routes {
-            let answer = try await call(method, "/v1/households/\(stranger.id)" + path, token: stranger.ownerToken, body: body, on: slow.base)
-            #expect(answer.status == 429 && answer.errorCode == "rate_limited", "\(method) \(path) past the rate: \(answer.status)")
+            // Each route past the rate: the bucket drained right before it (a token refilled meanwhile on a
+            // busy machine lets one through: drained and tried again, three times at most).
+            var answers: [Int] = []
+            for _ in 0..<3 where answers.last != 429 {
+                var drained = 0
+                while drained < 40, try await api.call("GET", slow.base, "/v1/households/\(stranger.id)/devices", token: stranger.ownerToken).status != 429 { drained += 1 }
+                let answer = try await call(method, "/v1/households/\(stranger.id)" + path, token: stranger.ownerToken, body: body, on: slow.base)
+                answers.append(answer.status)
+                if answer.status == 429 { #expect(answer.errorCode == "rate_limited") }
+            }
+            #expect(answers.last == 429, "\(method) \(path) past the rate: \(answers)")
         }
         var joins: [Int] = []
         for _ in 0..<3 { joins.append(try await api.call("POST", slow.base, "/v1/join", json: ["code": "00000-00000", "device": "x"]).status) }

@@ -249,7 +249,7 @@ struct V4HubStorageTests {
                 "at start: the folders and the hub's records; a journal when its household is used")
         let hello = try await HTTP.call("POST", "\(hub.base)/v1/households/\(household)/sync", token: token,
                                         body: Array(#"{"hello":{"protocol":1,"device":"ana-phone","actor":"ana"}}"#.utf8))
-        #expect(hello.status == 200 && hello.text == #"{"hello":{"protocol":1,"household":null,"head":{"seq":0,"hash":"\#(String(repeating: "0", count: 64))"}}}"# + "\n")
+        #expect(hello.status == 200 && hello.text == #"{"hello":{"protocol":1,"household":null,"head":{"seq":0,"hash":"\#(String(repeating: "0", count: 64))"},"actor":"ana"}}"# + "\n")
         #expect(Self.modes([journal]) == [0o600])
         // The plain hash of the older hub's household is not counted: one household an hour from here, and then no more.
         let first = try await HTTP.call("POST", "\(hub.base)/v1/households", json: ["device": "d", "actor": "a"])
