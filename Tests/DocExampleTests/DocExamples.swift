@@ -258,35 +258,35 @@ import ShopProjections
     try journal.execute(.changeItemDetails(item: milk, patch: ItemDetailsPatch(replacingWith: ItemDetails(unitPrice: 129))))
 }
 
-// Sources/ShopEvents/Domain/Values.swift #1
-@MainActor func example_Values_1() throws {
+// Sources/ShopEvents/Domain/Timestamp.swift #1
+@MainActor func example_Timestamp_1() throws {
     let at = Timestamp("2026-11-22T09:30:00.000Z")!
     print(at)                                   // 2026-11-22T09:30:00.000Z
     print(at.adding(milliseconds: 1_500))       // 2026-11-22T09:30:01.500Z
 }
 
-// Sources/ShopEvents/Domain/Values.swift #2
-@MainActor func example_Values_2() throws {
+// Sources/ShopEvents/Domain/Clock.swift #1
+@MainActor func example_Clock_1() throws {
     let clock = Clock.stepping(from: Timestamp("2026-01-01T08:00:00.000Z")!, by: 1000)
 }
 
-// Sources/ShopEvents/Domain/Values.swift #3
-@MainActor func example_Values_3() throws {
+// Sources/ShopEvents/Domain/Color.swift #1
+@MainActor func example_Color_1() throws {
     let dairy = Color(red: 0.2, green: 0.4, blue: 1, opacity: 1)
 }
 
-// Sources/ShopEvents/Domain/Values.swift #4
-@MainActor func example_Values_4(journal: Journal) throws {
+// Sources/ShopEvents/Domain/Role.swift #1
+@MainActor func example_Role_1(journal: Journal) throws {
     try journal.execute(.addMember(member: "ben", role: .member))   // ana (the issuer) becomes an owner first
 }
 
-// Sources/ShopEvents/Domain/Values.swift #5
-@MainActor func example_Values_5() throws {
+// Sources/ShopEvents/Domain/ItemDetails.swift #1
+@MainActor func example_ItemDetails_1() throws {
     let details = ItemDetails(category: "Dairy", unitPrice: 129)
 }
 
-// Sources/ShopEvents/Domain/Values.swift #6
-@MainActor func example_Values_6() throws {
+// Sources/ShopEvents/Domain/Limits.swift #1
+@MainActor func example_Limits_1() throws {
     try Limits.checkNoControlCharacters("Oat milk 🥛", field: "name")      // fine
     do { try Limits.checkNoControlCharacters("csi\u{9B}31m", field: "name") }
     catch { print(error.code) }                                            // invalid_name
