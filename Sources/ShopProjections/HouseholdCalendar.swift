@@ -14,6 +14,7 @@ public struct HouseholdCalendar: Hashable, Sendable {
 
     /// A time zone by IANA name; UTC if the name is unknown.
     public init(timeZone identifier: String) {
+        // reason: "UTC" is in every time zone database Foundation reads
         timeZone = TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
     }
 

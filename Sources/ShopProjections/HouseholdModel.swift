@@ -27,8 +27,10 @@ public final class HouseholdModel {
     /// of it are told when ``views`` change.
     public var stats: StatsView {
         let views = views   // what observers of the statistics follow
-        if liveStats == nil { liveStats = LiveStats(views) }
-        return liveStats!.view
+        if let liveStats { return liveStats.view }
+        let made = LiveStats(views)
+        liveStats = made
+        return made.view
     }
     @ObservationIgnored private var liveStats: LiveStats?
     /// Set if the stream of events ended with an error (a damaged journal).

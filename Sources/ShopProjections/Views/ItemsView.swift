@@ -111,7 +111,7 @@ public struct ItemsByPurchaseDateView: Hashable, Sendable {
             }
         }
         let sorted: ([Item]) -> [Item] = { sortedByName($0) { ($0.name, $0.id) } }
-        sections = days.keys.sorted(by: >).map { Section(day: $0, items: sorted(days[$0]!)) }
+        sections = days.sorted { $0.key > $1.key }.map { Section(day: $0.key, items: sorted($0.value)) }
         if !never.isEmpty { sections.append(Section(day: nil, items: sorted(never))) }
     }
 

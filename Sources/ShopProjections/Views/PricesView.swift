@@ -79,6 +79,7 @@ public struct PricesView: Hashable, Sendable {
             store.map { views.state.stores[$0]?.name ?? $0.description } ?? Self.noStoreName
         }
         let unsorted = byItem.map { item, rows -> ItemRow in
+            // reason: the rows filtered to those with a store
             let named = sortedByName(rows.filter { $0.store != nil }) { ($0.name, $0.store!) }
             let stores = named + rows.filter { $0.store == nil }
             let cheapest = stores.enumerated().min { ($0.element.lastUnitPrice, $0.offset) < ($1.element.lastUnitPrice, $1.offset) }?.element.store

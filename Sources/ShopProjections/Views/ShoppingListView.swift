@@ -121,7 +121,7 @@ public struct ShoppingListView: Hashable, Sendable {
             sections = all.isEmpty ? [] : [Section(title: list.name, location: nil, entries: sorted(all))]
         case .byLocation:
             let order = views.state.visitingOrder
-            let stray = byLocation.keys.filter { !order.contains($0) }.flatMap { byLocation[$0]! }
+            let stray = byLocation.lazy.filter { !order.contains($0.key) }.flatMap(\.value)
             if !stray.isEmpty { byLocation[.unknown, default: []] += stray }
             sections = order.compactMap { location in
                 guard let entries = byLocation[location], !entries.isEmpty else { return nil }

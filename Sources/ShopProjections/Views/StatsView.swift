@@ -158,6 +158,7 @@ public struct StatsView: Hashable, Sendable {
             guard let store = key else { return nil }
             return StoreRow(store: store, name: views.state.stores[store]?.name ?? "", tally: tally)
         }
+        // reason: `named` holds only rows with a store
         return sortedByName(named) { ($0.name, $0.store!) } + (stores[nil].map { [StoreRow(store: nil, name: noStoreName, tally: $0)] } ?? [])
     }
 
