@@ -758,3 +758,17 @@ import ShopProjections
 @MainActor func example_HTTPSyncTransport_6(household: HouseholdID) {
     HubEnrolment.hub(of: URL(string: "https://hub.example/v1/households/\(household)")!)   // https://hub.example
 }
+
+// Sources/ShopEvents/Journal/CommandLines.swift #1
+@MainActor func example_CommandLines_1() throws {
+    func lines(of decided: DecidedCommand, id: CommandID, after head: JournalHead) -> [[UInt8]] {
+        var prev = head.hash
+        return CommandLines.records(of: decided, command: id, device: "ana-phone", correlation: nil,
+                                    after: head.seq, prev: prev, eventID: { EventID() }).map { record in
+            var record = record
+            let (line, hash) = CommandLines.line(&record, after: prev)
+            prev = hash
+            return line
+        }
+    }
+}

@@ -160,6 +160,20 @@ extension Journal: JournalWriting {
         return batch
     }
 
+    /// A command id the journal has not seen: an injected generator may repeat
+    /// ids after a reopen, and a repeated id would be taken for a retry.
+    func freshCommandID(_ chain: borrowing JournalChain) -> CommandID {
+        var id: CommandID = options.ids.make()
+        while chain.commands[id] != nil { id = options.ids.make() }
+        return id
+    }
+
+    /// The envelope rules and the command's rules, decided in the domain.
+    func decide(_ request: CommandEnvelope, _ chain: borrowing JournalChain) throws(RuleViolation) -> DecidedCommand {
+        try ShopDecider.decide(request, chain.state, after: JournalEnd(seq: chain.head.seq, lastAt: chain.lastAt),
+                               now: options.clock.now(), defaultActor: options.actor)
+    }
+
     /// Decides `requests` in order, each on the state the ones before left,
     /// into `batch`'s results. Each event goes to `encoder` if there is one
     /// (which claims its id if it was lent the table; its `prev` and line are
@@ -198,25 +212,26 @@ extension Journal: JournalWriting {
                 continue
             }
             do {
-                let (events, at, actor) = try decide(request, chain)
-                var recorded: [RecordedEvent] = []
-                if encoder == nil { recorded.reserveCapacity(events.count) } else if !events.isEmpty { batch.withEvents.append(batch.results.count) }
-                for (index, event) in events.enumerated() {
+                let decided = try decide(request, chain)
+                if encoder != nil, !decided.events.isEmpty { batch.withEvents.append(batch.results.count) }
+                var recorded = CommandLines.records(of: decided, command: commandID, device: request.device ?? options.device,
+                                                    correlation: request.correlation, after: chain.head.seq, prev: chain.head.hash) {
                     var eventID: EventID = options.ids.make()
                     while claimsHere, !chain.claim(eventID) { eventID = eventID.replacement() }
-                    let r = RecordedEvent(seq: chain.head.seq + 1, id: eventID, at: at, actor: actor,
-                                          device: request.device ?? options.device, command: commandID,
-                                          commandEvents: index == 0 && events.count > 1 ? events.count : nil,
-                                          correlation: request.correlation, event: event, prev: chain.head.hash)
-                    if let encoder {
-                        // Moved to the encoder, which gives it back in the command's outcome with its `prev` (and id, if taken).
+                    return eventID
+                }
+                if let encoder {
+                    // Moved to the encoder, which gives them back in the command's outcome with their `prev` (and ids, if taken).
+                    for r in recorded {
                         if let begun = chain.appendedUnencoded(r) { batch.commandsBegun.append((begun, lines)) }
                         encoder.push(r)
                         lines += 1
-                    } else {
-                        let (lineStart, hash) = Self.appendLine(r, to: &out)
-                        chain.appended(r, lineHash: hash, offset: batch.start + lineStart)
-                        recorded.append(r)
+                    }
+                    recorded = []
+                } else {
+                    for index in recorded.indices {
+                        let (lineStart, hash) = CommandLines.append(&recorded[index], after: chain.head.hash, to: &out)
+                        chain.appended(recorded[index], lineHash: hash, offset: batch.start + lineStart)
                     }
                 }
                 batch.results.append(.success(CommandOutcome(command: commandID, events: recorded, isRetry: false)))

@@ -101,28 +101,4 @@ extension Journal {
 
     /// From how many commands a batch is encoded and hashed on a second thread.
     static let encodeAsideFrom = 64
-
-    /// Appends the event's line and its newline to `out`: where the line starts, and its SHA-256.
-    static func appendLine(_ recorded: RecordedEvent, to out: inout JSONWriter) -> (start: Int, hash: SHA256Digest) {
-        let start = out.count
-        EventLineCodec.append(recorded, to: &out)
-        let hash = out.withUnsafeBytes(from: start) { SHA256.hash($0) }
-        out.append(0x0A)
-        return (start, hash)
-    }
-
-    /// A command id the journal has not seen: an injected generator may repeat
-    /// ids after a reopen, and a repeated id would be taken for a retry.
-    func freshCommandID(_ chain: borrowing JournalChain) -> CommandID {
-        var id: CommandID = options.ids.make()
-        while chain.commands[id] != nil { id = options.ids.make() }
-        return id
-    }
-
-    /// The envelope rules and the command's rules, decided in the domain.
-    func decide(_ request: CommandEnvelope, _ chain: borrowing JournalChain) throws(RuleViolation) -> ([Event], Timestamp, String) {
-        let decided = try ShopDecider.decide(request, chain.state, after: JournalEnd(seq: chain.head.seq, lastAt: chain.lastAt),
-                                             now: options.clock.now(), defaultActor: options.actor)
-        return (decided.events, decided.at, decided.actor)
-    }
 }

@@ -172,8 +172,7 @@ final class LineEncoder: @unchecked Sendable {
                         // An injected generator may repeat ids after a reopen: the replacement the deciding thread would take.
                         recorded.id = recorded.id.replacement()
                     }
-                    recorded.prev = prev
-                    let (lineStart, hash) = Journal.appendLine(recorded, to: &out)
+                    let (lineStart, hash) = CommandLines.append(&recorded, after: prev, to: &out)
                     prev = hash
                     lines.append((start + streamed + lineStart, hash))
                     // A command's events come one after the other, and the next command's have another id

@@ -168,18 +168,12 @@ public final class Replica {
             let now = max(request.at ?? .earliest, end.lastAt ?? .earliest)
             // One that no longer decides (another device got there first) stays in the outbox for the hub to judge.
             guard let decided = try? ShopDecider.decide(again, state, after: end, now: now, defaultActor: request.actor ?? options.actor) else { continue }
-            let recorded = Replica.record(decided, entry, after: end.seq, ids: options.ids)
+            // Not yet a line: its place and `prev` are the hub's to give (the seqs are those it would take next).
+            let recorded = CommandLines.records(of: decided, command: entry.id, device: entry.request.device, correlation: entry.request.correlation,
+                                                after: end.seq, prev: .zero) { options.ids.make() }
             for event in recorded { state.apply(event) }
             pendingEvents += recorded
             end = JournalEnd(seq: end.seq + recorded.count, lastAt: decided.at)
-        }
-    }
-
-    private static func record(_ decided: DecidedCommand, _ entry: OutboxEntry, after seq: Int, ids: IDGenerator) -> [RecordedEvent] {
-        decided.events.enumerated().map { index, event in
-            RecordedEvent(seq: seq + index + 1, id: ids.make(), at: decided.at, actor: decided.actor, device: entry.request.device,
-                          command: entry.id, commandEvents: index == 0 && decided.events.count > 1 ? decided.events.count : nil,
-                          correlation: entry.request.correlation, event: event, prev: .zero)
         }
     }
 
