@@ -68,7 +68,7 @@ struct Arguments {
     func finish() throws(UsageError) {
         guard let first = tokens.first else { return }
         if first.hasPrefix("--") {
-            throw UsageError(message: "\(command) has no option \(first.split(separator: "=").first!)")
+            throw UsageError(message: "\(command) has no option \(first.prefix { $0 != "=" })")
         }
         throw UsageError(message: "\(command) does not take \"\(first)\" here")
     }

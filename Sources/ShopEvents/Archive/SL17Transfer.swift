@@ -83,8 +83,18 @@ public enum SL17Transfer {
         let ordered = archive.locations.enumerated().sorted {
             ($0.element.visitationOrder, $0.offset) < ($1.element.visitationOrder, $1.offset)
         }.map(\.element)
+        let placeOf = planLocations(ordered, into: state, plan: &plan)
+        let onList = planItems(ordered, into: state, placeOf: placeOf, plan: &plan)
+        if !onList.isEmpty { planList(listName, holding: onList, into: state, ids: ids, plan: &plan) }
+        return plan
+    }
+
+    /// The plan's locations, in the archive's visiting order: each created or
+    /// the household's own kept, the Unknown Location renamed and recoloured,
+    /// then the reorder; gives where the items of each archive location go.
+    private static func planLocations(_ ordered: [SL17Archive.Location], into state: ShopState,
+                                      plan: inout Plan) -> [LocationID: LocationID] {
         var locationNames = Names(taken: state.locations.values.filter { !$0.isDeleted }.map { ($0.name, $0.id.uuid) })
-        var itemNames = Names(taken: state.items.values.filter { !$0.isDeleted }.map { ($0.name, $0.id.uuid) })
         var placeOf: [LocationID: LocationID] = [:]   // archive location → household location
         var known = Set(state.locations.keys)
         // The visiting order as the household will have it, and the numbers the archive gives each stop.
@@ -122,7 +132,15 @@ public enum SL17Transfer {
             archiveOrder.append((location.id, location.visitationOrder))
         }
         plan.commands += reorder(state, archiveOrder: archiveOrder, created: plan.commands, unknownAlias: unknownAlias, into: &plan)
+        return placeOf
+    }
 
+    /// The plan's items, location by location (an id seen twice imported
+    /// once): created or given the archive's quantity, availability and last
+    /// purchase; those on the archive's list, with their quantities.
+    private static func planItems(_ ordered: [SL17Archive.Location], into state: ShopState, placeOf: [LocationID: LocationID],
+                                  plan: inout Plan) -> [(ItemID, Quantity)] {
+        var itemNames = Names(taken: state.items.values.filter { !$0.isDeleted }.map { ($0.name, $0.id.uuid) })
         var onList: [(ItemID, Quantity)] = []
         var seenItems: [ItemID: String] = [:]
         for location in ordered {
@@ -157,15 +175,19 @@ public enum SL17Transfer {
                 }
             }
         }
-        if !onList.isEmpty {
-            let list = state.liveList(named: listName).flatMap { state.lists[$0] }
-            let listID = list?.id ?? ids.make()
-            if list == nil { plan.commands.append(.createList(list: listID, name: listName, priority: nil)) }
-            for (item, quantity) in onList where !(list?.entry(for: item).map { !$0.isBought } ?? false) {
-                plan.commands.append(.addItemToList(list: listID, item: item, quantity: quantity))
-            }
+        return onList
+    }
+
+    /// The items on the archive's list onto the live list `listName`, made
+    /// if there is none; those on it and not bought stay as they are.
+    private static func planList(_ listName: String, holding onList: [(ItemID, Quantity)], into state: ShopState, ids: IDGenerator,
+                                 plan: inout Plan) {
+        let list = state.liveList(named: listName).flatMap { state.lists[$0] }
+        let listID = list?.id ?? ids.make()
+        if list == nil { plan.commands.append(.createList(list: listID, name: listName, priority: nil)) }
+        for (item, quantity) in onList where !(list?.entry(for: item).map { !$0.isBought } ?? false) {
+            plan.commands.append(.addItemToList(list: listID, item: item, quantity: quantity))
         }
-        return plan
     }
 
     /// The reorder that gives the household the archive's visiting order and
@@ -278,11 +300,11 @@ public enum SL17Transfer {
     /// The id of the purchase an archive's `dateLastPurchased` becomes: the
     /// same item and date always give the same id, so a second import adds none.
     static func purchaseID(item: ItemID, at time: Timestamp) -> PurchaseID {
-        var bytes = Array(SHA256.hash(Array("SL17 purchase \(item) \(time)".utf8)).hex.utf8.prefix(32))
-        bytes[12] = UInt8(ascii: "5")   // a name-based UUID, version 5 style
-        let hex = String(decoding: bytes, as: UTF8.self)
-        let text = "\(hex.prefix(8))-\(hex.dropFirst(8).prefix(4))-\(hex.dropFirst(12).prefix(4))-\(hex.dropFirst(16).prefix(4))-\(hex.dropFirst(20))"
-        return PurchaseID(text)!
+        let words = SHA256.hash(Array("SL17 purchase \(item) \(time)".utf8)).words
+        // The digest's first 16 bytes (its words are big-endian), byte 6's high nibble 5: a name-based UUID, version 5 style.
+        var bytes = [words.0, words.1, words.2, words.3].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
+        bytes[6] = bytes[6] & 0x0F | 0x50
+        return PurchaseID(UUIDText.uuid(bytes))
     }
 
     /// The household as an archive: live locations in visiting order (Unknown

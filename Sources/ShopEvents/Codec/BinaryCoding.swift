@@ -49,9 +49,9 @@ package struct BinaryReader {
         private let release: () -> Void
 
         init(_ array: [UInt8]) {
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(array.count, 1), alignment: 16)
-            array.withUnsafeBytes { copy.copyMemory(from: $0) }
-            (base, count, release) = (UnsafeRawPointer(copy.baseAddress!), array.count, { copy.deallocate() })
+            let copy = UnsafeMutableRawPointer.allocate(byteCount: max(array.count, 1), alignment: 16)
+            array.withUnsafeBytes { if let source = $0.baseAddress { copy.copyMemory(from: source, byteCount: $0.count) } }
+            (base, count, release) = (UnsafeRawPointer(copy), array.count, { copy.deallocate() })
         }
 
         init(mapped base: UnsafeRawPointer, count: Int) {
@@ -99,6 +99,9 @@ package struct BinaryReader {
 
     /// All the bytes, whoever reads them.
     package var all: UnsafeRawBufferPointer { raw }
+
+    /// Where ``all`` starts: an address even when there are no bytes.
+    package var start: UnsafeRawPointer { bytes.base }
 
     package var isAtEnd: Bool { position == end }
 
@@ -199,7 +202,7 @@ package final class MappedRecords: @unchecked Sendable {
 
     /// `count` records of `size` bytes from `offset` in `bytes` (which the caller has checked they fill).
     package init(_ bytes: BinaryReader, at offset: Int, count: Int, size: Int) {
-        (self.bytes, base, self.count, self.size) = (bytes, bytes.all.baseAddress! + offset, count, size)
+        (self.bytes, base, self.count, self.size) = (bytes, bytes.start + offset, count, size)
     }
 
     /// The little-endian integer at byte `field` of record `index`.

@@ -225,7 +225,7 @@ struct JSONScanner {
                     throw bad("a low surrogate \\u escape stands alone")
                 }
                 guard let u = Unicode.Scalar(scalar) else { throw bad("\\u escape is not a Unicode scalar") }
-                out.append(contentsOf: UTF8.encode(u)!)
+                out.append(contentsOf: String(u).utf8)   // a scalar's UTF-8, four bytes at most: no allocation
                 continue
             default:
                 throw bad("unknown escape \\\(Character(Unicode.Scalar(raw[i + 1])))")

@@ -44,7 +44,7 @@ package struct JSONWriter {
         guard n > 0 else { return }   // an empty storage has no address
         let at = count
         if at + n > storage.count { grow(to: at + n) }
-        storage.withUnsafeMutableBufferPointer { fill($0.baseAddress! + at) }
+        storage.withUnsafeMutableBufferPointer { fill($0.nonEmptyBase + at) }
         count = at + n
     }
 
@@ -241,7 +241,7 @@ extension Array where Element == UInt8 {
     mutating func appendBytes(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
         guard count > 0 else { return }   // an empty allocation has no address
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-            fill(buffer.baseAddress!)
+            fill(buffer.nonEmptyBase)
             append(contentsOf: UnsafeBufferPointer(buffer))
         }
     }

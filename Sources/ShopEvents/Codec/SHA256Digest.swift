@@ -56,7 +56,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         guard text.count == 64, let p = text.baseAddress else { return nil }
         if UUIDText.usesVectors {
             var digest = SHA256Digest.zero
-            guard withUnsafeMutableBytes(of: &digest.words, { shopevents_parse_hex32(p, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }) != 0
+            guard withUnsafeMutableBytes(of: &digest.words, { shopevents_parse_hex32(p, $0.nonEmptyBase.assumingMemoryBound(to: UInt8.self)) }) != 0
             else { return nil }
             // The bytes in text order; each word is big-endian.
             let w = digest.words

@@ -113,7 +113,7 @@ enum UUIDText {
         guard text.count == 36, let p = text.baseAddress else { return nil }
         if usesVectors {
             var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            guard withUnsafeMutableBytes(of: &raw, { shopevents_parse_uuid(p, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }) != 0
+            guard withUnsafeMutableBytes(of: &raw, { shopevents_parse_uuid(p, $0.nonEmptyBase.assumingMemoryBound(to: UInt8.self)) }) != 0
             else { return nil }
             // The bytes taken as the id where a UUID is just those (it is, in Foundation: its one
             // stored property is `uuid`): Foundation's init(uuid:) takes the 16 bytes one argument
@@ -129,13 +129,14 @@ enum UUIDText {
         // 8 digits, then 4-4 and 4-4 joined through a copy without their dashes, then 8 and 4.
         var middle: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &middle) { m in
-            m.baseAddress!.copyMemory(from: p + 9, byteCount: 4)
-            m.baseAddress!.advanced(by: 4).copyMemory(from: p + 14, byteCount: 4)
-            m.baseAddress!.advanced(by: 8).copyMemory(from: p + 19, byteCount: 4)
-            m.baseAddress!.advanced(by: 12).copyMemory(from: p + 24, byteCount: 4)
+            let m = m.nonEmptyBase
+            m.copyMemory(from: p + 9, byteCount: 4)
+            m.advanced(by: 4).copyMemory(from: p + 14, byteCount: 4)
+            m.advanced(by: 8).copyMemory(from: p + 19, byteCount: 4)
+            m.advanced(by: 12).copyMemory(from: p + 24, byteCount: 4)
         }
         let parts = withUnsafeBytes(of: &middle) { m -> (UInt32?, UInt32?) in
-            let q = m.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let q = m.nonEmptyBase.assumingMemoryBound(to: UInt8.self)
             return (hex8(q), hex8(q + 8))
         }
         guard let a = hex8(p), let b = parts.0, let c = parts.1, let d = hex8(p + 28) else { return nil }

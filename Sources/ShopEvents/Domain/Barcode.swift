@@ -12,12 +12,13 @@ public enum Barcode {
     /// Whether `text` is 8, 12 or 13 ASCII digits with a valid check digit.
     public static func isValid(_ text: String) -> Bool {
         let digits = Array(text.utf8)
-        guard [8, 12, 13].contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+        guard [8, 12, 13].contains(digits.count), let check = digits.last,
+              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
         var sum = 0
         for (n, digit) in digits.dropLast().reversed().enumerated() {
             sum += Int(digit - UInt8(ascii: "0")) * (n.isMultiple(of: 2) ? 3 : 1)
         }
-        return (10 - sum % 10) % 10 == Int(digits.last! - UInt8(ascii: "0"))
+        return (10 - sum % 10) % 10 == Int(check - UInt8(ascii: "0"))
     }
 
     /// What two barcodes of one product share: a UPC-A as its EAN-13 (a leading `0`).

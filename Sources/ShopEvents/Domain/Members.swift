@@ -56,8 +56,8 @@ extension ShopDecider {
     /// unless the member *is* the issuer: then just that one, as owner.
     static func decideAddMember(_ member: String, role: Role, actor: String, _ state: ShopState) throws(RuleViolation) -> [Event] {
         try ShopState.validMember(member)
-        if state.member(named: member) != nil {
-            throw RuleViolation(.alreadyMember, "\(ShopState.quoted(member)) is already a member (\(state.member(named: member)!.role.rawValue)); ChangeMemberRole changes a role", field: "member")
+        if let existing = state.member(named: member) {
+            throw RuleViolation(.alreadyMember, "\(ShopState.quoted(member)) is already a member (\(existing.role.rawValue)); ChangeMemberRole changes a role", field: "member")
         }
         guard state.isOpen else { return [.memberAdded(member: member, role: role)] }
         if member == actor {

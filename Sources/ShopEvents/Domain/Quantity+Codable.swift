@@ -13,6 +13,7 @@ extension Quantity: Codable {
     }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
+        // description is digits, a point and at most three digits: Decimal(string:) always reads it.
         if let whole { try container.encode(whole) } else { try container.encode(Decimal(string: description)!) }
     }
 }

@@ -58,7 +58,9 @@ final class BatchChannel<Element: Sendable, End: Sendable>: @unchecked Sendable 
     func waitForEnd() -> End {
         condition.lock()
         defer { condition.unlock() }
-        while end == nil { condition.wait() }
-        return end!
+        while true {
+            if let end { return end }
+            condition.wait()
+        }
     }
 }

@@ -17,9 +17,10 @@ import Darwin
 public enum DurableFile {
     /// Writes `raw` to `fd` at `offset`, whole (short writes continued, `EINTR` retried); false if a write fails.
     static func writeWhole(_ fd: Int32, _ raw: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard let base = raw.baseAddress else { return true }   // nothing to write
         var done = 0
         while done < raw.count {
-            let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+            let n = pwrite(fd, base + done, raw.count - done, off_t(offset + done))
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return false }
             done += n
@@ -48,7 +49,7 @@ public enum DurableFile {
         guard fd >= 0 else { throw JournalError.io("create", temporary) }
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeBytes { write(fd, $0.nonEmptyBase + done, $0.count - done) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
                 let error = JournalError.io("write", temporary)

@@ -62,14 +62,15 @@ package struct Fingerprints {
 
     /// Sorts the run in memory and writes it to the end of the scratch file.
     private mutating func writeRun() {
-        if scratch == nil {
-            scratch = unnamedIn.flatMap(Scratch.init(unnamedIn:)) ?? Scratch(in: directory)
-            if scratch == nil { inMemory = true; return }
+        guard let scratch = scratch ?? unnamedIn.flatMap(Scratch.init(unnamedIn:)) ?? Scratch(in: directory) else {
+            inMemory = true
+            return
         }
+        self.scratch = scratch
         values.withUnsafeMutableBufferPointer { Self.sortInPlace($0) }
         if !Self.distinct(sorted: values) { repeated = true }
         let start = runs.last?.upperBound ?? 0
-        let written = values.withUnsafeBytes { bytes in scratch!.write(bytes, at: start * 8) }
+        let written = values.withUnsafeBytes { bytes in scratch.write(bytes, at: start * 8) }
         guard written else { inMemory = true; return }
         runs.append(start..<(start + values.count))
         values.removeAll(keepingCapacity: true)
@@ -190,20 +191,20 @@ package struct Fingerprints {
         init?(in directory: String) {
             var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
                 + Array("shop-fingerprints-XXXXXX".utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.nonEmptyBase) }
             guard fd >= 0 else { return nil }
-            _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+            _ = template.withUnsafeBufferPointer { unlink($0.nonEmptyBase) }
             self.fd = fd
         }
 
         deinit { Posix.close(fd) }
 
         func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-            Self.whole(bytes.count) { done in pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
+            Self.whole(bytes.count) { done in pwrite(fd, bytes.nonEmptyBase + done, bytes.count - done, off_t(offset + done)) }
         }
 
         static func read(_ fd: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
-            whole(bytes.count) { done in pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
+            whole(bytes.count) { done in pread(fd, bytes.nonEmptyBase + done, bytes.count - done, off_t(offset + done)) }
         }
 
         /// Repeats `transfer` (given the bytes done so far) until `count` bytes are done; `false` on an error or the file's end.

@@ -298,7 +298,7 @@ private struct WaitingLine: ~Copyable {
             bytes.deallocate()
             bytes = .allocate(byteCount: max(source.count, bytes.count * 2), alignment: 16)
         }
-        if let base = source.baseAddress { bytes.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+        if let base = source.baseAddress { bytes.nonEmptyBase.copyMemory(from: base, byteCount: source.count) }
         count = source.count
         self.line = consume line
     }

@@ -108,16 +108,18 @@ final class LineEncoder: @unchecked Sendable {
         condition.unlock()
         if !current.isEmpty { outcomes.append(current) }
         current = []
-        result = Finished(out: out, lines: lines, streamed: streamed, failure: failure, outcomes: outcomes, end: start + streamed + out.count)
+        let finished = Finished(out: out, lines: lines, streamed: streamed, failure: failure, outcomes: outcomes, end: start + streamed + out.count)
+        result = finished
         outcomes = []
-        return result!
+        return finished
     }
 
     /// After ``finish()``: the event-id table, moved out (this keeps no reference to it,
     /// so the journal's next insert does not copy it).
     func takeEventIDs() -> IDIndex<EventKind> {
         finish()
-        return eventIDs.take()!
+        guard let ids = eventIDs.take() else { preconditionFailure("takeEventIDs() of an encoder that was lent no event ids") }
+        return ids
     }
 
     /// Hands the staged events (and a batch's end, or the end of all) to the encoding thread.
@@ -168,7 +170,7 @@ final class LineEncoder: @unchecked Sendable {
             for chunk in chunks.indices {
                 for var recorded in chunks[chunk] {
                     closeBatches()
-                    while claims, !eventIDs!.insert(recorded.id).inserted {
+                    while claims, eventIDs?.insert(recorded.id).inserted == false {
                         // An injected generator may repeat ids after a reopen: the replacement the deciding thread would take.
                         recorded.id = recorded.id.replacement()
                     }

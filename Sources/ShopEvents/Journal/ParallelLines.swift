@@ -203,7 +203,7 @@ package final class ParallelLines: @unchecked Sendable {
         var filled = 0
         while true {
             while filled < buffer.count {
-                let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
+                let n = pread(fd, buffer.nonEmptyBase + filled, buffer.count - filled, off_t(offset + filled))
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else { break }
                 filled += n
@@ -229,13 +229,14 @@ package final class ParallelLines: @unchecked Sendable {
         // Each event is decoded into its place in the chunk's buffer (room for as many as the
         // bytes could hold), not into a value copied there.
         let events = Events(capacity: bytes.count / Self.shortestEventLine + 1) { events in
+            guard let base = bytes.baseAddress else { return 0 }   // no bytes, no lines
             var made = 0
             var start = 0
             var newer: NewerEventLine?
             // Lines are hashed two at a time (``SHA256/hash(_:_:extensions:)``): one waits here for the next.
             var unhashed: UnsafeRawBufferPointer?
-            while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
-                let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
+            while start < bytes.count, let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                let end = base.distance(to: UnsafeRawPointer(newline))
                 let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
                 let slot = events + made
                 if !CanonicalLine.decode(line, into: slot) {

@@ -67,32 +67,26 @@ package enum RevertScan {
         // Where each stretch starts: just after the first newline at or after an equal share of the bytes.
         var starts = [0]
         for part in 1..<parts {
-            guard let newline = firstNewline(fd, from: size / parts * part), newline + 1 > starts.last! else { continue }
+            guard let newline = firstNewline(fd, from: size / parts * part), let last = starts.last, newline + 1 > last else { continue }
             starts.append(newline + 1)
         }
         if starts.count == 1 { return search(fd, from: 0, to: nil, chunk: chunk, lateItems: lateItems) }
-        let found = Found(count: starts.count)
+        // Each stretch's forecast, set by its own thread; nil where one could not be read.
+        let found = Locked([Forecast?](repeating: nil, count: starts.count))
         DispatchQueue.concurrentPerform(iterations: starts.count) { [starts] part in
             let end = part + 1 < starts.count ? starts[part + 1] : nil
-            found.set(part, search(fd, from: starts[part], to: end, chunk: chunk, lateItems: lateItems))
+            let result = search(fd, from: starts[part], to: end, chunk: chunk, lateItems: lateItems)
+            found.withLock { $0[part] = result }
         }
-        return found.union()
-    }
-
-    /// The results of the stretches, each set by its own thread.
-    private final class Found: @unchecked Sendable {
-        // @unchecked: `results` is read and written only under `lock`.
-        private let lock = NSLock()
-        private var results: [Forecast??]
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-        func set(_ part: Int, _ result: Forecast?) { lock.withLock { results[part] = .some(result) } }
-        /// Every stretch's forecast in one; nil if one could not be read.
-        func union() -> Forecast? {
-            lock.withLock {
-                var all = Forecast()
-                for case let result?? in results { all.formUnion(result) }
-                return results.allSatisfy { $0 != nil && $0! != nil } ? all : nil
+        // Every stretch's forecast in one; nil if one could not be read (`concurrentPerform` has
+        // returned: every stretch has set its own).
+        return found.withLock { results in
+            var all = Forecast()
+            for result in results {
+                guard let result else { return nil }
+                all.formUnion(result)
             }
+            return all
         }
     }
 
@@ -118,7 +112,7 @@ package enum RevertScan {
         var offset = start, carried = 0
         while true {
             let want = min(buffer.count - carried, end.map { $0 - offset } ?? Int.max)
-            let n = want > 0 ? pread(fd, buffer.baseAddress! + carried, want, off_t(offset)) : 0
+            let n = want > 0 ? pread(fd, buffer.nonEmptyBase + carried, want, off_t(offset)) : 0
             if n < 0 { if errno == EINTR { continue } else { return nil } }
             if n == 0 { return forecast }   // what is carried has no newline: no complete line
             offset += n
@@ -138,7 +132,7 @@ package enum RevertScan {
             collect(complete, into: &forecast.reverted)
             if lateItems { collectLate(complete, into: &forecast.lateItems) }
             carried = filled - lines
-            if carried > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + lines, carried) }
+            if carried > 0 { memmove(buffer.nonEmptyBase, buffer.nonEmptyBase + lines, carried) }
         }
     }
 
@@ -147,8 +141,9 @@ package enum RevertScan {
     /// journal (a few type names and people's names hold one) that the C
     /// library's vector search runs far between the places where the whole
     /// needle is compared.
-    private static let pivot = needle.firstIndex(of: UInt8(ascii: "R"))!
-    private static let latePivot = lateNeedle.firstIndex(of: UInt8(ascii: "A"))!
+    /// (Any byte of the needle would find it, only more slowly: its first, if the name had no such letter.)
+    private static let pivot = needle.firstIndex(of: UInt8(ascii: "R")) ?? 0
+    private static let latePivot = lateNeedle.firstIndex(of: UInt8(ascii: "A")) ?? 0
 
     /// The offset of the first `needle` in `bytes` at or after `from`.
     private static func find(_ needle: [UInt8], pivot: Int, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
@@ -158,7 +153,7 @@ package enum RevertScan {
             var at = from + pivot   // where the pivot byte would be
             while at < bytes.count, let hit = memchr(base + at, Int32(needle[pivot]), bytes.count - at) {
                 let start = base.distance(to: UnsafeRawPointer(hit)) - pivot
-                if start + n <= bytes.count, memcmp(base + start, needle.baseAddress!, n) == 0 { return start }
+                if start + n <= bytes.count, memcmp(base + start, needle.nonEmptyBase, n) == 0 { return start }
                 at = start + pivot + 1
             }
             return nil
@@ -192,7 +187,9 @@ package enum RevertScan {
         var from = 0
         while let at = find(needle, pivot: pivot, in: lines, from: from) {
             let start = (lastNewline(in: lines, before: at) ?? -1) + 1
-            let end = UnsafeRawPointer(memchr(base + at, 0x0A, lines.count - at)!) - base
+            // Complete lines each end in a newline; past the last there is no line to decode.
+            guard let newline = memchr(base + at, 0x0A, lines.count - at) else { return }
+            let end = UnsafeRawPointer(newline) - base
             if case let .event(recorded)? = try? EventLineCodec.decodeLine(UnsafeRawBufferPointer(rebasing: lines[start..<end])) {
                 body(recorded.event)
             }

@@ -88,7 +88,7 @@ public struct SHA256: Sendable {
     /// The last bytes (fewer than 64), the `0x80`, the zeros and the bit length: one or two blocks, on the stack.
     private static func finish(_ h: inout Words, rest: UnsafeRawBufferPointer, totalLength: UInt64, extensions: Bool = usesCPUExtensions) {
         withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
-            let base = tail.baseAddress!
+            let base = tail.nonEmptyBase
             base.initializeMemory(as: UInt8.self, repeating: 0, count: 128)
             if let source = rest.baseAddress, rest.count > 0 { base.copyMemory(from: source, byteCount: rest.count) }
             base.storeBytes(of: 0x80, toByteOffset: rest.count, as: UInt8.self)
@@ -113,11 +113,11 @@ public struct SHA256: Sendable {
         if buffered > 0 {
             let take = min(64 - buffered, buffer.count)
             let filled = buffered
-            withUnsafeMutableBytes(of: &block) { $0.baseAddress!.advanced(by: filled).copyMemory(from: base, byteCount: take) }
+            withUnsafeMutableBytes(of: &block) { $0.nonEmptyBase.advanced(by: filled).copyMemory(from: base, byteCount: take) }
             buffered += take
             offset = take
             if buffered == 64 {
-                withUnsafeBytes(of: block) { SHA256.blocks(&h, $0.baseAddress!, 1, extensions: SHA256.usesCPUExtensions) }
+                withUnsafeBytes(of: block) { SHA256.blocks(&h, $0.nonEmptyBase, 1, extensions: SHA256.usesCPUExtensions) }
                 buffered = 0
             }
         }
@@ -128,7 +128,7 @@ public struct SHA256: Sendable {
         }
         if offset < buffer.count {
             let rest = buffer.count - offset
-            withUnsafeMutableBytes(of: &block) { $0.baseAddress!.copyMemory(from: base + offset, byteCount: rest) }
+            withUnsafeMutableBytes(of: &block) { $0.nonEmptyBase.copyMemory(from: base + offset, byteCount: rest) }
             buffered = rest
         }
         state = h
@@ -171,7 +171,7 @@ public struct SHA256: Sendable {
     /// One 64-byte block into `h`: the message schedule on the stack, then 64 rounds, eight at a time.
     static func compress(_ h: inout Words, _ block: UnsafeRawPointer) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            let w = w.baseAddress!
+            let w = w.nonEmptyBase
             for i in 0..<16 {
                 w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
             }
@@ -183,7 +183,7 @@ public struct SHA256: Sendable {
             }
             var (a, b, c, d, e, f, g, hh) = h
             k.withUnsafeBufferPointer { kb in
-                let k = kb.baseAddress!
+                let k = kb.nonEmptyBase
                 var i = 0
                 while i < 64 {
                     round(a, b, c, &d, e, f, g, &hh, k[i] &+ w[i])

@@ -35,7 +35,7 @@ package enum SnapshotFile {
         let sum = resident ? checksum(body) : checksum(body) { done in
             #if os(Linux)
             // Unchanged pages of a private mapping: read again from the file if they are needed after all.
-            _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), done & ~(Int(getpagesize()) - 1), MADV_DONTNEED)
+            _ = madvise(UnsafeMutableRawPointer(mutating: whole.start), done & ~(Int(getpagesize()) - 1), MADV_DONTNEED)
             #endif
         }
         guard recorded == sum else { return .failure(.damaged) }

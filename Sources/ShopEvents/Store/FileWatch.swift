@@ -13,12 +13,10 @@ import Darwin
 /// a pipe that dispatch sources on the folder and on the file write to. Where
 /// neither can be set up it wakes every 250 ms and looks. Its descriptors are
 /// closed once, by the watching thread, after it has stopped.
-final class FileWatch: @unchecked Sendable {
-    // @unchecked: `stopped` and the descriptors are guarded by `lock`; the
-    // watching thread and the stream's termination handler share this object.
-    private let lock = NSLock()
-    private var stopped = false
-    private var closed = false
+final class FileWatch: Sendable {
+    /// Whether it was asked to stop, and whether its descriptors are closed: the watching
+    /// thread and the stream's termination handler share this object.
+    private let flags = Locked((stopped: false, closed: false))
     /// A pipe: writing to it wakes the watcher to stop.
     private let wakeRead: Int32, wakeWrite: Int32
     /// Readable when the journal (or its folder) changed; -1 when nothing watches.
@@ -56,14 +54,14 @@ final class FileWatch: @unchecked Sendable {
         #endif
     }
 
-    var isStopped: Bool { lock.withLock { stopped } }
+    var isStopped: Bool { flags.withLock { $0.stopped } }
 
     /// Asks the watcher to stop; it wakes at once.
     func stop() {
-        lock.withLock {
-            guard !stopped else { return }
-            stopped = true
-            if !closed {
+        flags.withLock { flags in
+            guard !flags.stopped else { return }
+            flags.stopped = true
+            if !flags.closed {
                 var byte: UInt8 = 1
                 _ = write(wakeWrite, &byte, 1)
             }
@@ -85,9 +83,9 @@ final class FileWatch: @unchecked Sendable {
 
     /// Closes the descriptors, once.
     func close() {
-        lock.withLock {
-            guard !closed else { return }
-            closed = true
+        flags.withLock { flags in
+            guard !flags.closed else { return }
+            flags.closed = true
             _ = Posix.close(wakeRead)
             _ = Posix.close(wakeWrite)
             #if canImport(Darwin)

@@ -28,63 +28,62 @@ extension IDGenerator {
 /// `UUID()`, and the writers take their ids from an injected ``IDGenerator``, by default
 /// ``IDGenerator/random``, this.
 enum RandomUUIDs {
-    private static let source = Source()
+    /// The bytes fetched and how many of them are handed out.
+    private struct Pool: Sendable {
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var used = 4096
+    }
+
+    private static let pool = Locked(Pool())
 
     /// A new random UUID (RFC 9562 version 4, variant 10).
-    static func next() -> UUID { source.next() }
-
-    private final class Source: @unchecked Sendable {
-        // @unchecked: `bytes` and `used` are only touched under `lock`.
-        private let lock = NSLock()
-        private var bytes = [UInt8](repeating: 0, count: 4096)
-        private var used = 4096
-
-        func next() -> UUID {
-            lock.lock()
-            defer { lock.unlock() }
-            if used == bytes.count {
-                bytes.withUnsafeMutableBytes(Self.fill)
-                used = 0
+    static func next() -> UUID {
+        var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        pool.withLock { pool in
+            if pool.used == pool.bytes.count {
+                pool.bytes.withUnsafeMutableBytes(fill)
+                pool.used = 0
             }
-            let at = used
-            used += 16
-            var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            bytes.withUnsafeBytes { raw in
+            let at = pool.used
+            pool.used += 16
+            pool.bytes.withUnsafeBytes { raw in
                 withUnsafeMutableBytes(of: &id) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[at..<(at + 16)])) }
             }
-            id.6 = id.6 & 0x0F | 0x40   // version 4
-            id.8 = id.8 & 0x3F | 0x80   // variant 10
-            return UUID(uuid: id)
         }
+        id.6 = id.6 & 0x0F | 0x40   // version 4
+        id.8 = id.8 & 0x3F | 0x80   // variant 10
+        return UUID(uuid: id)
+    }
 
-        /// `/dev/urandom`, opened once and kept (close-on-exec): a refill is one `read`.
-        private static let urandom: Int32 = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+    /// `/dev/urandom`, opened once and kept (close-on-exec): a refill is one `read`.
+    private static let urandom: Int32 = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
 
-        private static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
-            #if canImport(Glibc)
-            var filled = 0
-            while filled < buffer.count {
-                let got = urandom >= 0 ? read(urandom, buffer.baseAddress! + filled, buffer.count - filled) : -1
-                if got > 0 {
-                    filled += got
-                } else if got < 0, errno == EINTR {
-                    continue
-                } else {
-                    // No /dev/urandom to read: the standard library's generator, eight bytes at a time.
-                    var generator = SystemRandomNumberGenerator()
-                    while filled < buffer.count {
-                        let word = generator.next()
-                        withUnsafeBytes(of: word) { w in
-                            let n = min(8, buffer.count - filled)
-                            (buffer.baseAddress! + filled).copyMemory(from: w.baseAddress!, byteCount: n)
-                            filled += n
-                        }
+    /// Fills `buffer` (the pool's 4 KiB) with random bytes.
+    private static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if canImport(Glibc)
+        var filled = 0
+        while filled < buffer.count {
+            let got = urandom >= 0 ? read(urandom, buffer.nonEmptyBase + filled, buffer.count - filled) : -1
+            if got > 0 {
+                filled += got
+            } else if got < 0, errno == EINTR {
+                continue
+            } else {
+                // No /dev/urandom to read: the standard library's generator, eight bytes at a time.
+                var generator = SystemRandomNumberGenerator()
+                while filled < buffer.count {
+                    let word = generator.next()
+                    withUnsafeBytes(of: word) { w in
+                        let n = min(8, buffer.count - filled)
+                        (buffer.nonEmptyBase + filled).copyMemory(from: w.nonEmptyBase, byteCount: n)
+                        filled += n
                     }
                 }
             }
-            #else
-            arc4random_buf(buffer.baseAddress!, buffer.count)
-            #endif
         }
+        #else
+        guard let base = buffer.baseAddress else { return }
+        arc4random_buf(base, buffer.count)
+        #endif
     }
 }

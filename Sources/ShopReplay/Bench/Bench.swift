@@ -141,9 +141,33 @@ struct Bench: ToolCommand {
         let commands = workload.commands
         let journalPath = folder + "/bench.ndjson"
         // The writer's clock at the workload's last command: each command gives its own `at`, and none may be ahead of the clock.
-        let clock = Clock.stepping(from: commands.last?.at ?? Timestamp("2022-01-01T00:00:00.000Z")!, by: 0)
+        let clock = Clock.stepping(from: commands.last?.at ?? Timestamp("2022-01-01T00:00:00.000Z")!, by: 0)   // a literal in the journal's spelling
+        let head = try measureAppend(commands, clock: clock, journal: journalPath, in: folder, into: &report)
+        try measurePipelinedAppend(commands, clock: clock, endingAt: head, in: folder, into: &report)
+        report.journalBytes = (try FileManager.default.attributesOfItem(atPath: journalPath)[.size] as? Int) ?? 0
+        try measureSingleCommands(in: folder, into: &report)
+        try measureReplay(journalPath, into: &report)
+        let (all, quarter) = try measureCommands(journalPath, in: folder, into: &report)
+        try measureDecoding(Array(all.prefix(peerEvents)), into: &report)
+        try measureVerify(journalPath, into: &report)
+        try measureColdOpen(journalPath, into: &report)
 
-        // Append: the same commands, through the deciders, 1000 per write and fsync.
+        // Peak memory of a replay in a child process, at a quarter and all of the history.
+        report.rssQuarter = try childPeakRSS(quarter)
+        report.rssFull = try childPeakRSS(journalPath)
+
+        if peers {
+            measurePeers(journalPath, into: &report)
+        } else {
+            report.skipped = ["peers: not measured (--no-peers)"]
+        }
+        return report
+    }
+
+    /// Append: the same commands, through the deciders, 1000 per write and fsync; the head the first run wrote.
+    /// The first run's journal, at `journal`, is the one the other measurements read.
+    private func measureAppend(_ commands: [CommandEnvelope], clock: Clock, journal journalPath: String, in folder: String,
+                               into report: inout BenchReport) throws -> JournalHead {
         var appendTimes: [Double] = []
         var head = JournalHead(seq: 0, hash: .zero)
         for run in 0..<runs {
@@ -153,24 +177,29 @@ struct Bench: ToolCommand {
             let journal = try Journal.open(path: path, options: .init(clock: clock,
                                                                       ids: .sequential(prefix: 0xBE4D_0000), actor: "bench"))
             var written = 0
-            appendTimes.append(try seconds {
+            let elapsed = try seconds {
                 var start = 0
                 while start < commands.count {
                     let batch = Array(commands[start..<Swift.min(start + 1000, commands.count)])
                     written += try journal.execute(batch: batch).reduce(0) { $0 + ((try? $1.get())?.events.count ?? 0) }
                     start += batch.count
                 }
-            })
+            }
+            appendTimes.append(elapsed)
             head = journal.head
             journal.close()
             report.journalEvents = written
             if run > 0 { unlink(path); unlink(path + ".lock") }
-            progress("append run \(run + 1): \(Int(Double(written) / appendTimes.last!)) events/s")
+            progress("append run \(run + 1): \(Int(Double(written) / elapsed)) events/s")
         }
         report.append = Samples(values: appendTimes)
+        return head
+    }
 
-        // The same, pipelined (`execute(batches:)`): a batch's fsync runs while the next is decided.
-        // Each run must end at the head the first run wrote: the same bytes.
+    /// The same, pipelined (`execute(batches:)`): a batch's fsync runs while the next is decided.
+    /// Each run must end at the head the first run wrote: the same bytes.
+    private func measurePipelinedAppend(_ commands: [CommandEnvelope], clock: Clock, endingAt head: JournalHead, in folder: String,
+                                        into report: inout BenchReport) throws {
         var pipelinedTimes: [Double] = []
         for run in 0..<runs {
             let path = folder + "/append-pipelined-\(run).ndjson"
@@ -179,24 +208,25 @@ struct Bench: ToolCommand {
                                                                       ids: .sequential(prefix: 0xBE4D_0000), actor: "bench"))
             var written = 0
             let batches = stride(from: 0, to: commands.count, by: 1000).lazy.map { Array(commands[$0..<Swift.min($0 + 1000, commands.count)]) }
-            pipelinedTimes.append(try seconds {
+            let elapsed = try seconds {
                 try journal.execute(batches: batches) { results in
                     written += results.reduce(0) { $0 + ((try? $1.get())?.events.count ?? 0) }
                 }
-            })
+            }
+            pipelinedTimes.append(elapsed)
             let end = journal.head
             journal.close()
             unlink(path); unlink(path + ".lock")
             guard end == head, written == report.journalEvents else {
                 throw ToolFailure(message: "bench: the pipelined append wrote \(written) events ending at \(end), not \(report.journalEvents) ending at \(head)", exitCode: 3)
             }
-            progress("append pipelined run \(run + 1): \(Int(Double(written) / pipelinedTimes.last!)) events/s")
+            progress("append pipelined run \(run + 1): \(Int(Double(written) / elapsed)) events/s")
         }
         report.appendPipelined = Samples(values: pipelinedTimes)
-        report.journalBytes = (try FileManager.default.attributesOfItem(atPath: journalPath)[.size] as? Int) ?? 0
-        let n = Double(report.journalEvents)
+    }
 
-        // One command, one fsync.
+    /// One command, one fsync.
+    private func measureSingleCommands(in folder: String, into report: inout BenchReport) throws {
         let single = folder + "/single.ndjson"
         unlink(single)   // the bench's own, from an earlier run in the same folder (`--dir`)
         let journal = try Journal.open(path: single, options: .init(ids: .sequential(prefix: 0xBE4E_0000), actor: "bench"))
@@ -207,8 +237,10 @@ struct Bench: ToolCommand {
         }
         journal.close()
         report.singleLatency = Samples(values: latencies)
+    }
 
-        // Replay: every view up to date, from the file.
+    /// Replay: every view up to date, from the file.
+    private func measureReplay(_ journalPath: String, into report: inout BenchReport) throws {
         var replayTimes: [Double] = []
         for _ in 0..<runs {
             replayTimes.append(try seconds {
@@ -217,10 +249,14 @@ struct Bench: ToolCommand {
             })
         }
         report.replay = Samples(values: replayTimes)
-        progress("replay: \(Int(n / report.replay.median)) events/s")
+        progress("replay: \(Int(Double(report.journalEvents) / report.replay.median)) events/s")
+    }
 
-        // The tool's commands, each a fresh process, on a quarter of the history and on all of it,
-        // before any snapshot exists (the views replay the whole journal, as the first open on a phone would).
+    /// The tool's commands, each a fresh process, on a quarter of the history and on all of it,
+    /// before any snapshot exists (the views replay the whole journal, as the first open on a phone would).
+    /// Gives the journal's lines and the path of its first quarter.
+    private func measureCommands(_ journalPath: String, in folder: String,
+                                 into report: inout BenchReport) throws -> (lines: [[UInt8]], quarter: String) {
         let quarter = folder + "/quarter.ndjson"
         let all = Scratch.lines(journalPath)
         var cut = all.count / 4
@@ -239,11 +275,13 @@ struct Bench: ToolCommand {
                 figures.rssFull = Swift.max(figures.rssFull, whole.peakRSS)
             }
             report.commands.append(figures)
-            progress("\(name): \(Int(n / figures.full.median)) events/s, peak RSS \(figures.rssFull >> 20) MiB")
+            progress("\(name): \(Int(Double(report.journalEvents) / figures.full.median)) events/s, peak RSS \(figures.rssFull >> 20) MiB")
         }
+        return (all, quarter)
+    }
 
-        // Our codec alone, and Foundation's JSONDecoder, on the same lines.
-        let lines = Array(all.prefix(peerEvents))
+    /// Our codec alone, and Foundation's JSONDecoder, on the same lines.
+    private func measureDecoding(_ lines: [[UInt8]], into report: inout BenchReport) throws {
         report.decodeLines = lines.count
         report.ourDecode = Samples(values: try (0..<runs).map { _ in
             try seconds { for line in lines { _ = try EventLineCodec.decode(line) } }
@@ -251,22 +289,27 @@ struct Bench: ToolCommand {
         if peers {
             let decoder = JSONDecoder()
             let datas = lines.map { Data($0) }
-            report.foundationDecode = Samples(values: try (0..<Swift.max(1, runs / 2)).map { _ in
+            let foundationDecode = Samples(values: try (0..<Swift.max(1, runs / 2)).map { _ in
                 try seconds { for data in datas { _ = try decoder.decode(FoundationLine.self, from: data) } }
             })
-            progress("Foundation JSONDecoder: \(Int(Double(lines.count) / report.foundationDecode!.median)) lines/s")
+            report.foundationDecode = foundationDecode
+            progress("Foundation JSONDecoder: \(Int(Double(lines.count) / foundationDecode.median)) lines/s")
         }
+    }
 
-        // Verify: hash chain and every rule.
+    /// Verify: hash chain and every rule.
+    private func measureVerify(_ journalPath: String, into report: inout BenchReport) throws {
         report.verify = Samples(values: try (0..<runs).map { _ in
             try seconds {
                 let result = try JournalVerifier.verify(path: journalPath)
-                guard result.ok else { throw ToolFailure(message: "the bench journal does not verify: \(result.failure!.message)", exitCode: 3) }
+                if let failure = result.failure { throw ToolFailure(message: "the bench journal does not verify: \(failure.message)", exitCode: 3) }
             }
         })
-        progress("verify: \(Int(n / report.verify.median)) events/s")
+        progress("verify: \(Int(Double(report.journalEvents) / report.verify.median)) events/s")
+    }
 
-        // Cold open from a valid snapshot: the views an app and the tool keep (state and totals; the audit streams).
+    /// Cold open from a valid snapshot: the views an app and the tool keep (state and totals; the audit streams).
+    private func measureColdOpen(_ journalPath: String, into report: inout BenchReport) throws {
         let engine = ViewEngine(journalPath: journalPath, verifyChain: false, history: .totals)
         try engine.refresh()
         try engine.saveSnapshot()
@@ -279,33 +322,27 @@ struct Bench: ToolCommand {
             }
         })
         progress("cold open: \(String(format: "%.1f", report.coldOpen.median * 1000)) ms")
+    }
 
-        // Peak memory of a replay in a child process, at a quarter and all of the history.
-        report.rssQuarter = try childPeakRSS(quarter)
-        report.rssFull = try childPeakRSS(journalPath)
-
-        if peers {
-            var python = PythonPeers()
-            if python.ensure(module: "orjson", packages: ["orjson"]),
-               let output = python.run(python.python, ["-c", PythonPeers.orjsonScript, journalPath, "\(runs)"], what: "orjson"),
-               let result = try? JSONValue.parse(Array(output.utf8)) {
-                report.orjson = Samples(values: result["seconds"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
-                report.orjsonVersion = result["version"]?.stringValue
-            }
-            if python.ensure(module: "eventsourcing", packages: ["eventsourcing>=9.5,<9.6"]),
-               let output = python.run(python.python, ["-c", PythonPeers.eventsourcingScript, journalPath, "\(peerEvents)",
-                                                      "\(Swift.max(1, runs / 2))", "1000"], what: "eventsourcing"),
-               let result = try? JSONValue.parse(Array(output.utf8)) {
-                report.eventsourcingEvents = result["events"]?.intValue ?? 0
-                report.eventsourcingWrite = Samples(values: result["write"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
-                report.eventsourcingRead = Samples(values: result["read"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
-                report.eventsourcingVersion = result["version"]?.stringValue
-            }
-            report.skipped = python.problems
-        } else {
-            report.skipped = ["peers: not measured (--no-peers)"]
+    /// The Python peers, orjson and eventsourcing, each skipped with a message where it cannot be had.
+    private func measurePeers(_ journalPath: String, into report: inout BenchReport) {
+        var python = PythonPeers()
+        if python.ensure(module: "orjson", packages: ["orjson"]),
+           let output = python.run(python.python, ["-c", PythonPeers.orjsonScript, journalPath, "\(runs)"], what: "orjson"),
+           let result = try? JSONValue.parse(Array(output.utf8)) {
+            report.orjson = Samples(values: result["seconds"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
+            report.orjsonVersion = result["version"]?.stringValue
         }
-        return report
+        if python.ensure(module: "eventsourcing", packages: ["eventsourcing>=9.5,<9.6"]),
+           let output = python.run(python.python, ["-c", PythonPeers.eventsourcingScript, journalPath, "\(peerEvents)",
+                                                  "\(Swift.max(1, runs / 2))", "1000"], what: "eventsourcing"),
+           let result = try? JSONValue.parse(Array(output.utf8)) {
+            report.eventsourcingEvents = result["events"]?.intValue ?? 0
+            report.eventsourcingWrite = Samples(values: result["write"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
+            report.eventsourcingRead = Samples(values: result["read"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
+            report.eventsourcingVersion = result["version"]?.stringValue
+        }
+        report.skipped = python.problems
     }
 
     /// The tool's commands measured as fresh processes.

@@ -17,7 +17,7 @@ struct BenchWorkload {
     private var seq = 0
     private(set) var commands: [CommandEnvelope] = []
     private(set) var events = 0
-    private var now = Timestamp("2022-01-03T07:00:00.000Z")!
+    private var now = Timestamp("2022-01-03T07:00:00.000Z")!   // a literal in the journal's spelling
     private var liveItems: [ItemID] = []
     private var liveLocations: [LocationID] = []
     private var lists: [ListID] = []
@@ -37,7 +37,7 @@ struct BenchWorkload {
     @discardableResult
     private mutating func issue(_ command: Command, by actor: String? = nil) -> Bool {
         now = now.adding(milliseconds: Int64.random(in: 20_000...240_000, using: &rng))
-        let who = actor ?? Self.people.randomElement(using: &rng)!
+        let who = actor ?? Self.people.randomElement(using: &rng)!   // four people, never none
         guard let made = try? ShopDecider.decide(command, state, actor: who) else { return false }
         for event in made {
             seq += 1
@@ -134,7 +134,7 @@ struct BenchWorkload {
         case 984..<987:
             if chance(20) { issue(.reorderLocations(order: liveLocations.shuffled(using: &rng))) }
         case 987..<992:
-            issue(.setListPriority(list: list, priority: pick(Priority.allCases)!))
+            if let priority = pick(Priority.allCases) { issue(.setListPriority(list: list, priority: priority)) }
         case 992..<996:
             if issue(.deleteList(list: list)) { issue(.restoreList(list: list)) }
         default:

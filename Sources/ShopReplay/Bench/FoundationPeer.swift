@@ -30,6 +30,20 @@ struct FoundationLine: Decodable {
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown type")
         }
         let d = try c.nestedContainer(keyedBy: DataKeys.self, forKey: .data)
+        let event = try Self.event(type, from: d, time: time)
+        guard let prev = SHA256Digest(hex: try c.decode(String.self, forKey: .prev)) else {
+            throw DecodingError.dataCorruptedError(forKey: .prev, in: c, debugDescription: "prev")
+        }
+        recorded = RecordedEvent(seq: try c.decode(Int.self, forKey: .seq), id: EventID(try c.decode(UUID.self, forKey: .id)),
+                                 at: try time(try c.decode(String.self, forKey: .at)), actor: try c.decode(String.self, forKey: .actor),
+                                 device: try c.decodeIfPresent(String.self, forKey: .device), command: CommandID(try c.decode(UUID.self, forKey: .command)),
+                                 correlation: try c.decodeIfPresent(UUID.self, forKey: .correlation).map(CorrelationID.init),
+                                 event: event, prev: prev)
+    }
+
+    /// The event of `type` from the line's `data` (`time` reads a timestamp).
+    private static func event(_ type: EventType, from d: KeyedDecodingContainer<DataKeys>,
+                              time: (String) throws -> Timestamp) throws -> Event {
         func id<K>(_ key: DataKeys) throws -> EntityID<K> { EntityID(try d.decode(UUID.self, forKey: key)) }
         func optionalID<K>(_ key: DataKeys) throws -> EntityID<K>? { try d.decodeIfPresent(UUID.self, forKey: key).map(EntityID.init) }
         func details() throws -> ItemDetails {
@@ -97,13 +111,6 @@ struct FoundationLine: Decodable {
         case .storeRenamed: event = .storeRenamed(store: try id(.store), name: try d.decode(String.self, forKey: .name))
         case .storeDeleted: event = .storeDeleted(store: try id(.store))
         }
-        guard let prev = SHA256Digest(hex: try c.decode(String.self, forKey: .prev)) else {
-            throw DecodingError.dataCorruptedError(forKey: .prev, in: c, debugDescription: "prev")
-        }
-        recorded = RecordedEvent(seq: try c.decode(Int.self, forKey: .seq), id: EventID(try c.decode(UUID.self, forKey: .id)),
-                                 at: try time(try c.decode(String.self, forKey: .at)), actor: try c.decode(String.self, forKey: .actor),
-                                 device: try c.decodeIfPresent(String.self, forKey: .device), command: CommandID(try c.decode(UUID.self, forKey: .command)),
-                                 correlation: try c.decodeIfPresent(UUID.self, forKey: .correlation).map(CorrelationID.init),
-                                 event: event, prev: prev)
+        return event
     }
 }

@@ -79,6 +79,7 @@ struct Demo: ToolCommand {
     func show(_ views: HouseholdViews, head: JournalHead, path: String, report: String, simulation: DemoSimulation) {
         let out = Output(json: options.json)
         let weekly = simulation.weekly
+        // The simulation made the weekly list and never deletes it: it has a shopping list.
         let shopping = ShoppingListView(views, list: weekly, grouping: .byLocation)!
         let audit = AuditView(views)
         let last = Array(audit.purchases.suffix(8))
@@ -90,11 +91,12 @@ struct Demo: ToolCommand {
                 ("seed", .int(seed)), ("months", .int(months)),
                 ("members", MembersView(views).json),
                 ("shoppingList", shopping.json),
-                ("lastPurchases", .array(AuditView(views).json["purchases"]!.arrayValue!.suffix(8))),
+                ("lastPurchases", .array(AuditView(views).json["purchases"]!.arrayValue!.suffix(8))),   // the audit's JSON always has its array
                 ("stats", stats.json),
             ]))
             return
         }
+        // The journal just written holds months of events: there is a last one's time.
         let days = "\(simulation.start.description.prefix(10)) to \(views.asOfTime!.description.prefix(10))"
         out.line("ShopEvents demo — a family's shopping, kept as an event journal\n")
         out.line("Wrote \(path): \(head.seq) events by \(DemoHousehold.people.joined(separator: ", ")), \(days) (seed \(seed)).")
@@ -139,7 +141,7 @@ struct Demo: ToolCommand {
 /// Months of a family's shopping as commands, decided against the state as
 /// they go so that every one of them is accepted.
 struct DemoSimulation {
-    let start = Timestamp("2026-07-01T05:00:00.000Z")!
+    let start = Timestamp("2026-07-01T05:00:00.000Z")!   // a literal in the journal's spelling
     let days: Int
     private var rng: SeededRandom
     private let ids: IDGenerator
@@ -164,7 +166,7 @@ struct DemoSimulation {
         hardware = ids.make()
     }
 
-    private mutating func person() -> String { DemoHousehold.people.randomElement(using: &rng)! }
+    private mutating func person() -> String { DemoHousehold.people.randomElement(using: &rng)! }   // three people, never none
     private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
 
     /// Decides the command now; keeps it (with its time and actor) only if the rules accept it.
@@ -195,15 +197,15 @@ struct DemoSimulation {
             if weekday == 6 || (weekday == 3 && chance(40)) {
                 moveTo(day: day, hour: 9)
                 // Saturdays at the supermarket, Wednesdays at the corner shop.
-                shop(day: day, list: weekly, by: person(), at: stores[weekday == 6 ? "Supermarket" : "Corner shop"]!)
+                shop(day: day, list: weekly, by: person(), at: made(stores, weekday == 6 ? "Supermarket" : "Corner shop"))
             }
-            if weekday == 0, state.lists[weekly]!.entries.contains(where: \.isBought) {
+            if weekday == 0, state.lists[weekly]?.entries.contains(where: \.isBought) == true {
                 moveTo(day: day, hour: 18)
                 issue(.clearBought(list: weekly), by: person())
             }
         }
         // Who is getting what (SPEC section 10): the hardware store is ben's errand, and cleo gets two things on the weekly list.
-        issue(.assignEntry(list: hardware, item: items["Batteries"]!, member: "ben"), by: "ana")
+        issue(.assignEntry(list: hardware, item: made(items, "Batteries"), member: "ben"), by: "ana")
         let toBuy = state.lists[weekly]?.entries.filter { !$0.isBought }.map(\.item) ?? []
         for item in toBuy.prefix(2) { issue(.assignEntry(list: weekly, item: item, member: "cleo"), by: "ben") }
         return requests
@@ -229,8 +231,14 @@ struct DemoSimulation {
         }
         issue(.createList(list: weekly, name: "Weekly", priority: .high), by: "ana")
         issue(.createList(list: hardware, name: "Hardware store", priority: .low), by: "ben")
-        issue(.addItemToList(list: hardware, item: items["Batteries"]!, quantity: 4), by: "ben")
-        issue(.addItemToList(list: hardware, item: items["Light bulbs"]!, quantity: 2), by: "ben")
+        issue(.addItemToList(list: hardware, item: made(items, "Batteries"), quantity: 4), by: "ben")
+        issue(.addItemToList(list: hardware, item: made(items, "Light bulbs"), quantity: 2), by: "ben")
+    }
+
+    /// What ``setUp()`` made under `name`, one of ``DemoHousehold``'s names.
+    private func made<ID>(_ table: [String: ID], _ name: String) -> ID {
+        guard let id = table[name] else { preconditionFailure("the demo's set-up made no \(name)") }
+        return id
     }
 
     private mutating func create(_ product: DemoHousehold.Product, at location: LocationID) {
@@ -260,10 +268,10 @@ struct DemoSimulation {
         let trip: TripID = ids.make()
         issue(.startTrip(trip: trip, list: list, store: store), by: shopper)
         let order = state.visitingOrder
-        let entries = state.lists[list]!.entries.filter { !$0.isBought }.sorted {
-            let a = state.items[$0.item]!, b = state.items[$1.item]!
-            return (order.firstIndex(of: a.location) ?? 0, a.name) < (order.firstIndex(of: b.location) ?? 0, b.name)
-        }
+        let open = (state.lists[list]?.entries ?? []).filter { !$0.isBought }
+        let entries = open.compactMap { entry in state.items[entry.item].map { (entry: entry, item: $0) } }.sorted { x, y in
+            (order.firstIndex(of: x.item.location) ?? 0, x.item.name) < (order.firstIndex(of: y.item.location) ?? 0, y.item.name)
+        }.map(\.entry)
         var paused = false
         for entry in entries {
             guard let item = state.items[entry.item] else { continue }
@@ -297,12 +305,13 @@ struct DemoSimulation {
     private mutating func occasional(day: Int) {
         switch day {
         case 12:
-            issue(.purchaseItem(purchase: ids.make(), item: items["Batteries"]!, list: hardware, quantity: nil, unitPrice: 599,
+            issue(.purchaseItem(purchase: ids.make(), item: made(items, "Batteries"), list: hardware, quantity: nil, unitPrice: 599,
                                 location: nil, purchasedAt: nil, store: stores["DIY store"]), by: "ben")
         case 20:
-            issue(.renameItem(item: items["Oat milk"]!, name: "Oat drink"), by: "ben")
+            issue(.renameItem(item: made(items, "Oat milk"), name: "Oat drink"), by: "ben")
         case 27, 83:
-            let party: ListID = day == 27 ? ids.make() : state.lists.values.first { $0.name == "Party" }!.id
+            // Made on day 27, deleted that day and restored on day 83.
+            guard let party: ListID = day == 27 ? ids.make() : state.lists.values.first(where: { $0.name == "Party" })?.id else { break }
             if day == 27 { issue(.createList(list: party, name: "Party", priority: .normal), by: "cleo") } else {
                 issue(.restoreList(list: party), by: "cleo")
             }
@@ -310,7 +319,7 @@ struct DemoSimulation {
                 if let item = items[thing] { issue(.addItemToList(list: party, item: item, quantity: Quantity(Int.random(in: 1...3, using: &rng))), by: "cleo") }
             }
             moveTo(day: day, hour: 15)
-            shop(day: day, list: party, by: "cleo", at: stores["Supermarket"]!)
+            shop(day: day, list: party, by: "cleo", at: made(stores, "Supermarket"))
             issue(.clearBought(list: party), by: "cleo", after: 60)
             issue(.deleteList(list: party), by: "cleo", after: 240)
         case 2, 16, 30:
@@ -328,7 +337,7 @@ struct DemoSimulation {
             create(DemoHousehold.Product(name: "Kombucha", price: 299, everyDays: 10), at: organic)
         case 52:
             var order = state.visitingOrder.filter { $0 != .unknown }
-            if let snacks = order.firstIndex(of: locations["Snacks"]!), let frozen = order.firstIndex(of: locations["Frozen"]!) {
+            if let snacks = order.firstIndex(of: made(locations, "Snacks")), let frozen = order.firstIndex(of: made(locations, "Frozen")) {
                 order.swapAt(snacks, frozen)
                 issue(.reorderLocations(order: order), by: "ben")
             }
@@ -351,26 +360,15 @@ extension IDGenerator {
     /// app's random ids do, and the same seed still writes the same journal.
     /// Copies share the generator.
     static func seeded(_ seed: UInt64) -> IDGenerator {
-        let source = SeededIDSource(seed: seed)
-        return IDGenerator { source.next() }
-    }
-}
-
-private final class SeededIDSource: @unchecked Sendable {
-    // @unchecked: `random` is read and written only under `lock`.
-    private var random: SeededRandom
-    private let lock = NSLock()
-
-    init(seed: UInt64) { random = SeededRandom(seed: seed) }
-
-    func next() -> UUID {
-        lock.lock(); defer { lock.unlock() }
-        let (high, low) = (random.next(), random.next())
-        func byte(_ word: UInt64, _ index: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
-        // Version 4 (byte 6's high nibble) and the RFC 4122 variant (byte 8's two high bits), as a random UUID has.
-        return UUID(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),
-                           byte(high, 6) & 0x0F | 0x40, byte(high, 7),
-                           byte(low, 0) & 0x3F | 0x80, byte(low, 1), byte(low, 2), byte(low, 3),
-                           byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
+        let random = Locked(SeededRandom(seed: seed))
+        return IDGenerator {
+            let (high, low) = random.withLock { random in (random.next(), random.next()) }
+            func byte(_ word: UInt64, _ index: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
+            // Version 4 (byte 6's high nibble) and the RFC 4122 variant (byte 8's two high bits), as a random UUID has.
+            return UUID(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),
+                               byte(high, 6) & 0x0F | 0x40, byte(high, 7),
+                               byte(low, 0) & 0x3F | 0x80, byte(low, 1), byte(low, 2), byte(low, 3),
+                               byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
+        }
     }
 }

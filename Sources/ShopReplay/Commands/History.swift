@@ -53,12 +53,13 @@ struct History: ToolCommand {
         switch target {
         case let .item(text):
             let found = try Lookup.item(text, in: final)
+            // Each lookup found its id in `final`, which keeps deleted ones too.
             resolved = .item(found); (kind, id, name) = ("item", found.description, final.items[found]!.name)
         case let .list(text):
             let found: ListID, listName: String
             do throws(UsageError) {
                 found = try Lookup.list(text, in: final)
-                listName = final.lists[found]!.name
+                listName = final.lists[found]!.name   // found in `final`, as above
             } catch {
                 // A purged list is gone from the state; its events are still in the journal.
                 guard let purged = Self.purgedList(text, in: events, purged: final.purgedLists) else { throw error }
@@ -67,7 +68,7 @@ struct History: ToolCommand {
             resolved = .list(found); (kind, id, name) = ("list", found.description, listName)
         case let .location(text):
             let found = try Lookup.location(text, in: final)
-            resolved = .location(found); (kind, id, name) = ("location", found.description, final.locations[found]!.name)
+            resolved = .location(found); (kind, id, name) = ("location", found.description, final.locations[found]!.name)   // as above
         case let .member(text):
             guard events.contains(where: { $0.actor == text || EventHistory.isAbout($0.event, member: text) }) else {
                 throw UsageError(message: "no event was issued by or is about \"\(text)\"")

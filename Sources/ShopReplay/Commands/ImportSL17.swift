@@ -80,12 +80,12 @@ struct ImportSL17: ToolCommand {
                                            ("from", .string(change.from)), ("to", .string(change.to)), ("reason", .string(change.reason))])
                               })),
                               ("head", .string(journal.head.description))]))
-        } else if seqs.isEmpty {
-            out.line("nothing to import: the journal already holds everything in \(file)")
-        } else {
+        } else if let first = seqs.first, let last = seqs.last {
             out.line("imported \(Format.count(archive.locations.count, "location")), \(Format.count(items, "item")) and \(onList) on \(list) from \(file):")
-            out.line("\(Format.count(seqs.count, "event")), seq \(seqs.first!)–\(seqs.last!); audit head \(journal.head)")
+            out.line("\(Format.count(seqs.count, "event")), seq \(first)–\(last); audit head \(journal.head)")
             for change in plan.changes { out.line(change.summary) }
+        } else {
+            out.line("nothing to import: the journal already holds everything in \(file)")
         }
         return 0
     }

@@ -97,31 +97,25 @@ enum HubCommand {
 enum SyncRun {
     /// Runs the sync on the cooperative pool and waits for it on this (the main) thread.
     static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
+        let outcome = Locked<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
-            do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
             done.signal()
         }
         done.wait()
         do {
-            return try box.get()
+            // The task set it before it signalled.
+            guard let result = outcome.withLock({ $0 }) else { preconditionFailure("read before the task set it") }
+            return try result.get()
         } catch let failure as SyncFailure where ["hub_unreachable", "bad_response"].contains(failure.code) {
             throw ToolFailure(message: "\(failure.code): \(failure.message) — nothing was lost: run sync again", exitCode: 3)
         } catch let failure as SyncFailure where ["unauthorized", "forbidden", "unknown_household", "unknown_invite"].contains(failure.code) {
             throw ToolFailure(message: "\(failure.code): the hub refused this device: \(failure.message); nothing was changed", exitCode: 3)
         } catch let failure as SyncFailure where failure.code == "no_journal" {
             throw ToolFailure(message: "\(failure.code): \(failure.message); nothing was changed", exitCode: 3)
-        }
-    }
-
-    final class ResultBox<T>: @unchecked Sendable {
-        // @unchecked: set once by the task before the semaphore is signalled, read after the wait.
-        private var result: Result<T, any Error>?
-        func set(_ value: Result<T, any Error>) { result = value }
-        func get() throws -> T {
-            guard let result else { preconditionFailure("read before the task set it") }
-            return try result.get()
         }
     }
 

@@ -87,7 +87,9 @@ struct SyncDemo: ToolCommand {
         for purchase in purchases {
             out.line("         Milk ×\(purchase.quantity) bought by \(purchase.actor) \(purchase.list == nil ? "off the list" : "on Weekly")")
         }
-        out.line("         Butter is now \"\(state.items[butter]!.name)\"; Eggs are on Weekly: \(state.lists[weekly]!.entries.contains { $0.item == eggs } ? "yes" : "no")")
+        let butterName = state.items[butter]!.name   // the demo made it, and renames it but never deletes it
+        let eggsOnWeekly = state.lists[weekly]?.entries.contains { $0.item == eggs } == true
+        out.line("         Butter is now \"\(butterName)\"; Eggs are on Weekly: \(eggsOnWeekly ? "yes" : "no")")
         out.line("Try: shop-replay view audit --journal \(ana)")
         return same ? 0 : 1
     }

@@ -189,17 +189,19 @@ struct ViewCommand: ToolCommand {
         case .shoppingListByLocation, .shoppingListByName:
             let list = try chosenList()
             let member = try member.map { name throws(UsageError) in try Lookup.member(name, in: views.state) }
+            // `chosenList()` found the list in `views.state`, deleted ones too: each list view has it.
             let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation, for: member)!
             show(shopping.json) { TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views) }
         case .listDetail:
             let list = try chosenList()
-            let detail = ListDetailView(views, list: list)!
+            let detail = ListDetailView(views, list: list)!   // found by `chosenList()`, as above
             show(detail.json) { TextViews.deletedMark(TextViews.listDetail(detail, views: views), list: list, views: views) }
         case .shareText:
             let list = try chosenList()
-            let text = ShoppingListView.shareText(views, list: list)!
+            let text = ShoppingListView.shareText(views, list: list)!   // found by `chosenList()`, as above
+            let listName = views.state.lists[list]!.name   // as above
             show(.object([("view", "share-text"), ("asOf", .int(views.asOf)),
-                          ("list", .object([("id", .string(list.description)), ("name", .string(views.state.lists[list]!.name))])),
+                          ("list", .object([("id", .string(list.description)), ("name", .string(listName))])),
                           ("text", .string(text))])) { text.trimmingCharacters(in: .newlines) }
         case .lists:
             let lists = ListsView(views)
