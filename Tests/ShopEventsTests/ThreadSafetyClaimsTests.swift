@@ -8,7 +8,7 @@ import Testing
 /// held to theirs by their own suites: `PipelinedCommitTests`,
 /// `PrefetchTests`, `ShopStoreTests`, `SyncConcurrencyTests`, `LeanVerifyTests`.)
 @Suite struct ThreadSafetyClaimsTests {
-    /// SequentialCounter: `value` is read and written only under `lock` — every id once, none skipped.
+    /// The sequential ids: their counter is a `Locked` value — every id once, none skipped.
     @Test func aSequentialGeneratorSharedByEightThreadsGivesEveryIdOnce() {
         let ids = IDGenerator.sequential(prefix: 0xC0)
         let perThread = 5_000
@@ -23,7 +23,7 @@ import Testing
         #expect(Set(results.all) == expected)
     }
 
-    /// SteppingCounter: the same claim for the stepping clock — every step once.
+    /// The stepping clock: the same claim — every step once.
     @Test func aSteppingClockSharedByEightThreadsGivesEveryTimeOnce() {
         let start = Timestamp("2026-01-01T00:00:00.000Z")!
         let clock = Clock.stepping(from: start, by: 3)
