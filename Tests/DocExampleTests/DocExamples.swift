@@ -614,6 +614,16 @@ import ShopProjections
     print(report.pulled, report.accepted, report.rejected.map(\.error.code))
 }
 
+// Sources/ShopEvents/Sync/HubRules.swift #1
+@MainActor func example_HubRules_1() throws {
+    let rules = HubRules(defaultActor: "ana")
+    let command = CommandEnvelope(.createHousehold(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "Europe/Madrid"),
+                                  id: CommandID())
+    let decided = rules.push([HubRules.Push(commands: [command], actor: "ana")], on: HubRules.Fold(), known: [:],
+                             now: { Timestamp(millisecondsSince1970: 1_800_000_000_000) }, ids: .random)
+    print(decided.results[0][0].seqs, decided.lines.count, decided.fold.head.seq)   // [1] 1 1
+}
+
 // Sources/ShopEvents/Sync/SyncHub.swift #1
 @MainActor func example_SyncHub_1() throws {
     let hub = SyncHub(journal: "/srv/home.ndjson", as: "ben")

@@ -56,7 +56,8 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
         init(household: HouseholdID, path: String, options: Journal.Options) {
             queue = DispatchQueue(label: "shop-hub.household.\(household)")
             self.path = path
-            hub = SyncHub(journal: path, options: options, createsJournal: true)
+            // An empty journal's first command creates this household, and no other (`wrong_household`).
+            hub = SyncHub(journal: path, options: options, createsJournal: true, hosting: household)
         }
     }
 
@@ -158,15 +159,7 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
 
     public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
         let lane = try await lane(for: household)
-        return try await on(lane.queue) {
-            if case let .push(commands) = request, let first = commands.first, !Self.hasEvents(lane.path) {
-                // An empty hub: its first command creates this household, and no other.
-                if let refusal = FirstPush.refusal(of: first, in: household) {
-                    return .results(commands.map { PushResult(command: $0.id ?? CommandID(), seqs: [], error: refusal) })
-                }
-            }
-            return lane.hub.respond(to: request, as: actor)
-        }
+        return try await on(lane.queue) { lane.hub.respond(to: request, as: actor) }
     }
 
     public func journal(_ household: HouseholdID) async throws -> [UInt8] {
@@ -179,14 +172,13 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
 
     /// Moves a verified journal in as household `household`'s (`shop-hub
     /// household import`): refused if the household has events here already.
-    /// The file is copied beside its place, `fsync`ed and renamed into it,
+    /// The bytes are written beside its place, `fsync`ed and renamed into it,
     /// then the household recorded.
-    public func importJournal(_ household: HouseholdID, from file: String, created: Timestamp) async throws {
+    public func importJournal(_ household: HouseholdID, journal bytes: [UInt8], created: Timestamp) async throws {
         let target = journalPath(household)
         try await onRecords { [self] in
             if Self.hasEvents(target) { throw HubError.conflict("household_exists", "household \(household) has events here already") }
-            guard let bytes = FileManager.default.contents(atPath: file) else { throw HubError.unavailable("cannot read \(file)") }
-            do { try DurableFile.writeAtomically(Array(bytes), to: target, mode: 0o600) } catch let error as JournalError {
+            do { try DurableFile.writeAtomically(bytes, to: target, mode: 0o600) } catch let error as JournalError {
                 throw HubError.unavailable("cannot write \(target): \(error.message)")
             }
             if records.households[household] == nil {
@@ -197,6 +189,8 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
 
     /// The household's journal file: a path other tools (`shop-replay verify`) read.
     public func journalPath(_ household: HouseholdID) -> String { directory + "/households/\(household).ndjson" }
+
+    public func journalFile(_ household: HouseholdID) -> String? { journalPath(household) }
 
     /// A household's journal and its writer's lock, before the core's journal opens them: made 0600
     /// (the new journal's folder synced), or set so if an older hub made them.
@@ -441,6 +435,7 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
         guard fstat(recordsFD, &info) == 0 else { throw HubError.unavailable("cannot stat \(recordsPath)") }
         var done = 0
         while done < bytes.count {
+            // reason: `done < bytes.count`, so the buffer is not empty and has a base address.
             let n = bytes.withUnsafeBytes { write(recordsFD, $0.baseAddress! + done, $0.count - done) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {

@@ -37,6 +37,11 @@ public protocol HubStorage: Sendable {
     func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse
     /// The whole journal, byte for byte (empty before the first push).
     func journal(_ household: HouseholdID) async throws -> [UInt8]
+    /// Moves a verified journal in, byte for byte (`shop-hub household import`): the household made if
+    /// it is not there, refused (`household_exists`) if it has events already.
+    func importJournal(_ household: HouseholdID, journal bytes: [UInt8], created: Timestamp) async throws
+    /// Where the household's journal is a file other tools read (`shop-replay verify`); nil where it is not a file.
+    func journalFile(_ household: HouseholdID) -> String?
 
     // MARK: Devices and invites
 
@@ -102,16 +107,6 @@ extension HubStorage {
     }
     public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash) async throws -> SyncResponse {
         try await sync(household, request, as: actor)
-    }
-}
-
-/// The rule of a new household's first push (SPEC section 9), which every storage keeps.
-enum FirstPush {
-    /// `wrong_household` unless `command` is `CreateHousehold` of `household`.
-    static func refusal(of command: CommandEnvelope, in household: HouseholdID) -> SyncFailure? {
-        if case let .createHousehold(id, _, _, _) = command.command, id == household { return nil }
-        return SyncFailure(code: "wrong_household",
-                           message: "household \(household) is new on this hub: its first command is CreateHousehold with \"household\": \"\(household)\"")
     }
 }
 

@@ -250,7 +250,7 @@ func household(_ options: inout Options, level: Logger.Level?) async throws -> I
                                                                    ("lastSeen", $0.lastSeen.map { .string($0.description) } ?? .null)]) }))]))
         } else {
             print("household \(household)\nhead      \(head)")
-            if let files = storage as? FileHubStorage { print("journal   \(files.journalPath(household))") }
+            if let path = storage.journalFile(household) { print("journal   \(path)") }
             for d in devices { print("device    \(d.name) (\(d.actor)), enrolled \(d.created), last seen \(d.lastSeen?.description ?? "never")") }
         }
         return 0
@@ -288,11 +288,7 @@ func household(_ options: inout Options, level: Logger.Level?) async throws -> I
         if let failure = report.failure { throw HubError.badRequest("\(file) does not verify: \(failure.message); nothing was imported") }
         let lines = Array(contents).split(separator: 0x0A).map(Array.init)
         let now = Clock.system.now()
-        if let database = storage as? PostgresHubStorage {
-            try await database.importJournal(household, lines: lines, created: now)
-        } else if let files = storage as? FileHubStorage {
-            try await files.importJournal(household, from: file, created: now)
-        }
+        try await storage.importJournal(household, journal: Array(contents), created: now)
         print("imported \(lines.count) events into household \(household) (head \(report.head))")
         if let device, let actor {
             let token = Secrets.token()

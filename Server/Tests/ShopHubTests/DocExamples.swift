@@ -77,6 +77,16 @@ import Testing
     print(invite.actor)   // ben
 }
 
+// Sources/ShopHub/MemoryHubStorage.swift #1
+@MainActor func example_MemoryHubStorage_1() async throws {
+    let storage = MemoryHubStorage(clock: .system, ids: .random)
+    let household = HouseholdID()
+    let phone = DeviceRecord(household: household, name: "ana-phone", actor: "ana",
+                             tokenHash: TokenHash(of: Secrets.token()), created: Clock.system.now())
+    try await storage.createHousehold(household, firstDevice: phone, from: nil)
+    print(try await storage.sync(household, .hello(protocol: 1, device: "ana-phone", actor: "ana"), as: "ana"))   // a hello, head 0
+}
+
 // Sources/ShopHub/PostgresHubStorage.swift #1
 @MainActor func example_PostgresHubStorage_1() {
     func open(_ url: String, logger: Logger) async throws -> PostgresHubStorage {

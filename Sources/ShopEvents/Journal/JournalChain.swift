@@ -255,6 +255,26 @@ struct JournalChain {
         lastLineOffset = offset
     }
 
+    /// Lends the folded state to a caller that folds the events it appends itself (the hub's rules,
+    /// ``HubRules``), until ``appended(folded:state:)`` gives it back; meanwhile the chain's state is empty.
+    mutating func lendState() -> ShopState {
+        var lent = ShopState.compact
+        swap(&lent, &state)
+        return lent
+    }
+
+    /// Records lines this process has just written, their events folded into `state` already (the
+    /// state ``lendState()`` lent, moved on); each line's id claimed, `offset` where it starts.
+    mutating func appended(folded lines: [(event: RecordedEvent, hash: SHA256Digest, offset: Int)], state folded: consuming ShopState) {
+        state = folded
+        for line in lines {
+            _ = note(line.event, offset: line.offset, folding: false)
+            previousHead = head
+            head = JournalHead(seq: line.event.seq, hash: line.hash)
+            lastLineOffset = line.offset
+        }
+    }
+
     /// Records an event decided for a batch whose lines are encoded and
     /// hashed on another thread: all of ``appended(_:lineHash:offset:)`` but
     /// the head's hash and the line's offset, which ``linesWritten(_:)`` sets
@@ -307,7 +327,7 @@ struct JournalChain {
 
     /// Everything an event changes but its id (``claim(_:)``), the head and the
     /// last line's offset; the position of the command's record if the event begins it.
-    private mutating func note(_ recorded: RecordedEvent, offset: Int) -> Int? {
+    private mutating func note(_ recorded: RecordedEvent, offset: Int, folding: Bool = true) -> Int? {
         var begun: Int?
         if let last = lastCommand, recorded.command == last.id {
             commands.addEvent(at: last.position)
@@ -323,7 +343,7 @@ struct JournalChain {
             lastCommandDeclared = recorded.commandEvents
         }
         lastAt = recorded.at
-        state.apply(recorded, keeping: retention)
+        if folding { state.apply(recorded, keeping: retention) }
         return begun
     }
 

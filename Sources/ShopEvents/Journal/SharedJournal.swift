@@ -99,7 +99,7 @@ public final class SharedJournal: JournalWriting {
     }
 
     /// Takes the lock (blocking up to `lockTimeout`) and folds what others wrote; on failure the lock is let go.
-    private func lockAndCatchUp() throws(JournalError) {
+    func lockAndCatchUp() throws(JournalError) {
         guard journal.file.isOpen else { throw journal.file.closedError() }
         try journal.file.lockBlocking(timeout: options.lockTimeout)
         do { try catchUp() } catch {

@@ -25,6 +25,8 @@ public final class SyncHub {
     public let actor: String?
     /// At most this many lines in one pull's answer (a command is never split).
     public var linesPerPull = 10_000
+    /// A hosted household's id: the first command of its new journal must create it (`wrong_household`).
+    public let hosting: HouseholdID?
     private let options: Journal.Options
     private var journal: SharedJournal?
     /// Where the last line served ends, and its hash: the next pull usually starts there.
@@ -35,9 +37,12 @@ public final class SyncHub {
     /// answered `no_journal`: a mistyped path is never taken for a new, empty hub.
     public let createsJournal: Bool
 
-    public init(journal path: String, as actor: String? = nil, options: Journal.Options = .init(), createsJournal: Bool = false) {
+    /// `hosting`: the household a hosted hub keeps in this journal, whose first command must create it.
+    public init(journal path: String, as actor: String? = nil, options: Journal.Options = .init(), createsJournal: Bool = false,
+                hosting: HouseholdID? = nil) {
         self.path = JournalPath.absolute(path)
         self.actor = actor
+        self.hosting = hosting
         self.options = options
         self.createsJournal = createsJournal
     }
@@ -57,11 +62,9 @@ public final class SyncHub {
         do {
             switch request {
             case let .hello(version, _, _):
-                guard version == SyncWire.protocolVersion else {
-                    return .error(SyncFailure(code: "unsupported_protocol", message: "this hub speaks protocol \(SyncWire.protocolVersion), the device \(version): update the older one"))
-                }
+                if let refusal = HubRules.helloRefusal(protocol: version) { return refusal }
                 let (household, head) = try householdAndHead()
-                return .hello(protocol: SyncWire.protocolVersion, household: household, head: head)
+                return HubRules.hello(household: household, head: head)
             case let .pull(after, hash):
                 return try pull(after: after, hash: hash)
             case let .push(commands):
@@ -153,92 +156,59 @@ public final class SyncHub {
 
     // MARK: Push
 
+    /// Decided by ``HubRules`` under the writer's lock, on the journal as others left it; one `fsync`.
     private func push(_ commands: [CommandEnvelope], as actor: String?) throws -> SyncResponse {
-        var results = [PushResult?](repeating: nil, count: commands.count)
-        var accepted: [(index: Int, id: CommandID, request: CommandEnvelope)] = []
-        for (index, command) in commands.enumerated() {
-            // The wire refuses such a push already; an app may hand one to `respond(to:)` itself.
-            guard let id = command.id else {
-                return .error(.badRequest("command \(index + 1) of the push has no \"id\": a pushed command names itself, so that a retry is answered from the record"))
-            }
-            var request = command
-            if let actor {
-                if let named = request.actor, named != actor {
-                    results[index] = PushResult(command: id, seqs: [], error: SyncFailure(
-                        code: RuleViolation.Reason.forbidden.rawValue,
-                        message: "this connection is \(actor)'s; a command by \(named) is not taken from it"))
-                    continue
-                }
-                request.actor = actor
-            }
-            accepted.append((index, id, request))
+        // The wire refuses such a push already; an app may hand one to `respond(to:)` itself.
+        if let refusal = HubRules.refusal(ofPush: commands) { return .error(refusal) }
+        let rules = HubRules(household: hosting, defaultActor: options.actor, device: options.device, linesPerPull: linesPerPull)
+        let clock = options.clock, ids = options.ids
+        let decided = try openJournal().appendDecided(ids: commands.compactMap(\.id)) { fold, known, claim in
+            rules.push([HubRules.Push(commands: commands, actor: actor)], on: consume fold, known: known, now: clock.now, ids: ids, claim: claim)
         }
-        if !accepted.isEmpty {
-            let outcomes = try openJournal().execute(batch: accepted.map(\.request))
-            for (slot, outcome) in zip(accepted, outcomes) {
-                switch outcome {
-                case let .success(done): results[slot.index] = PushResult(command: done.command, seqs: done.seqs, error: nil)
-                case let .failure(violation):
-                    results[slot.index] = PushResult(command: slot.id, seqs: [], error: SyncFailure(code: violation.code, message: violation.message))
-                }
-            }
-        }
-        return .results(results.compactMap { $0 })   // one for each command: refused above, or decided here
+        return .results(decided.results.first ?? [])
     }
 
     // MARK: Pull
 
     private func pull(after: Int, hash: SHA256Digest) throws -> SyncResponse {
-        func diverged(_ why: String) -> SyncResponse {
-            .error(SyncFailure(code: "diverged", message: "the device's history is not a prefix of the hub's: \(why)"))
-        }
         let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             guard errno == ENOENT else { throw JournalError.io("open", path) }
-            return after == 0 && hash == .zero ? .lines([], more: false) : diverged("the hub's journal is empty")
+            return HubRules.diverged(after: after, hash: hash, hub: .noJournal) ?? .lines([], more: false)
         }
         defer { _ = Posix.close(fd) }
-        if after == 0, hash != .zero { return diverged("before seq 1 the hash is all zeros") }
+        if after == 0, let refusal = HubRules.diverged(after: 0, hash: hash, hub: .missing) { return refusal }
         // Start where the last pull ended if it ended at `after`; else read up to line `after`.
         var start = (offset: 0, line: 1)
         if after > 0 {
             if let served, served.seq == after {
-                guard served.hash == hash else { return diverged("line \(after) has another hash on the hub") }
+                if let refusal = HubRules.diverged(after: after, hash: hash, hub: .hash(served.hash)) { return refusal }
                 start = (served.end, after + 1)
             } else {
                 var lines = JournalLines(fd: fd, path: path)
-                var found = false
+                var found = HubRules.LineAfter.missing
                 while let line = try lines.next() {
                     guard line.number == after else { continue }
-                    guard SHA256.hash(line.bytes) == hash else { return diverged("line \(after) has another hash on the hub") }
-                    found = true
+                    found = .hash(SHA256.hash(line.bytes))
                     break
                 }
-                guard found else { return diverged("the hub has fewer than \(after) lines") }
+                if let refusal = HubRules.diverged(after: after, hash: hash, hub: found) { return refusal }
                 start = (lines.consumedOffset, after + 1)
             }
         }
         guard lseek(fd, off_t(start.offset), SEEK_SET) == off_t(start.offset) else { throw JournalError.io("seek", path) }
         var lines = JournalLines(fd: fd, path: path, startOffset: start.offset, firstLineNumber: start.line)
-        var out: [[UInt8]] = []
-        var whole = (count: 0, end: start.offset)
-        var commandLeft = 0
-        var more = false
-        while let line = try lines.next() {
-            if commandLeft == 0, whole.count >= linesPerPull {
-                more = true
-                break
-            }
-            commandLeft = commandLeft > 0 ? commandLeft - 1 : EventLineCodec.commandLines(beginningWith: Array(line.bytes)) - 1
-            out.append(Array(line.bytes))
-            if commandLeft == 0 { whole = (out.count, lines.consumedOffset) }
+        var page = HubRules.Page(limit: linesPerPull)
+        var end = start.offset
+        while let line = try lines.next(), page.add(Array(line.bytes)) {
+            if page.endsCommand { end = lines.consumedOffset }
         }
         // A command whose lines are not all there yet (a writer mid-write) is left for the next pull.
-        out.removeLast(out.count - whole.count)
+        let out = page.wholeLines
         if let last = out.last {
-            served = (after + out.count, whole.end, SHA256.hash(last))
+            served = (after + out.count, end, SHA256.hash(last))
         }
-        return .lines(out, more: more)
+        return .lines(out, more: page.full)
     }
 }
 
@@ -295,6 +265,7 @@ struct DescriptorLines {
     static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(JournalError) {
         var done = 0
         while done < bytes.count {
+            // reason: `done < bytes.count`, so the buffer is not empty and has a base address.
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
             if n < 0 {
                 if errno == EINTR { continue }
