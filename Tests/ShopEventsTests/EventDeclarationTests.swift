@@ -121,15 +121,17 @@ import Testing
         #expect(EventType.itemCreated.declaration.fields(at: 1).count == 8)
     }
 
-    /// The verifier's created ids: the declared created field's value, for every type.
-    @Test func theCreatedIDIsTheDeclaredCreatedField() {
-        let creating: [EventType: UUID?] = [.householdCreated: Self.a, .locationCreated: Self.a, .itemCreated: Self.a, .listCreated: Self.a,
-                                            .itemPurchased: Self.a, .tripStarted: Self.a, .storeCreated: Self.a, .locationsReordered: Self.c]
+    /// The verifier's new ids and an outcome's created ids: the declared fields' values, for every type.
+    @Test func createdAndNewIDsAreTheDeclaredFields() {
+        let created: [EventType: String] = [.householdCreated: "household", .locationCreated: "location", .itemCreated: "item", .listCreated: "list",
+                                            .itemPurchased: "purchase", .tripStarted: "trip", .storeCreated: "store"]
         for type in EventType.allCases {
-            #expect(Self.sample(type, full: true).createdID == creating[type] ?? nil, "\(type)")
-            #expect((type.declaration.createdField != nil) == (creating[type] != nil), "\(type)")
+            let event = Self.sample(type, full: true)
+            #expect(event.created?.kind == created[type], "\(type)")
+            #expect(event.created.map { $0.id == Self.a } ?? true, "\(type)")
+            #expect(event.newID == (type == .locationsReordered ? Self.c : created[type] == nil ? nil : Self.a), "\(type)")
         }
-        #expect(Self.sample(.locationsReordered, full: false).createdID == nil)
+        #expect(Self.sample(.locationsReordered, full: false).newID == nil)
     }
 
     /// A state whose item has every detail round-trips through the snapshot, which writes the details through the journal's field list.

@@ -89,24 +89,36 @@ extension Event {
         }
     }
 
-    /// The id of the thing the event creates, where its declaration has a
-    /// created field (``EventDeclaration/createdField``): the ids the
-    /// verifier checks are new.
-    var createdID: UUID? {
-        guard let index = EventDeclaration.createdFields[kind.ordinal] else { return nil }
-        var finder = CreatedIDFinder(index: index)
+    /// The id new to the journal the event gives, where its declaration has
+    /// one (``EventDeclaration/newIDField``): the ids the verifier checks are new.
+    var newID: UUID? {
+        guard let index = EventDeclaration.newIDFields[kind.ordinal] else { return nil }
+        return id(at: index)
+    }
+
+    /// The id of the thing the event creates and the created field's key
+    /// (`item`, `list`, …), where its declaration has one (``EventDeclaration/createdField``).
+    public var created: (kind: String, id: UUID)? {
+        let declaration = kind.declaration
+        guard let index = declaration.createdField, let id = id(at: index) else { return nil }
+        return (declaration.fields[index].key, id)
+    }
+
+    /// The value of the field at `index`, if it is an id that has one.
+    private func id(at index: Int) -> UUID? {
+        var finder = IDFinder(index: index)
         visitFields(&finder)
         return finder.id
     }
 }
 
 extension EventDeclaration {
-    /// Each type's created field (``createdField``) by ordinal, for the verifier's reading thread.
-    static let createdFields: [Int?] = all.map(\.createdField)
+    /// Each type's new-id field (``newIDField``) by ordinal, for the verifier's reading thread.
+    static let newIDFields: [Int?] = all.map(\.newIDField)
 }
 
 /// The id at one field index of an event, if that field is an id and has a value.
-private struct CreatedIDFinder: EventFieldVisitor {
+private struct IDFinder: EventFieldVisitor {
     let index: Int
     var at = 0
     var id: UUID?

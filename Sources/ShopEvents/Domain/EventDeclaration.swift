@@ -1,10 +1,10 @@
 /// What one event type holds in the journal: its current version and its
 /// data fields (key, kind, optional or not, the version that added it, and
-/// whether it is the id of the thing the event creates).
+/// whether it is the id of the thing the event creates, or an id new to the journal).
 ///
 /// Every type's declaration is in one place, ``EventType/declaration``
 /// (`EventDeclarations.swift`). The reader's key table, the current version,
-/// `apply --help`'s fields and the verifier's check that created ids are new
+/// the verifier's check that new ids are new and a command's created ids
 /// are derived from it; a test holds the codec to it (every declared field
 /// written, none other).
 ///
@@ -47,8 +47,10 @@ public struct EventDeclaration: Sendable {
         public var isOptional: Bool
         /// The version of the event that added the field.
         public var since: Int
-        /// The id of the thing the event creates: never used before in the journal.
+        /// The id of the thing the event creates (what a command's outcome answers as created).
         public var creates: Bool
+        /// An id never used before in the journal: the created thing's, or an alias new to it.
+        public var isNew: Bool
     }
 
     public var type: EventType
@@ -62,22 +64,30 @@ public struct EventDeclaration: Sendable {
 
     /// Where in ``fields`` the id of the thing the event creates is, if it creates one.
     public var createdField: Int? { fields.firstIndex(where: \.creates) }
+
+    /// Where in ``fields`` an id new to the journal is, if the event has one: the verifier checks it was never used.
+    public var newIDField: Int? { fields.firstIndex(where: \.isNew) }
 }
 
 extension EventDeclaration.Field {
     /// A required field of version 1.
     static func required(_ key: String, _ kind: EventDeclaration.Kind) -> Self {
-        Self(key: key, kind: kind, isOptional: false, since: 1, creates: false)
+        Self(key: key, kind: kind, isOptional: false, since: 1, creates: false, isNew: false)
     }
 
     /// An optional field, added by version `since`.
     static func optional(_ key: String, _ kind: EventDeclaration.Kind, since: Int = 1) -> Self {
-        Self(key: key, kind: kind, isOptional: true, since: since, creates: false)
+        Self(key: key, kind: kind, isOptional: true, since: since, creates: false, isNew: false)
     }
 
-    /// The id of the thing the event creates (required unless `optional`).
-    static func created(_ key: String, optional: Bool = false) -> Self {
-        Self(key: key, kind: .id, isOptional: optional, since: 1, creates: true)
+    /// The id of the thing the event creates.
+    static func created(_ key: String) -> Self {
+        Self(key: key, kind: .id, isOptional: false, since: 1, creates: true, isNew: true)
+    }
+
+    /// An optional id new to the journal that names no thing created (an alias).
+    static func newAlias(_ key: String) -> Self {
+        Self(key: key, kind: .id, isOptional: true, since: 1, creates: false, isNew: true)
     }
 }
 

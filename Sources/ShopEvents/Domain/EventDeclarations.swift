@@ -21,7 +21,7 @@ extension EventDeclaration {
         case .locationRecolored: fields = [.required("location", .id), .required("color", .color)]
         case .locationsReordered:
             // The alias is an id another app gave the Unknown Location: new to this journal.
-            fields = [.required("order", .ids), .optional("positions", .numbers), .created("unknownAlias", optional: true)]
+            fields = [.required("order", .ids), .optional("positions", .numbers), .newAlias("unknownAlias")]
         case .locationDeleted: fields = [.required("location", .id)]
         case .itemCreated: fields = [.created("item"), .required("name", .text), .required("location", .id)] + details
         case .itemRenamed: fields = [.required("item", .id), .required("name", .text)]

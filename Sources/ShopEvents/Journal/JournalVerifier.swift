@@ -188,10 +188,10 @@ public enum JournalVerifier {
         }
     }
 
-    /// Adds the id `event` creates, if it creates one (its declaration's
-    /// created field): the ids that ``ShopState/isUsed(_:)`` knows, in one namespace as there.
+    /// Adds the id new to the journal that `event` gives, if it gives one (its
+    /// declaration's new-id field): the ids that ``ShopState/isUsed(_:)`` knows, in one namespace as there.
     private static func addCreated(by event: Event, to created: inout Fingerprints) {
-        if let id = event.createdID { created.add(ItemID(id)) }   // the fingerprint is the UUID's, whatever its kind
+        if let id = event.newID { created.add(ItemID(id)) }   // the fingerprint is the UUID's, whatever its kind
     }
 
     private static func size(_ fd: Int32) throws -> Int {
