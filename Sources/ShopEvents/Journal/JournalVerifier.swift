@@ -282,6 +282,7 @@ private struct WaitingLine: ~Copyable {
             bytes.deallocate()
             bytes = .allocate(byteCount: max(source.count, bytes.count * 2), alignment: 16)
         }
+        // reason: `bytes` is allocated, never empty (1 KiB at least), so it has an address.
         if let base = source.baseAddress { bytes.baseAddress!.copyMemory(from: base, byteCount: source.count) }
         count = source.count
         self.line = consume line
