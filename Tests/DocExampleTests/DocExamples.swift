@@ -161,6 +161,13 @@ import ShopProjections
     try ShopDecider.check(.itemRenamed(item: milk, name: "Oat milk"), state, actor: "ana")   // ok, or a RuleViolation
 }
 
+// Sources/ShopEvents/Domain/EventDeclaration.swift #1
+@MainActor func example_EventDeclaration_1() throws {
+    let purchased = EventType.itemPurchased.declaration
+    print(purchased.version)                               // 2
+    print(purchased.fields(at: 1).map(\.key).contains("store"))   // false: version 2 added it
+}
+
 // Sources/ShopEvents/Domain/EventVersions.swift #1
 @MainActor func example_EventVersions_1() throws {
     print(EventType.itemPurchased.currentVersion)     // 2

@@ -123,9 +123,7 @@ import ShopTestSupport
         var prev = SHA256Digest.zero
         let expected = events.map { event -> SHA256Digest in
             var event = event
-            event.prev = prev
-            var out = JSONWriter(capacity: 1 << 10)
-            prev = Journal.appendLine(event, to: &out).hash
+            prev = CommandLines.line(&event, after: prev).hash
             return prev
         }
         #expect(hashes == expected)

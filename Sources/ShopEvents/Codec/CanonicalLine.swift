@@ -17,7 +17,9 @@ import Foundation
 enum CanonicalLine {
     static func decode(_ line: UnsafeRawBufferPointer) -> RecordedEvent? {
         withUnsafeTemporaryAllocation(of: RecordedEvent.self, capacity: 1) { slot in
-            decode(line, into: slot.baseAddress!) ? slot.baseAddress!.move() : nil
+            // reason: a temporary allocation of capacity 1 has an address.
+            let at = slot.baseAddress!
+            return decode(line, into: at) ? at.move() : nil
         }
     }
 
@@ -69,6 +71,31 @@ enum CanonicalLine {
         guard s.position < s.count, s.base[s.position] == UInt8(ascii: "{") else { return false }
         let start = s.position
         s.position += 1
+        let read: Bool
+        switch type {
+        case .itemPurchased, .itemAddedToList, .listEntryQuantityChanged, .itemRemovedFromList, .boughtEntriesCleared, .listDeleted,
+             .listRestored, .listPurged:
+            read = entryData(type, version: version, &s, into: &event)
+        case .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .itemRenamed, .itemDetailsChanged, .itemCreated:
+            read = itemData(type, version: version, &s, into: &event)
+        case .purchaseReverted, .tripStarted, .tripPaused, .tripResumed, .tripEnded, .listReordered, .locationsReordered,
+             .locationCreated, .locationRecolored, .listPriorityChanged, .locationDeleted, .locationRenamed:
+            read = otherData(type, version: version, &s, into: &event)
+        default:
+            // The rare types (the household, new and renamed lists, members, stores) the general way.
+            s.position = start
+            guard let data = try? EventData(&s), let read = try? data.event(type, version: version) else { return false }
+            event = read
+            return true
+        }
+        guard read, s.position < s.count, s.base[s.position] == UInt8(ascii: "}") else { return false }
+        s.position += 1
+        return true
+    }
+
+    /// ``data(_:version:_:into:)``'s fields for the list entries' and purchases' types, the most frequent.
+    @inline(__always)
+    private static func entryData(_ type: EventType, version: Int, _ s: inout JSONScanner, into event: inout Event) -> Bool {
         switch type {
         case .itemPurchased:
             var list: UUID?, unitPrice: Int?, purchasedAt: Timestamp?, store: UUID?
@@ -96,6 +123,15 @@ enum CanonicalLine {
             case .listRestored: event = .listRestored(list: ListID(list))
             default: event = .listPurged(list: ListID(list))
             }
+        default: return false
+        }
+        return true
+    }
+
+    /// ``data(_:version:_:into:)``'s fields for the items' types.
+    @inline(__always)
+    private static func itemData(_ type: EventType, version: Int, _ s: inout JSONScanner, into event: inout Event) -> Bool {
+        switch type {
         case .itemRelocated:
             guard let item = s.id("item", first: true), let location = s.id("location") else { return false }
             event = .itemRelocated(item: ItemID(item), location: LocationID(location))
@@ -124,6 +160,15 @@ enum CanonicalLine {
             } else {
                 event = .itemDetailsChanged(item: ItemID(item), details: details)
             }
+        default: return false
+        }
+        return true
+    }
+
+    /// ``data(_:version:_:into:)``'s fields for purchases reverted, trips, orders, places and priorities.
+    @inline(__always)
+    private static func otherData(_ type: EventType, version: Int, _ s: inout JSONScanner, into event: inout Event) -> Bool {
+        switch type {
         case .purchaseReverted:
             guard let purchase = s.id("purchase", first: true) else { return false }
             event = .purchaseReverted(purchase: PurchaseID(purchase))
@@ -163,15 +208,8 @@ enum CanonicalLine {
         case .locationRenamed:
             guard let location = s.id("location", first: true), let name = s.string("name") else { return false }
             event = .locationRenamed(location: LocationID(location), name: name)
-        default:
-            // The rare types (the household, new and renamed lists, members) the general way.
-            s.position = start
-            guard let data = try? EventData(&s), let read = try? data.event(type, version: version) else { return false }
-            event = read
-            return true
+        default: return false
         }
-        guard s.position < s.count, s.base[s.position] == UInt8(ascii: "}") else { return false }
-        s.position += 1
         return true
     }
 }

@@ -199,8 +199,11 @@ extension JSONWriter {
     mutating func field(_ name: StaticString, _ value: Quantity) { key(name); quantity(value) }
     mutating func field(_ name: StaticString, _ value: Quantity?) { if let value { field(name, value) } }
     mutating func field(_ name: StaticString, _ value: Timestamp?) { if let value { key(name); timestamp(value) } }
-    mutating func field(_ name: StaticString, _ value: Priority?) { if let value { key(name); string(value.rawValue) } }
-    mutating func field(_ name: StaticString, _ value: Color?) { if let value { key(name); color(value) } }
+    mutating func field(_ name: StaticString, _ value: Priority?) { if let value { field(name, value) } }
+    mutating func field(_ name: StaticString, _ value: Priority) { key(name); string(value.rawValue) }
+    mutating func field(_ name: StaticString, _ value: Role) { key(name); string(value.rawValue) }
+    mutating func field(_ name: StaticString, _ value: Color?) { if let value { field(name, value) } }
+    mutating func field(_ name: StaticString, _ value: Color) { key(name); color(value) }
     mutating func field<Kind>(_ name: StaticString, _ value: [EntityID<Kind>]) { key(name); ids(value) }
     mutating func field(_ name: StaticString, _ value: [Int]?) {
         guard let value else { return }
@@ -230,14 +233,7 @@ extension JSONWriter {
         field("unit", patch.unit) { $0.string($1) }
         field("barcode", patch.barcode) { $0.string($1) }
     }
-
-    mutating func details(_ value: ItemDetails) {
-        field("category", value.category)
-        field("notes", value.notes)
-        field("unitPrice", value.unitPrice)
-        field("photo", value.photo)
-        field("quantity", value.quantity)
-        field("unit", value.unit)
-        field("barcode", value.barcode)
-    }
 }
+
+/// The journal's writer reads an event's fields as it writes them.
+extension JSONWriter: EventFieldVisitor {}

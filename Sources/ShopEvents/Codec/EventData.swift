@@ -34,57 +34,21 @@ struct EventData {
     var unknownAlias: UUID?
     var purchasedAt: Timestamp?
 
-    /// Which field a key names, from its bytes.
+    /// Which field a key names, from its bytes: compared with the declared
+    /// keys of its length only (``keysByLength``), their first byte first.
     static func field(_ s: JSONScanner, _ key: JSONScanner.Key) -> Field? {
         if key.escaped {
-            return Field.allNames.first { s.keyMatches(key, $0.1) }?.0
+            let text = s.keyText(key)
+            return keysByLength.joined().first { String(decoding: $0.bytes, as: UTF8.self) == text }?.field
         }
         let n = key.end - key.start
+        guard n < keysByLength.count else { return nil }
         let p = s.base + key.start
-        func is_(_ name: StaticString) -> Bool { n == name.utf8CodeUnitCount && memcmp(p, name.utf8Start, n) == 0 }
-        switch n {
-        case 4:
-            switch p[0] {
-            case UInt8(ascii: "n"): return is_("name") ? .name : nil
-            case UInt8(ascii: "i"): return is_("item") ? .item : nil
-            case UInt8(ascii: "l"): return is_("list") ? .list : nil
-            case UInt8(ascii: "t"): return is_("trip") ? .trip : nil
-            case UInt8(ascii: "r"): return is_("role") ? .role : nil
-            case UInt8(ascii: "u"): return is_("unit") ? .unit : nil
-            default: return nil
-            }
-        case 5:
-            switch p[0] {
-            case UInt8(ascii: "c"): return is_("color") ? .color : nil
-            case UInt8(ascii: "o"): return is_("order") ? .order : nil
-            case UInt8(ascii: "n"): return is_("notes") ? .notes : nil
-            case UInt8(ascii: "p"): return is_("photo") ? .photo : nil
-            case UInt8(ascii: "s"): return is_("store") ? .store : nil
-            default: return nil
-            }
-        case 8:
-            switch p[0] {
-            case UInt8(ascii: "c"): return is_("currency") ? .currency : is_("category") ? .category : nil
-            case UInt8(ascii: "t"): return is_("timeZone") ? .timeZone : nil
-            case UInt8(ascii: "l"): return is_("location") ? .location : nil
-            case UInt8(ascii: "p"): return is_("position") ? .position : is_("priority") ? .priority : is_("purchase") ? .purchase : nil
-            case UInt8(ascii: "q"): return is_("quantity") ? .quantity : nil
-            default: return nil
-            }
-        case 6:
-            return is_("member") ? .member : nil
-        case 7:
-            return is_("barcode") ? .barcode : nil
-        case 9:
-            return is_("household") ? .household : is_("unitPrice") ? .unitPrice : is_("available") ? .available
-                : is_("positions") ? .positions : nil
-        case 12:
-            return is_("unknownAlias") ? .unknownAlias : nil
-        case 11:
-            return is_("purchasedAt") ? .purchasedAt : nil
-        default:
-            return nil
+        for entry in keysByLength[n] where entry.bytes[0] == p[0] {
+            let same = entry.bytes.withUnsafeBufferPointer { bytes in bytes.baseAddress.map { memcmp($0, p, n) == 0 } ?? false }
+            if same { return entry.field }
         }
+        return nil
     }
 
     /// Reads the object at the scanner's position and leaves the scanner after it.
@@ -280,22 +244,41 @@ struct EventData {
 }
 
 extension EventData.Field: CaseIterable {
-    static let allNames: [(EventData.Field, StaticString)] = [
-        (.household, "household"), (.name, "name"), (.currency, "currency"), (.timeZone, "timeZone"), (.location, "location"),
-        (.position, "position"), (.color, "color"), (.order, "order"), (.item, "item"), (.category, "category"), (.notes, "notes"),
-        (.unitPrice, "unitPrice"), (.photo, "photo"), (.available, "available"), (.list, "list"), (.priority, "priority"),
-        (.quantity, "quantity"), (.purchase, "purchase"), (.purchasedAt, "purchasedAt"), (.trip, "trip"),
-        (.member, "member"), (.role, "role"), (.positions, "positions"), (.unknownAlias, "unknownAlias"),
-        (.unit, "unit"), (.barcode, "barcode"), (.store, "store"),
-    ]
+    /// The field of a declared key: each case is named as its key.
+    init?(key: String) {
+        guard let field = Self.allCases.first(where: { "\($0)" == key }) else { return nil }
+        self = field
+    }
+}
+
+extension EventData {
+    /// A declared key and the field that holds its value.
+    struct KeyEntry {
+        var field: Field
+        var bytes: [UInt8]
+    }
+
+    /// Every key the events' declarations name (``EventDeclaration/allKeys``), by its length in bytes.
+    static let keysByLength: [[KeyEntry]] = {
+        let entries = EventDeclaration.allKeys.map { key in
+            guard let field = Field(key: key) else {
+                preconditionFailure("EventData has no field for the declared key \"\(key)\": add a case to EventData.Field and read it in init")
+            }
+            return KeyEntry(field: field, bytes: Array(key.utf8))
+        }
+        var table = Array(repeating: [KeyEntry](), count: (entries.map(\.bytes.count).max() ?? 0) + 1)
+        for entry in entries { table[entry.bytes.count].append(entry) }
+        return table
+    }()
 }
 
 extension EventType {
     /// The type named by the bytes of a string, without making a String.
     static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> EventType? {
-        guard bytes.count > 0, bytes.count < byLength.count else { return nil }   // then both have an address
+        guard let start = bytes.baseAddress, bytes.count < byLength.count else { return nil }
         for (type, name) in byLength[bytes.count] {
-            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0 { return type }
+            let same = name.withUnsafeBufferPointer { name in name.baseAddress.map { memcmp($0, start, bytes.count) == 0 } ?? false }
+            if same { return type }
         }
         return nil
     }

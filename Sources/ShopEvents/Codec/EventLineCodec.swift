@@ -96,24 +96,14 @@ public enum EventLineCodec {
     /// fast path (``CanonicalLine``) leaves, and every error.
     static func decodeGeneral(_ line: UnsafeRawBufferPointer, newer: inout NewerEventLine?) throws(CodecError) -> RecordedEvent {
         var s = JSONScanner(line)
-        var seq: Int?, id: UUID?, typeName: String?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
-        var device: String?, command: UUID?, commandEvents: Int?, correlation: UUID?, data: EventData?, prev: SHA256Digest?
-        // `data` read before `type`, if it could not be read: only an error if the type turns out to be ours.
-        var dataError: CodecError?
-        var sawData = false
-        var typeOffset = 0
-        var seen: UInt16 = 0
-        func once(_ bit: UInt16, _ key: JSONScanner.Key) throws(CodecError) {
-            if seen & bit != 0 { throw CodecError(.malformedJSON, "key \"\(s.keyText(key))\" appears twice", offset: key.start) }
-            seen |= bit
-        }
+        var keys = LineKeys()
         try s.beginObject()
         var first = true
         // The keys in the order this project writes them: each line is read by comparing the
         // expected key's bytes in place (a few ahead, for the optional ones); any other order,
         // white space or escape goes the general way, key by key.
         var expected = 0
-        keys: while true {
+        while true {
             var found: (TopKey, JSONScanner.Key)?
             var next = expected
             while found == nil, next < TopKey.canonical.count, next < expected + 4 {
@@ -123,107 +113,15 @@ public enum EventLineCodec {
                 }
                 next += 1
             }
-            if found == nil {
-                guard let key = try s.nextKey(first: &first) else { break keys }
+            if found == nil, let key = try s.nextKey(first: &first) {
                 found = (TopKey.canonical.first { s.keyMatches(key, $0.name) } ?? .unknown, key)
             }
+            guard let (field, key) = found else { break }
             first = false
-            let (field, key) = found!
-            switch field {
-            case .seq: try once(1, key); seq = try s.readInt()
-            case .id: try once(2, key); id = try s.readUUID("id")
-            case .type:
-                try once(4, key)
-                typeOffset = s.position
-                let text = try s.readStringBytes()
-                let known = text.escaped
-                    ? EventType(rawValue: s.keyText(text))
-                    : EventType.named(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start))
-                if let known {
-                    type = known
-                } else {
-                    typeName = s.keyText(text)
-                }
-            case .v: try once(8, key); version = try s.readInt()
-            case .at: try once(16, key); at = try s.readTimestamp("at")
-            case .actor:
-                try once(32, key)
-                let start = s.position
-                let text = try s.readString()
-                // Never more characters than UTF-8 bytes: the characters are counted only past 100 bytes.
-                let bytes = text.utf8.count
-                guard bytes > 0, bytes <= Limits.actorLength.upperBound || Limits.actorLength.contains(text.count) else {
-                    throw CodecError(.invalidField, "actor must be 1 to 100 characters", offset: start)
-                }
-                actor = text
-            case .device: try once(64, key); device = s.readNull() ? nil : try s.readString()
-            case .command: try once(128, key); command = try s.readUUID("command")
-            case .commandEvents:
-                try once(2048, key)
-                if !s.readNull() {
-                    let start = s.position
-                    let count = try s.readInt()
-                    guard count >= 2 else {
-                        throw CodecError(.invalidField, "commandEvents \(count) must be 2 or more (it is written only for commands of several events)", offset: start)
-                    }
-                    guard count <= RecordedEvent.maxCommandEvents else {
-                        throw CodecError(.invalidField, "commandEvents \(count) is more than \(RecordedEvent.maxCommandEvents), more events than any command makes", offset: start)
-                    }
-                    commandEvents = count
-                }
-            case .correlation:
-                try once(256, key)
-                correlation = s.readNull() ? nil : try s.readUUID("correlation")
-            case .data:
-                try once(512, key)
-                sawData = true
-                if typeName != nil || (type.map { version ?? 1 > $0.currentVersion } ?? false) {
-                    try s.skipValue(depth: 1)       // a newer version's data: not ours to read (type or `v` not met yet: read, errors kept for later)
-                } else {
-                    let start = s.position
-                    do { data = try EventData(&s) } catch {
-                        guard type == nil || version == nil else { throw error }
-                        dataError = error
-                        s.position = start
-                        try s.skipValue(depth: 1)
-                    }
-                }
-            case .prev:
-                try once(1024, key)
-                if let digest = s.readPlain(64, SHA256Digest.parse) { prev = digest; continue keys }
-                let start = s.position
-                let text = try s.readStringBytes()
-                guard !text.escaped, let digest = SHA256Digest.parse(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start)) else {
-                    throw CodecError(.invalidField, "prev is not 64 hex digits", offset: start)
-                }
-                prev = digest
-            case .unknown: try s.skipValue(depth: 1)
-            }
+            try keys.read(field, key, &s)
         }
         try s.expectEnd()
-        func missing(_ name: String) -> CodecError { CodecError(.missingField, "the line has no \"\(name)\"", offset: 0) }
-        guard let seq else { throw missing("seq") }
-        guard let id else { throw missing("id") }
-        guard type != nil || typeName != nil else { throw missing("type") }
-        guard let version else { throw missing("v") }
-        guard let at else { throw missing("at") }
-        guard let actor else { throw missing("actor") }
-        guard let command else { throw missing("command") }
-        guard sawData else { throw missing("data") }
-        guard let prev else { throw missing("prev") }
-        guard seq >= 1 else { throw CodecError(.invalidField, "seq \(seq) must be 1 or more", offset: 0) }
-        guard version >= 1 else { throw CodecError(.invalidField, "v \(version) must be 1 or more", offset: 0) }
-        guard let type, version <= type.currentVersion else {
-            newer = NewerEventLine(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
-                                   commandEvents: commandEvents, prev: prev, type: type?.rawValue ?? typeName!, version: version,
-                                   isKnownType: type != nil, typeOffset: typeOffset)
-            throw CodecError(.unsupportedVersion, "\(type?.rawValue ?? typeName!) v\(version) was written by a newer ShopEvents", offset: 0)
-        }
-        if let dataError { throw dataError }
-        guard let data else { throw missing("data") }
-        return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
-                             command: CommandID(command), commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init),
-                             event: try data.event(type, version: version), prev: prev)
+        return try keys.recorded(newer: &newer)
     }
 
     /// An event alone: `{"type": …, "v": …, "data": {…}}` (keys in any order; `v` may be left out).
@@ -277,48 +175,7 @@ public enum EventLineCodec {
 
     static func writeData(_ event: Event, to w: inout JSONWriter) {
         w.beginObject()
-        switch event {
-        case let .householdCreated(household, name, currency, timeZone):
-            w.field("household", household); w.field("name", name)
-            w.field("currency", currency); w.field("timeZone", timeZone)
-        case let .locationCreated(location, name, position, color):
-            w.field("location", location); w.field("name", name)
-            w.field("position", position); w.field("color", color)
-        case let .locationRenamed(location, name): w.field("location", location); w.field("name", name)
-        case let .locationRecolored(location, color): w.field("location", location); w.field("color", color)
-        case let .locationsReordered(order, positions, alias): w.field("order", order); w.field("positions", positions); w.field("unknownAlias", alias)
-        case let .locationDeleted(location): w.field("location", location)
-        case let .itemCreated(item, name, location, details):
-            w.field("item", item); w.field("name", name); w.field("location", location); w.details(details)
-        case let .itemRenamed(item, name): w.field("item", item); w.field("name", name)
-        case let .itemDetailsChanged(item, details): w.field("item", item); w.details(details)
-        case let .itemRelocated(item, location): w.field("item", item); w.field("location", location)
-        case let .itemAvailabilityChanged(item, available): w.field("item", item); w.field("available", available)
-        case let .itemDeleted(item): w.field("item", item)
-        case let .listCreated(list, name, priority):
-            w.field("list", list); w.field("name", name); w.field("priority", priority)
-        case let .listRenamed(list, name): w.field("list", list); w.field("name", name)
-        case let .listPriorityChanged(list, priority): w.field("list", list); w.field("priority", priority)
-        case let .listDeleted(list), let .listRestored(list), let .listPurged(list), let .boughtEntriesCleared(list):
-            w.field("list", list)
-        case let .itemAddedToList(list, item, quantity), let .listEntryQuantityChanged(list, item, quantity):
-            w.field("list", list); w.field("item", item); w.field("quantity", quantity)
-        case let .itemRemovedFromList(list, item): w.field("list", list); w.field("item", item)
-        case let .listReordered(list, order): w.field("list", list); w.field("order", order)
-        case let .listEntryAssigned(list, item, member): w.field("list", list); w.field("item", item); w.field("member", member)
-        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
-            w.field("purchase", purchase); w.field("item", item); w.field("list", list)
-            w.field("quantity", quantity); w.field("unitPrice", unitPrice); w.field("location", location)
-            w.field("purchasedAt", purchasedAt); w.field("store", store)
-        case let .purchaseReverted(purchase): w.field("purchase", purchase)
-        case let .tripStarted(trip, list, store): w.field("trip", trip); w.field("list", list); w.field("store", store)
-        case let .storeCreated(store, name), let .storeRenamed(store, name): w.field("store", store); w.field("name", name)
-        case let .storeDeleted(store): w.field("store", store)
-        case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): w.field("trip", trip)
-        case let .memberAdded(member, role), let .memberRoleChanged(member, role):
-            w.field("member", member); w.field("role", role.rawValue)
-        case let .memberRemoved(member): w.field("member", member)
-        }
+        event.visitFields(&w)
         w.endObject()
     }
 }
@@ -394,5 +251,133 @@ public struct NewerEventLine: Hashable, Sendable {
         isKnownType
             ? CodecError(.unsupportedVersion, "v \(version) of \(type) was written by a newer ShopEvents (this one reads v\(EventType(rawValue: type)?.currentVersion ?? 1)); update", offset: 0)
             : CodecError(.unknownType, "type \"\(type)\" was written by a newer ShopEvents (this one does not know it); update", offset: typeOffset)
+    }
+}
+
+/// The keys of a line as the general reader (``EventLineCodec/decodeGeneral(_:newer:)``)
+/// reads them, in any order, and the record they make.
+private struct LineKeys {
+    var seq: Int?, id: UUID?, typeName: String?, type: EventType?, version: Int?, at: Timestamp?, actor: String?
+    var device: String?, command: UUID?, commandEvents: Int?, correlation: UUID?, data: EventData?, prev: SHA256Digest?
+    /// `data` read before `type`, if it could not be read: only an error if the type turns out to be ours.
+    var dataError: CodecError?
+    var sawData = false
+    var typeOffset = 0
+    var seen: UInt16 = 0
+
+    private mutating func once(_ bit: UInt16, _ key: JSONScanner.Key, _ s: JSONScanner) throws(CodecError) {
+        if seen & bit != 0 { throw CodecError(.malformedJSON, "key \"\(s.keyText(key))\" appears twice", offset: key.start) }
+        seen |= bit
+    }
+
+    /// Reads the value of `key`, which names `field`.
+    mutating func read(_ field: TopKey, _ key: JSONScanner.Key, _ s: inout JSONScanner) throws(CodecError) {
+        switch field {
+        case .seq: try once(1, key, s); seq = try s.readInt()
+        case .id: try once(2, key, s); id = try s.readUUID("id")
+        case .type: try once(4, key, s); try readType(&s)
+        case .v: try once(8, key, s); version = try s.readInt()
+        case .at: try once(16, key, s); at = try s.readTimestamp("at")
+        case .actor: try once(32, key, s); try readActor(&s)
+        case .device: try once(64, key, s); device = s.readNull() ? nil : try s.readString()
+        case .command: try once(128, key, s); command = try s.readUUID("command")
+        case .commandEvents: try once(2048, key, s); try readCommandEvents(&s)
+        case .correlation: try once(256, key, s); correlation = s.readNull() ? nil : try s.readUUID("correlation")
+        case .data: try once(512, key, s); try readData(&s)
+        case .prev: try once(1024, key, s); try readPrev(&s)
+        case .unknown: try s.skipValue(depth: 1)
+        }
+    }
+
+    private mutating func readType(_ s: inout JSONScanner) throws(CodecError) {
+        typeOffset = s.position
+        let text = try s.readStringBytes()
+        let known = text.escaped
+            ? EventType(rawValue: s.keyText(text))
+            : EventType.named(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start))
+        if let known {
+            type = known
+        } else {
+            typeName = s.keyText(text)
+        }
+    }
+
+    private mutating func readActor(_ s: inout JSONScanner) throws(CodecError) {
+        let start = s.position
+        let text = try s.readString()
+        // Never more characters than UTF-8 bytes: the characters are counted only past 100 bytes.
+        let bytes = text.utf8.count
+        guard bytes > 0, bytes <= Limits.actorLength.upperBound || Limits.actorLength.contains(text.count) else {
+            throw CodecError(.invalidField, "actor must be 1 to 100 characters", offset: start)
+        }
+        actor = text
+    }
+
+    private mutating func readCommandEvents(_ s: inout JSONScanner) throws(CodecError) {
+        guard !s.readNull() else { return }
+        let start = s.position
+        let count = try s.readInt()
+        guard count >= 2 else {
+            throw CodecError(.invalidField, "commandEvents \(count) must be 2 or more (it is written only for commands of several events)", offset: start)
+        }
+        guard count <= RecordedEvent.maxCommandEvents else {
+            throw CodecError(.invalidField, "commandEvents \(count) is more than \(RecordedEvent.maxCommandEvents), more events than any command makes", offset: start)
+        }
+        commandEvents = count
+    }
+
+    private mutating func readData(_ s: inout JSONScanner) throws(CodecError) {
+        sawData = true
+        if typeName != nil || (type.map { version ?? 1 > $0.currentVersion } ?? false) {
+            try s.skipValue(depth: 1)       // a newer version's data: not ours to read (type or `v` not met yet: read, errors kept for later)
+            return
+        }
+        let start = s.position
+        do { data = try EventData(&s) } catch {
+            guard type == nil || version == nil else { throw error }
+            dataError = error
+            s.position = start
+            try s.skipValue(depth: 1)
+        }
+    }
+
+    private mutating func readPrev(_ s: inout JSONScanner) throws(CodecError) {
+        if let digest = s.readPlain(64, SHA256Digest.parse) {
+            prev = digest
+            return
+        }
+        let start = s.position
+        let text = try s.readStringBytes()
+        guard !text.escaped, let digest = SHA256Digest.parse(UnsafeBufferPointer(start: s.base + text.start, count: text.end - text.start)) else {
+            throw CodecError(.invalidField, "prev is not 64 hex digits", offset: start)
+        }
+        prev = digest
+    }
+
+    /// The record the keys make; a line a newer version wrote throws `unsupported_version`, its envelope in `newer`.
+    func recorded(newer: inout NewerEventLine?) throws(CodecError) -> RecordedEvent {
+        func missing(_ name: String) -> CodecError { CodecError(.missingField, "the line has no \"\(name)\"", offset: 0) }
+        guard let seq else { throw missing("seq") }
+        guard let id else { throw missing("id") }
+        guard let typeText = type?.rawValue ?? typeName else { throw missing("type") }
+        guard let version else { throw missing("v") }
+        guard let at else { throw missing("at") }
+        guard let actor else { throw missing("actor") }
+        guard let command else { throw missing("command") }
+        guard sawData else { throw missing("data") }
+        guard let prev else { throw missing("prev") }
+        guard seq >= 1 else { throw CodecError(.invalidField, "seq \(seq) must be 1 or more", offset: 0) }
+        guard version >= 1 else { throw CodecError(.invalidField, "v \(version) must be 1 or more", offset: 0) }
+        guard let type, version <= type.currentVersion else {
+            newer = NewerEventLine(seq: seq, id: EventID(id), at: at, actor: actor, device: device, command: CommandID(command),
+                                   commandEvents: commandEvents, prev: prev, type: typeText, version: version,
+                                   isKnownType: type != nil, typeOffset: typeOffset)
+            throw CodecError(.unsupportedVersion, "\(typeText) v\(version) was written by a newer ShopEvents", offset: 0)
+        }
+        if let dataError { throw dataError }
+        guard let data else { throw missing("data") }
+        return RecordedEvent(seq: seq, id: EventID(id), at: at, actor: actor, device: device,
+                             command: CommandID(command), commandEvents: commandEvents, correlation: correlation.map(CorrelationID.init),
+                             event: try data.event(type, version: version), prev: prev)
     }
 }

@@ -14,12 +14,8 @@
 /// ```
 extension EventType {
     /// The version a writer writes, and the newest a reader reads.
-    public var currentVersion: Int {
-        switch self {
-        case .itemCreated, .itemDetailsChanged, .itemAddedToList, .listEntryQuantityChanged, .itemPurchased, .tripStarted: 2
-        default: 1
-        }
-    }
+    /// Declared with the type's fields (``EventDeclaration``).
+    public var currentVersion: Int { EventDeclaration.versions[ordinal] }
 }
 
 /// The version-1 data of the types that have a newer version, each with the

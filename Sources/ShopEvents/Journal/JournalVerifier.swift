@@ -188,26 +188,10 @@ public enum JournalVerifier {
         }
     }
 
-    /// Adds the id `event` creates, if it creates one: the ids that
-    /// ``ShopState/isUsed(_:)`` knows, in one namespace as there.
+    /// Adds the id new to the journal that `event` gives, if it gives one (its
+    /// declaration's new-id field): the ids that ``ShopState/isUsed(_:)`` knows, in one namespace as there.
     private static func addCreated(by event: Event, to created: inout Fingerprints) {
-        switch event {
-        case let .householdCreated(household, _, _, _): created.add(household)
-        case let .locationCreated(location, _, _, _): created.add(location)
-        case let .itemCreated(item, _, _, _): created.add(item)
-        case let .listCreated(list, _, _): created.add(list)
-        case let .itemPurchased(purchase, _, _, _, _, _, _, _): created.add(purchase)
-        case let .tripStarted(trip, _, _): created.add(trip)
-        case let .storeCreated(store, _): created.add(store)
-        case let .locationsReordered(_, _, alias): if let alias { created.add(alias) }
-        case .locationRenamed, .locationRecolored, .locationDeleted, .itemRenamed,
-             .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted, .listRenamed,
-             .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
-             .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .purchaseReverted, .boughtEntriesCleared,
-             .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned,
-             .storeRenamed, .storeDeleted:
-            break
-        }
+        if let id = event.newID { created.add(ItemID(id)) }   // the fingerprint is the UUID's, whatever its kind
     }
 
     private static func size(_ fd: Int32) throws -> Int {

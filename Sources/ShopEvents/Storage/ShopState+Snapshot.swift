@@ -12,14 +12,7 @@ extension ShopState {
         }
         w.optional(unknownLocationAlias) { $0.id($1) }
         w.array(items.values.sorted { $0.id < $1.id }) { w, i in
-            w.id(i.id); w.string(i.name); w.id(i.location)
-            w.optional(i.details.category) { $0.string($1) }
-            w.optional(i.details.notes) { $0.string($1) }
-            w.optional(i.details.unitPrice) { $0.int($1) }
-            w.optional(i.details.photo) { $0.string($1) }
-            w.optional(i.details.quantity) { $0.int($1.thousandths) }
-            w.optional(i.details.unit) { $0.string($1) }
-            w.optional(i.details.barcode) { $0.string($1) }
+            w.id(i.id); w.string(i.name); w.id(i.location); w.details(i.details)
             w.bool(i.isAvailable); w.bool(i.isDeleted)
         }
         w.array(lists.values.sorted { $0.id < $1.id }) { w, l in
@@ -78,13 +71,7 @@ extension ShopState {
         unknownLocationAlias = try r.optional { r throws(BinaryDecodingError) in try r.id() }
         let savedItems = try r.array { r throws(BinaryDecodingError) in
             let (id, name, location): (ItemID, String, LocationID) = (try r.id(), try r.string(), try r.id())
-            let details = ItemDetails(category: try r.optional { r throws(BinaryDecodingError) in try r.string() },
-                                      notes: try r.optional { r throws(BinaryDecodingError) in try r.string() },
-                                      unitPrice: try r.optional { r throws(BinaryDecodingError) in try r.int() },
-                                      photo: try r.optional { r throws(BinaryDecodingError) in try r.string() },
-                                      quantity: try r.optional { r throws(BinaryDecodingError) in Quantity(thousandths: try r.int()) },
-                                      unit: try r.optional { r throws(BinaryDecodingError) in try r.string() },
-                                      barcode: try r.optional { r throws(BinaryDecodingError) in try r.string() })
+            let details = try ItemDetails(snapshot: &r)
             return Item(id: id, name: name, location: location, details: details, isAvailable: try r.bool(), isDeleted: try r.bool())
         }
         // Without the history, deleted items are let go as they are read (see `dropHistory()`).

@@ -237,22 +237,18 @@ public struct HubRules: Sendable {
     /// several), `prev`, the bytes and their hash.
     private func lines(of decided: DecidedCommand, request: CommandEnvelope, id: CommandID, after head: JournalHead,
                        ids: IDGenerator, claim: (EventID) -> Bool) -> [Line] {
-        var lines: [Line] = []
-        lines.reserveCapacity(decided.events.count)
-        var prev = head
-        for (position, event) in decided.events.enumerated() {
+        var prev = head.hash
+        return CommandLines.records(of: decided, command: id, device: request.device ?? device, correlation: request.correlation,
+                                    after: head.seq, prev: prev) {
             var eventID: EventID = ids.make()
             while !claim(eventID) { eventID = eventID.replacement() }
-            let recorded = RecordedEvent(seq: prev.seq + 1, id: eventID, at: decided.at, actor: decided.actor,
-                                         device: request.device ?? device, command: id,
-                                         commandEvents: position == 0 && decided.events.count > 1 ? decided.events.count : nil,
-                                         correlation: request.correlation, event: event, prev: prev.hash)
-            let bytes = EventLineCodec.encode(recorded)
-            let hash = SHA256.hash(bytes)
-            lines.append(Line(event: recorded, bytes: bytes, hash: hash))
-            prev = JournalHead(seq: recorded.seq, hash: hash)
+            return eventID
+        }.map { recorded in
+            var recorded = recorded
+            let (bytes, hash) = CommandLines.line(&recorded, after: prev)
+            prev = hash
+            return Line(event: recorded, bytes: bytes, hash: hash)
         }
-        return lines
     }
 
     /// `wrong_household` unless `command` is `CreateHousehold` of `household` (a new hosted household's first).

@@ -61,8 +61,7 @@ struct Apply: ToolCommand {
         let types = CommandType.allCases.map { type in
             "  \(type.rawValue.padding(toLength: width, withPad: " ", startingAt: 0))  \(CommandCatalog.fields(of: type).joined(separator: ", "))"
         }.joined(separator: "\n")
-        let fields = ["item", "order", "name", "quantity", "unitPrice", "priority", "color", "purchasedAt", "currency", "timeZone",
-                      "category", "notes", "photo", "unit", "barcode", "positions", "unknownAlias"]
+        let fields = Self.fieldNames
             .map { "  \($0.padding(toLength: 12, withPad: " ", startingAt: 0)) \(CommandCatalog.describe(field: $0))" }.joined(separator: "\n")
         return """
         Usage: shop-replay apply [FILE|-] [--actor NAME] [--batch N] [--wait SECONDS] [--journal PATH] [--json]
@@ -123,6 +122,18 @@ struct Apply: ToolCommand {
         """
     }
 
+    /// Every data field of every command, once, in the order the command types first name them.
+    static var fieldNames: [String] {
+        var names: [String] = []
+        for type in CommandType.allCases {
+            for field in CommandCatalog.fields(of: type) {
+                let name = field.trimmingCharacters(in: CharacterSet(charactersIn: "?"))
+                if !names.contains(name) { names.append(name) }
+            }
+        }
+        return names
+    }
+
     var input: String?
     /// Who issues the commands that name no actor; with none, those are refused (`missing_actor`).
     var actor: String?
@@ -139,124 +150,46 @@ struct Apply: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let handle: FileHandle
-        if let input, input != "-" {
-            var folder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: input, isDirectory: &folder), folder.boolValue {
-                // Read, a folder would end at once: nothing applied, and no error said.
-                throw ToolFailure(message: "cannot read commands from \(input): it is a folder, not a file of commands; nothing was written", exitCode: 3)
-            }
-            guard let file = FileHandle(forReadingAtPath: input) else {
-                throw ToolFailure(message: "cannot read commands from \(input): no such file, or not readable", exitCode: 3)
-            }
-            handle = file
-        } else {
-            handle = FileHandle.standardInput
-        }
+        let handle = try inputHandle()
         let perBatch = batch ?? (input == nil || input == "-" ? 1 : 1000)
-        var recovered: JSONValue?
+        // Opening may come with the first command written: what it cut is said with the next answer.
+        let recovery = ApplySession.Recovery()
         let target = try CommandWriter(path: options.journal, options: ToolJournal.options(actor: actor ?? "", wait: Double(wait))) { journal in
             ToolJournal.sayRecovery(path: journal.path, journal.recoveredTornTail)
-            recovered = journal.recoveredTornTail.map(ToolJournal.recoveryJSON)
+            recovery.json = journal.recoveredTornTail.map(ToolJournal.recoveryJSON)
         }
         defer { target.close() }
-        let out = Output(json: options.json)
-        var rejected = 0
-        var pending: [CommandEnvelope] = []
-        var lineNumber = 0
-
-        func answer(_ pairs: [(String, JSONValue)], text: String) {
-            if options.json {
-                out.emitLine(.object(pairs + (recovered.map { [("recoveredTornTail", $0)] } ?? [])))
-                recovered = nil
-            } else {
-                out.line(text)
-            }
-        }
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            let results = try target.execute(pending)
-            for (request, result) in zip(pending, results) {
-                switch result {
-                case let .success(outcome) where outcome.isPending:
-                    let created = outcome.created
-                    answer([("ok", true), ("command", .string(outcome.command.description)), ("seqs", []),
-                            ("created", .object(created.map { ($0.kind, .string($0.id.uuidString)) })), ("pending", true)]
-                           + (outcome.isRetry ? [("retry", true)] : []),
-                           text: "pending   \(outcome.command)" + created.map { "  \($0.kind) \($0.id.uuidString)" }.joined()
-                               + "  (in the outbox: `shop-replay sync` sends it)")
-                case let .success(outcome):
-                    let created = outcome.created
-                    // Which purchase a revert took back: it may have been named by its item or the first digits of its id.
-                    var reverted: (id: PurchaseID, item: String)?
-                    if case let .revertPurchase(purchase) = request.command {
-                        reverted = (purchase, target.state.purchases[purchase].flatMap { target.state.items[$0.item]?.name } ?? "?")
-                    }
-                    answer([("ok", true), ("command", .string(outcome.command.description)), ("seqs", .array(outcome.seqs.map(JSONValue.int))),
-                            ("created", .object(created.map { ($0.kind, .string($0.id.uuidString)) }))]
-                           + (reverted.map { [("reverted", .string($0.id.description))] } ?? [])
-                           + (outcome.isRetry ? [("retry", true)] : []),
-                           text: "ok        \(outcome.command)  seq \(outcome.seqs.map(String.init).joined(separator: ","))"
-                               + created.map { "  \($0.kind) \($0.id.uuidString)" }.joined()
-                               + (reverted.map { "  reverted purchase \($0.id) (\(Limits.visible($0.item)))" } ?? "")
-                               + (outcome.isRetry ? "  (already applied)" : ""))
-                case let .failure(violation):
-                    rejectedLine(request.id, violation.code, violation.message)
-                }
-            }
-            pending.removeAll()
-        }
-        func rejectedLine(_ command: CommandID?, _ code: String, _ message: String) {
-            rejected += 1
-            answer([("ok", false), ("command", .optional(command?.description)),
-                    ("error", .object([("code", .string(code)), ("message", .string(message))]))],
-                   text: "rejected  \(command?.description ?? "(no id)")  \(code): \(message)")
-        }
-
+        let session = ApplySession(target: target, out: Output(json: options.json), json: options.json, actor: actor, recovery: recovery)
         var reader = LineReader(handle)
+        var lineNumber = 0
         while let next = reader.next() {
             lineNumber += 1
-            guard case let .line(bytes) = next else {
-                if case let .tooLong(length) = next {
-                    // Answered in its turn, after the commands before it; the run goes on.
-                    try flush()
-                    rejectedLine(nil, "line_too_long", "line \(lineNumber) is \(length) bytes; a command is at most \(LineReader.maxLine) bytes, so it was skipped")
-                }
-                continue
+            switch next {
+            case let .line(bytes):
+                try session.read(bytes, lineNumber: lineNumber)
+                if session.pending.count >= perBatch { try session.flush() }
+            case let .tooLong(length):
+                // Answered in its turn, after the commands before it; the run goes on.
+                try session.flush()
+                session.rejectedLine(nil, "line_too_long", "line \(lineNumber) is \(length) bytes; a command is at most \(LineReader.maxLine) bytes, so it was skipped")
             }
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            // Names mean what they mean after the commands before this one, and after other writers'.
-            // A retry is answered from the journal's record: the names it used may name nothing now.
-            var names: CommandCatalog.Names?
-            if CommandCatalog.usesNames(bytes) {
-                try flush()
-                let state = try target.refreshedState()
-                names = CommandCatalog.commandID(in: bytes).map { target.holds(command: $0) } == true ? .notLookedUp : .resolve(state)
-            }
-            do {
-                let household = target.replica?.household
-                var request = try names.map { try CommandCatalog.decode(bytes, names: $0, ids: .random, household: household) }
-                    ?? CommandCodec.decode(bytes, ids: .random, household: household)
-                if request.actor == nil, actor == nil {
-                    // No one to record as its writer: refused, never made up (a retry is answered all the same).
-                    try flush()
-                    _ = try target.refreshedState()
-                    guard let id = request.id, target.holds(command: id) else {
-                        rejectedLine(request.id, "missing_actor", "line \(lineNumber): the command names no \"actor\", and there is no --actor and $USER is not set: give \"actor\" in the command or --actor NAME; nothing was written for it")
-                        continue
-                    }
-                }
-                if request.id == nil { request.id = CommandID() }
-                pending.append(request)
-            } catch let error as ShopError {
-                try flush()
-                rejectedLine(CommandCatalog.commandID(in: bytes), error.code, "line \(lineNumber): \(error.message)")
-                continue
-            }
-            if pending.count >= perBatch { try flush() }
         }
-        try flush()
-        return rejected == 0 ? 0 : 1
+        try session.flush()
+        return session.rejected == 0 ? 0 : 1
+    }
+
+    /// The file of commands, or standard input.
+    private func inputHandle() throws -> FileHandle {
+        guard let input, input != "-" else { return FileHandle.standardInput }
+        var folder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: input, isDirectory: &folder), folder.boolValue {
+            // Read, a folder would end at once: nothing applied, and no error said.
+            throw ToolFailure(message: "cannot read commands from \(input): it is a folder, not a file of commands; nothing was written", exitCode: 3)
+        }
+        guard let file = FileHandle(forReadingAtPath: input) else {
+            throw ToolFailure(message: "cannot read commands from \(input): no such file, or not readable", exitCode: 3)
+        }
+        return file
     }
 }
 
