@@ -284,7 +284,7 @@ enum Outbox {
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(start + done)) }
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.nonEmptyBase + done, size - done, off_t(start + done)) }   // done < size: not empty
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { break }
             done += n

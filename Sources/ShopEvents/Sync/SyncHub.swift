@@ -265,8 +265,7 @@ struct DescriptorLines {
     static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(JournalError) {
         var done = 0
         while done < bytes.count {
-            // reason: `done < bytes.count`, so the buffer is not empty and has a base address.
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeBytes { write(fd, $0.nonEmptyBase + done, $0.count - done) }   // done < count: not empty
             if n < 0 {
                 if errno == EINTR { continue }
                 throw JournalError.io("write", "fd \(fd)")
