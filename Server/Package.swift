@@ -60,6 +60,10 @@ let package = Package(
         ]),
         .testTarget(name: "ShopHubTests", dependencies: [
             "ShopHub",
+            // `buildApplication` in process (RouteTests), as Hummingbird's template tests its App.
+            "ShopHubServer",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ShopEvents", package: "ShopEvents"),
             .product(name: "ShopTestSupport", package: "ShopEvents"),
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -32,6 +32,7 @@ private struct SocketDevice {
 
 /// The devices' connections, opened once a cell (a phone keeps its connection) and closed by ``close()``.
 final class SocketLoad: @unchecked Sendable {
+    // @unchecked: its state is used by one thread at a time: the main task's (open, close), or a run's own thread while the main task awaits it.
     struct Target: Sendable {
         var port: Int
         var household: HouseholdID
@@ -133,7 +134,10 @@ final class SocketLoad: @unchecked Sendable {
     private func flush(_ index: Int) throws {
         while devices[index].written < devices[index].output.count {
             let fd = devices[index].fd, from = devices[index].written
-            let sent = devices[index].output.withUnsafeBytes { write(fd, $0.baseAddress! + from, $0.count - from) }
+            let sent = devices[index].output.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return 0 }   // never: the loop runs while bytes are left
+                return write(fd, base + from, bytes.count - from)
+            }
             if sent < 0, errno == EAGAIN || errno == EINTR { return }
             guard sent > 0 else { throw BenchFailure(description: "writing a push: \(String(cString: strerror(errno)))") }
             devices[index].written += sent
@@ -144,7 +148,10 @@ final class SocketLoad: @unchecked Sendable {
     private func receive(_ index: Int) throws -> Bool {
         let fd = devices[index].fd
         while true {
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            let got = chunk.withUnsafeMutableBytes { bytes in
+                guard let base = bytes.baseAddress else { return 0 }   // never: the chunk is 16 KiB
+                return read(fd, base, bytes.count)
+            }
             if got < 0, errno == EAGAIN || errno == EINTR { break }
             guard got > 0 else { throw BenchFailure(description: "the hub closed a device's connection") }
             devices[index].input.append(contentsOf: chunk[0..<got])

@@ -50,7 +50,10 @@ struct JSONLogHandler: LogHandler {
         output.withLock { fd in
             var done = 0
             while done < line.count {
-                let n = line.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+                let n = line.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress else { return 0 }   // never: the loop runs while bytes are left
+                    return write(fd, base + done, bytes.count - done)
+                }
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else { return }   // a log that cannot be written is dropped, never the request
                 done += n

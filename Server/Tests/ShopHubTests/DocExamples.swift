@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ShopEvents
+@testable import ShopHubServer
 import ShopHub
 import ShopTestSupport
 import Testing
@@ -32,21 +33,21 @@ import Testing
     }
 }
 
-// Sources/ShopHub/HubRoutes.swift #1
-@MainActor func example_HubRoutes_1() {
+// Sources/ShopHub/HubLimits.swift #1
+@MainActor func example_HubLimits_1() {
     var limits = HubLimits()
     limits.requestsPerTokenPerSecond = 50
     limits.maxWaitSeconds = 25          // a proxy in front times out at 30 s
 }
 
-// Sources/ShopHub/HubRoutes.swift #2
-@MainActor func example_HubRoutes_2() {
+// Sources/ShopHub/HubRequestContext.swift #1
+@MainActor func example_HubRequestContext_1() {
     let router = Router(context: HubRequestContext.self)
     router.get("/hello") { _, context in "hello, \(context.remoteAddress?.ipAddress ?? "someone")" }
 }
 
-// Sources/ShopHub/HubRoutes.swift #3
-@MainActor func example_HubRoutes_3() throws {
+// Sources/ShopHub/HubRoutes.swift #1
+@MainActor func example_HubRoutes_1() throws {
     let storage = try FileHubStorage(directory: "shop-hub-data")
     let router = HubRoutes(storage: storage).router()
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
@@ -115,6 +116,30 @@ import Testing
     let key = AddressKey.random()
     let kept = key.hash("203.0.113.7")
     print(kept == key.hash("203.0.113.7"), kept == TokenHash(of: "203.0.113.7"))   // true false
+}
+
+// Sources/ShopHubServer/Application+build.swift #1
+@MainActor func example_ApplicationBuild_1() async throws {
+    var configuration = HubConfiguration()
+    configuration.storage = .files(directory: "hub-data")
+    let app = try await buildApplication(configuration)
+    try await app.runService()             // until SIGTERM or SIGINT
+}
+
+// Sources/ShopHubServer/HubConfiguration.swift #1
+@MainActor func example_HubConfiguration_1() {
+    var configuration = HubConfiguration()
+    configuration.port = 0                                  // any free port
+    configuration.storage = .files(directory: "hub-data")
+    configuration.limits.maxWaitSeconds = 25
+}
+
+// Sources/ShopHubServer/PostgresStorageService.swift #1
+@MainActor func example_PostgresStorageService_1() throws {
+    let storage = try PostgresHubStorage(url: "postgres://hub@db/shop", logger: Logger(label: "shop-hub"))
+    var app = Application(router: HubRoutes(storage: storage).router())
+    app.addServices(PostgresStorageService(storage: storage))
+    app.beforeServerStarts { try await PostgresStorageService(storage: storage).prepare() }
 }
 
 @Suite("the hub's DocC examples")

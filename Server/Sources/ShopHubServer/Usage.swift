@@ -1,0 +1,59 @@
+import Foundation
+
+// The usage texts: all of them for `shop-hub --help`, a command's own for `shop-hub COMMAND --help`.
+
+let serveUsage = """
+Usage: shop-hub serve [--host 127.0.0.1] [--port 8080] [--data DIR | --postgres URL] [--tls-cert FILE --tls-key FILE]
+                      [--households-per-hour N] [--requests-per-second N] [--joins-per-minute N] [--max-wait S]
+
+serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
+           finishes the requests it holds, takes no more, exits 0). --data is
+           the folder of the embedded storage (default ./shop-hub-data, made
+           if missing); --port 0 takes any free port. It prints
+           `listening on http://HOST:PORT` on standard output when it is ready,
+           and JSON log lines on standard error: its start, one a request, its
+           stop. Limits, per client address: 60 new households an hour, 20
+           join attempts a minute; per token: 20 requests a second, in bursts
+           of a second's worth and at least 10. A pull waits at most
+           --max-wait seconds (default 60) however long it asks for (a proxy
+           with a shorter read timeout wants less). A database that cannot be
+           used stops it within 10 seconds, exit 3, with the database's reason.
+"""
+
+let householdUsage = """
+Usage: shop-hub household list [--data DIR] [--json]
+       shop-hub household show H [--data DIR] [--json]
+       shop-hub household export H [--data DIR] [--out FILE]
+       shop-hub household verify H [--data DIR]
+       shop-hub household import H FILE [--data DIR] [--device NAME --actor A]
+       (each household command takes --postgres URL, or $DATABASE_URL, instead of --data)
+
+household  the operator's commands: list the households, show one (devices,
+           head), export its journal byte for byte, verify it (the chain and
+           every rule, as `shop-replay verify`), import a journal file into a
+           household (verified first; from a file hub into PostgreSQL and back),
+           enrolling a first device if --device and --actor are given.
+"""
+
+let commonUsage = """
+--postgres URL  postgres://USER:PASSWORD@HOST:PORT/DATABASE: the PostgreSQL
+           storage, its schema made or migrated at start; any number of
+           shop-hub processes may serve one database. --postgres-layout
+           partitioned hash-partitions every table by household.
+--help     this text, for any command (`shop-hub serve --help`).
+LOG_LEVEL  the least level logged: trace, debug, info (the default), notice,
+           warning, error or critical.
+
+Exit codes: 0 success; 1 verification failed; 2 usage error; 3 the storage could not be used.
+"""
+
+let fullUsage = serveUsage + "\n" + householdUsage.replacingOccurrences(of: "Usage: ", with: "       ") + "\n" + commonUsage
+
+/// The usage text a command's `--help` prints.
+func usage(of command: String) -> String {
+    switch command {
+    case "serve": return serveUsage + "\n" + commonUsage
+    case "household": return householdUsage + "\n" + commonUsage
+    default: return fullUsage
+    }
+}
