@@ -111,6 +111,7 @@ final class PushQueue: Sendable {
         await Task.yield()
         taken += state.withLock { [taken] in $0.topUp(taken) }
         let batch = taken
+        // reason: a batch is led by the push that took it, so it holds one at least.
         let deadline = batch.map(\.joined).min()! + timeout
         let answers = await within(deadline, count: batch.count) { await write(batch.map(\.push)) }
         // The next batch, if a waiting push can go now, led by its oldest; else the slot is freed.

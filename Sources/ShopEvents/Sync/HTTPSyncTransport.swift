@@ -25,7 +25,8 @@ public struct HTTPSyncTransport: SyncTransport {
     private let token: String
     private let session: URLSession
     /// Whether the hub has answered a request of this transport: a connection that fails after it has, dropped.
-    private let reached = Reached()
+    /// Whether the hub has answered this transport once.
+    private let reached = Locked(false)
 
     public init(household url: URL, token: String, session: URLSession = .shared) {
         self.url = url
@@ -89,8 +90,8 @@ public struct HTTPSyncTransport: SyncTransport {
         post.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         post.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         post.httpBody = Data(body)
-        let answer = try await HubHTTP.exchange(post, session: session, what: url.absoluteString, sending: kind, reachedBefore: reached.value)
-        reached.set()
+        let answer = try await HubHTTP.exchange(post, session: session, what: url.absoluteString, sending: kind, reachedBefore: reached.withLock { $0 })
+        reached.withLock { $0 = true }
         return answer
     }
 
@@ -260,15 +261,6 @@ enum HubHTTP {
             return "could not reach \(what): \(failure.localizedDescription)"
         }
     }
-}
-
-/// Whether a transport's hub has answered it once.
-private final class Reached: @unchecked Sendable {
-    // @unchecked: `answered` is read and written under `lock` alone.
-    private let lock = NSLock()
-    private var answered = false
-    var value: Bool { lock.withLock { answered } }
-    func set() { lock.withLock { answered = true } }
 }
 
 /// Where a replica keeps its token for a hosted hub: `<journal>.token`,
