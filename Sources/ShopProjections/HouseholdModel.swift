@@ -39,17 +39,17 @@ public final class HouseholdModel {
     // Read by deinit, which is not on the main actor: it is set once, in init.
     @ObservationIgnored nonisolated(unsafe) private var updates: Task<Void, Never>?
 
-    /// `history`: how much of the purchase history ``views`` keep. The
-    /// default, `.totals`, is what every view but the in-memory audit needs,
-    /// and is sized by the household; show the audit with an ``AuditQuery``
-    /// over `views`, which streams the journal. `.records` keeps every
-    /// purchase's audit row in memory (``AuditView``). `.entries`, for an app
-    /// that shows only the lists and shopping lists, keeps no purchase, ended
-    /// trip or deleted item: the same memory after years as on the first day.
-    public init(store: ShopStore, history: PurchaseHistory.Depth = .totals) async throws {
+    /// Replays the journal of `store` (from its snapshot when that holds
+    /// every purchase's record, `shop-replay snapshot --with-records`), then
+    /// follows it. The views keep all that every view shows, the audit's
+    /// records included: every public view (``AuditView``, ``PricesView``,
+    /// ``StatsView``, …) built from ``views`` is the view a rebuild of the
+    /// journal gives, never a refusal. Memory is by the household's purchases
+    /// (one ``PurchaseRecord`` each), as the audit it shows needs.
+    public init(store: ShopStore) async throws {
         let path = store.path
         let initial = try await Task.detached { () throws -> HouseholdViews in
-            try ViewEngine.views(journal: path, history: history).0
+            try ViewEngine.views(journal: path, history: .records).0
         }.value
         views = initial
         let events = store.events(after: initial.asOf)

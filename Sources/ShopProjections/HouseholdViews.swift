@@ -18,20 +18,22 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     /// Its `at`.
     public private(set) var asOfTime: Timestamp?
     /// How much of the purchase history is folded; see ``PurchaseHistory/Depth``.
-    public var historyDepth: PurchaseHistory.Depth { history.depth }
+    package var historyDepth: PurchaseHistory.Depth { history.depth }
     /// How much history ``state`` keeps: all of it, but for views that show
     /// none (`.entries`, and a one-off read of the statistics).
     package private(set) var stateRetention = Retention.everything
 
+    /// Views that keep every purchase's record, as every public way of folding
+    /// views does: every view (``AuditView`` too) can be built from them.
     public init() {}
 
-    /// Views that fold only as much of the purchase history as some views
+    /// The package's one-view reads (`shop-replay view`, `stats`, `audit`, …): views that fold only as much of the purchase history as some views
     /// need: `.entries` for ``ListsView``, ``ShoppingListView``, ``LocationsView``,
     /// ``DeletedListsView`` and ``MembersView`` (the state keeps no purchase
     /// table, ended trip, deleted item or deleted location); `.none` for those and the ``AuditQuery``; `.totals` for
     /// ``StatsView`` and the items views too; `.records` (the default) for
     /// every view, the audit included.
-    public init(history depth: PurchaseHistory.Depth) {
+    package init(history depth: PurchaseHistory.Depth) {
         history = PurchaseHistory(depth: depth)
         if depth == .entries { stateRetention = .present }
     }
@@ -58,8 +60,10 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     }
 
     /// Stops the program when these views fold less of the purchase history
-    /// than `view` shows (`needed`: `.totals` or `.records`): a view is right
-    /// or refuses loudly, never silently empty. A settling fold's totals count as `.totals`.
+    /// than `view` shows (`needed`: `.totals` or `.records`). Only the
+    /// package's one-view reads fold less, each for the view it shows, so
+    /// this is a package bug, never a user's: a view is right or refuses
+    /// loudly, never silently empty. A settling fold's totals count as `.totals`.
     func require(_ needed: PurchaseHistory.Depth, for view: String) {
         func rank(_ depth: PurchaseHistory.Depth) -> Int {
             switch depth {

@@ -9,8 +9,10 @@ import ShopEvents
 /// How much is kept is its ``Depth``: the records take memory by the history,
 /// the totals by the household (and about 30 bytes a purchase for reverts).
 public struct PurchaseHistory: Hashable, Sendable {
-    /// How much of the purchase history is folded.
-    public enum Depth: Hashable, Sendable {
+    /// How much of the purchase history is folded: a choice of the package's
+    /// own command-line reads, each of which shows one view; every public way
+    /// to fold views keeps `.records`, which every view can be built from.
+    package enum Depth: Hashable, Sendable {
         /// Nothing but the household's calendar, and the state keeps no
         /// purchase table, ended trip, deleted item or deleted location either: of the purchases, only
         /// which list entries they bought. Memory by the household, not its
@@ -27,7 +29,7 @@ public struct PurchaseHistory: Hashable, Sendable {
         case records
     }
 
-    public internal(set) var depth = Depth.records
+    package internal(set) var depth = Depth.records
     /// Every purchase (`.records` only; empty otherwise).
     public internal(set) var records: [PurchaseRecord] = []
     var index: [PurchaseID: Int] = [:]
@@ -110,7 +112,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     public init() {}
 
     /// A history that keeps only as much as `depth`.
-    public init(depth: Depth) { self.depth = depth }
+    package init(depth: Depth) { self.depth = depth }
 
     /// `.totals` for one read to an end whose reverts are known before it
     /// starts: `reverted` holds every purchase that the events to be folded

@@ -22,8 +22,15 @@ public struct ReplicaViews {
     /// Why the views end where they do, when it is not simply the end (see ``ViewEngine``).
     public var warnings: [String]
 
-    public static func load(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
-                            history: PurchaseHistory.Depth = .records) throws -> ReplicaViews {
+    /// The views of the journal or replica at `path` as of `stop`, every
+    /// purchase's record kept: every view can be built from them.
+    public static func load(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true) throws -> ReplicaViews {
+        try load(journal: path, asOf: stop, useSnapshot: useSnapshot, history: .records)
+    }
+
+    /// ``load(journal:asOf:useSnapshot:)`` at `history`'s depth: the package's one-view reads.
+    package static func load(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
+                             history: PurchaseHistory.Depth) throws -> ReplicaViews {
         var (views, warnings): (HouseholdViews, [String]) = try ViewEngine.views(journal: path, asOf: stop, useSnapshot: useSnapshot, history: history)
         let through = views.asOf
         guard Replica.isReplica(path) else { return ReplicaViews(views: views, through: through, pendingEvents: [], pending: nil, warnings: warnings) }
@@ -39,7 +46,7 @@ public struct ReplicaViews {
     /// gives them; read to the end of a journal that is no replica, a fold
     /// that keeps no purchase (``ViewEngine``'s settled views): the same
     /// statistics, in memory by the household rather than its history.
-    public static func loadForStatistics(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true) throws -> ReplicaViews {
+    package static func loadForStatistics(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true) throws -> ReplicaViews {
         guard case .end = stop, !Replica.isReplica(path) else {
             return try load(journal: path, asOf: stop, useSnapshot: useSnapshot, history: .totals)
         }
@@ -51,8 +58,17 @@ public struct ReplicaViews {
     /// (`<journal>.snapshot`), and the writer's chain (`<journal>.chain`) but
     /// on a sync replica, which no writer but sync opens. Returns the engine,
     /// for where it saved and how far.
+    /// The snapshot holds every purchase's record, as the engine's views do
+    /// (every view can be built from them).
     @discardableResult
-    public static func saveSnapshots(journal path: String, history: PurchaseHistory.Depth = .totals) throws -> ViewEngine {
+    public static func saveSnapshots(journal path: String) throws -> ViewEngine {
+        try saveSnapshots(journal: path, history: .records)
+    }
+
+    /// ``saveSnapshots(journal:)`` at `history`'s depth (`shop-replay snapshot`
+    /// saves `.totals`, or `.records` with `--with-records`).
+    @discardableResult
+    package static func saveSnapshots(journal path: String, history: PurchaseHistory.Depth) throws -> ViewEngine {
         let engine = ViewEngine(journalPath: path, history: history)
         try engine.refresh()
         try engine.saveSnapshot()

@@ -31,11 +31,18 @@ public final class ViewEngine {
     /// or its pages are let go once checked (a one-shot read; see `ViewSnapshot.load`).
     private var residentSnapshot = true
 
+    /// An engine whose views every view can be built from (every purchase's
+    /// record kept). A snapshot saved without the records (`shop-replay
+    /// snapshot` without `--with-records`) is not used, with a warning.
+    public convenience init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true) {
+        self.init(journalPath: journalPath, useSnapshot: useSnapshot, verifyChain: verifyChain, history: .records)
+    }
+
     /// `history` less than `.records` folds only what some views use (see
-    /// ``HouseholdViews/init(history:)``). A good snapshot saved at that depth
-    /// or a greater one is used (lowered to this depth); one saved at a lesser
-    /// depth is not, with a warning.
-    public init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true, history: PurchaseHistory.Depth = .records) {
+    /// ``HouseholdViews/init(history:)``): the package's one-view reads. A
+    /// good snapshot saved at that depth or a greater one is used (lowered to
+    /// this depth); one saved at a lesser depth is not, with a warning.
+    package init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true, history: PurchaseHistory.Depth) {
         let journalPath = JournalPath.absolute(journalPath)
         self.journalPath = journalPath
         self.useSnapshot = useSnapshot
@@ -144,9 +151,16 @@ public final class ViewEngine {
         return (try engine.refresh(), engine.warnings)
     }
 
-    /// The views of a journal as of `stop`, and any warnings: a one-shot read.
+    /// The views of a journal as of `stop`, every purchase's record kept
+    /// (every view can be built from them), and any warnings: a one-shot read.
     public static func views(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
-                             verifyChain: Bool = true, history: PurchaseHistory.Depth = .records) throws(JournalError) -> (HouseholdViews, [String]) {
+                             verifyChain: Bool = true) throws(JournalError) -> (HouseholdViews, [String]) {
+        try views(journal: path, asOf: stop, useSnapshot: useSnapshot, verifyChain: verifyChain, history: .records)
+    }
+
+    /// The views of a journal as of `stop` at `history`'s depth, and any warnings: a one-shot read.
+    package static func views(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
+                              verifyChain: Bool = true, history: PurchaseHistory.Depth) throws(JournalError) -> (HouseholdViews, [String]) {
         let engine = ViewEngine(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, history: history)
         engine.residentSnapshot = false
         let views = try engine.refresh(to: stop)

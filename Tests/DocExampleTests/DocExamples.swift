@@ -521,7 +521,7 @@ import ShopProjections
 
 // Sources/ShopProjections/Views/AuditQuery.swift #1
 @MainActor func example_AuditQuery_1() throws {
-    let (views, _) = try ViewEngine.views(journal: "shop.ndjson", history: .none)
+    let (views, _) = try ViewEngine.views(journal: "shop.ndjson")
     let query = AuditQuery(journal: "shop.ndjson", views: views, filter: AuditView.Filter(actor: "ben"))
     try query.forEach { row in print(row.seq, row.itemName, row.quantity, row.isReverted) }
 }

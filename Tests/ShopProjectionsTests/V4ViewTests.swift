@@ -70,7 +70,7 @@ import ShopTestSupport
         let store = try await ShopStore(path: path, options: .init(actor: "ana", device: "test"))
         let model = try await HouseholdModel(store: store)
         let views = model.views
-        #expect(views.historyDepth == .totals, "the model's default")
+        #expect(views.historyDepth == .records, "the model keeps what every view shows (issue 50)")
         let records = try ViewEngine.views(journal: path, useSnapshot: false).0
         #expect(views.asOf == records.asOf)
 

@@ -6,7 +6,7 @@ import ShopEvents
 /// beyond the household's state.
 ///
 /// The views give where the history ends and which purchases were reverted
-/// (folded at any ``PurchaseHistory/Depth``, `.none` is enough); the query
+/// (the package's own `audit` folds them without the records); the query
 /// then reads the journal once more up to that event, folding only the
 /// household's state for the names. It gives exactly the rows of
 /// ``AuditView`` over views folded with the records. Views folded at
@@ -14,7 +14,7 @@ import ShopEvents
 /// (and `pending`) for the reverts, keeping only those.
 ///
 /// ```swift
-/// let (views, _) = try ViewEngine.views(journal: "shop.ndjson", history: .none)
+/// let (views, _) = try ViewEngine.views(journal: "shop.ndjson")
 /// let query = AuditQuery(journal: "shop.ndjson", views: views, filter: AuditView.Filter(actor: "ben"))
 /// try query.forEach { row in print(row.seq, row.itemName, row.quantity, row.isReverted) }
 /// ```

@@ -39,9 +39,9 @@ public struct AuditView: Hashable, Sendable {
         self.asOf = asOf; self.purchases = purchases
     }
 
-    /// From views folded with every record (``PurchaseHistory/Depth/records``);
-    /// views that keep less stop the program, naming the depth: for those,
-    /// ``AuditQuery`` streams the same rows from the journal.
+    /// From views folded with every record: any views the public API folds
+    /// (a ``HouseholdModel``'s included). The package's one-view reads that
+    /// keep less use ``AuditQuery``, which streams the same rows from the journal.
     public init(_ views: HouseholdViews, filter: Filter = Filter()) {
         views.require(.records, for: "AuditView")
         asOf = views.asOf

@@ -52,8 +52,8 @@ public struct DueView: Hashable, Sendable {
         self.asOf = asOf; self.now = now; self.items = items
     }
 
-    /// From views that fold at least the totals of the purchase history
-    /// (``PurchaseHistory/Depth/totals``), with days counted to `now`.
+    /// From views that fold at least the totals of the purchase history (all
+    /// but the package's reads for other views), with days counted to `now`.
     public init(_ views: HouseholdViews, now: Timestamp) {
         views.require(.totals, for: "DueView")
         asOf = views.asOf

@@ -32,7 +32,7 @@ public struct ItemsByNameView: Hashable, Sendable {
         self.asOf = asOf; self.items = items
     }
 
-    /// From views that fold at least the totals (``PurchaseHistory/Depth/totals``), for the last purchases.
+    /// From views that fold at least the totals (all but the package's reads for other views), for the last purchases.
     public init(_ views: HouseholdViews) {
         views.require(.totals, for: "ItemsByNameView")
         asOf = views.asOf
@@ -96,7 +96,7 @@ public struct ItemsByPurchaseDateView: Hashable, Sendable {
         self.asOf = asOf; self.sections = sections
     }
 
-    /// From views that fold at least the totals (``PurchaseHistory/Depth/totals``), for the last purchases.
+    /// From views that fold at least the totals (all but the package's reads for other views), for the last purchases.
     public init(_ views: HouseholdViews) {
         views.require(.totals, for: "ItemsByPurchaseDateView")
         asOf = views.asOf

@@ -10,11 +10,10 @@ import ShopEvents
 /// the time of the last event the views hold (``HouseholdViews/asOfTime``):
 /// the view is the same whenever it is read. Items by
 /// name; stores by name, "no store" last; the cheapest of a tie is the first
-/// of them in that order. Made from views folded at
-/// ``PurchaseHistory/Depth/totals`` (a ``HouseholdModel``'s default) or
-/// ``PurchaseHistory/Depth/records``: the same rows from either. Views that
-/// keep less (`.entries`, `.none`) cannot show prices: the initializer stops
-/// the program, naming the depth needed, rather than show none.
+/// of them in that order. Right on any views the public API folds (a
+/// ``HouseholdModel``'s, a ``ViewEngine``'s, ``ReplicaViews``'), which keep
+/// every purchase's record; the package's own one-view reads fold only the
+/// totals, which give the same rows.
 ///
 /// ```swift
 /// for item in PricesView(views).items { print(item.name, item.cheapest as Any, item.stores.map(\.lastUnitPrice)) }
@@ -67,7 +66,8 @@ public struct PricesView: Hashable, Sendable {
         self.asOf = asOf; self.items = items
     }
 
-    /// From views that fold at least the totals of the purchase history; `item`: that item's row only.
+    /// From views that fold at least the totals of the purchase history (all
+    /// but the package's reads for other views); `item`: that item's row only.
     public init(_ views: HouseholdViews, item only: ItemID? = nil) {
         guard let priced = views.history.pricedPurchases(of: only, in: views.state) else {
             preconditionFailure("PricesView needs views folded at .totals or .records; these keep the purchase history at \(views.historyDepth)")
