@@ -84,7 +84,7 @@ extension PostgresHubStorage {
     /// the household made if it is not there, refused if it has lines already.
     public func importJournal(_ household: HouseholdID, journal bytes: [UInt8], created: Timestamp) async throws {
         let lines = bytes.split(separator: 0x0A).map(Array.init)
-        var folded = Folded()
+        var folded = HubRules.Fold()
         var rows: [(Int64, ByteBuffer, String)] = []
         var commands: [UUID: (first: Int, count: Int)] = [:]
         for (index, line) in lines.enumerated() {
@@ -99,11 +99,11 @@ extension PostgresHubStorage {
                     throw HubError.badRequest("the journal's first line does not create household \(household)")
                 }
             }
-            do { try ShopDecider.check(recorded.event, folded.fold.state, actor: recorded.actor) } catch {
+            do { try ShopDecider.check(recorded.event, folded.state, actor: recorded.actor) } catch {
                 throw HubError.badRequest("line \(index + 1): \(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
             }
             let hash = SHA256.hash(line)
-            folded.fold.apply(recorded, hash: hash)
+            folded.apply(recorded, hash: hash)
             rows.append((Int64(recorded.seq), ByteBuffer(bytes: line), hash.hex))
             if let existing = commands[recorded.command.uuid] { commands[recorded.command.uuid] = (existing.first, existing.count + 1) } else {
                 commands[recorded.command.uuid] = (recorded.seq, 1)
@@ -132,11 +132,11 @@ extension PostgresHubStorage {
                                                              \(records.map { Int64($0.value.count) })::bigint[]) AS t(c, f, n)
                 """, logger: logger)
             try await connection.query("""
-                UPDATE households SET head_seq = \(folded.head.seq), head_hash = \(folded.head.hash.hex), last_at_ms = \(folded.fold.lastAt?.millisecondsSince1970)
+                UPDATE households SET head_seq = \(folded.head.seq), head_hash = \(folded.head.hash.hex), last_at_ms = \(folded.lastAt?.millisecondsSince1970)
                 WHERE household = \(household.uuid)
                 """, logger: logger)
         }
-        remember(household, folded)
+        core.remember(household, .init(fold: folded))
     }
 
     // MARK: Devices and invites

@@ -50,25 +50,19 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     let clock: Clock
     /// Where the recorded events' ids come from.
     let ids: IDGenerator
-    /// Each household's state at the head this process last saw.
-    let heads = Mutex<[HouseholdID: Folded]>([:])
+    /// The hub's rules over the tables: the fold cache, the optimistic batch and the row-locked retry.
+    let core: HubCore<PostgresLineStore>
     let notifications = Mutex<[AsyncStream<HouseholdID>.Continuation]>([])
     /// The live devices of tokens this process has authenticated, by token hash (hex): a sync request
     /// of one is answered without a statement of its own; the statement that answers it checks the
     /// token is still live (see ``authenticateForSync(tokenHash:rate:burst:at:)``).
-    let devicesByToken = Mutex<[String: DeviceRecord]>([:])
+    let devicesByToken: TokenDevices
     /// Each token's rate, counted in memory and added to `rate_limits` about once a second.
     let rates = SharedTokenRates()
     /// What a household's creation keeps of the client's address is keyed with: `shop_hub_secrets`'s, read once.
     let addressKey = Mutex<AddressKey?>(nil)
     static let channel = "shop_hub_push"
 
-    struct Folded {
-        var fold = HubRules.Fold()
-        /// Another process moved the head under this one lately: the next batch is decided on a copy.
-        var contended = false
-        var head: JournalHead { fold.head }
-    }
     /// Each household's pushes in this process, one batch at a time.
     let deadlines = Deadlines()
     let queue: PushQueue
@@ -79,7 +73,8 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     public init(url: String, layout: Layout = .plain, clock: Clock = .system, ids: IDGenerator = .random, logger: Logger) throws {
         var configuration = try PostgresAddress(url: url).client
         configuration.options.maximumConnections = 16
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
         configuration.options.maximumConnections = 8
         configuration.options.additionalStartupParameters = [("synchronous_commit", "off")]
         bookkeeping = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -88,6 +83,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
         self.layout = layout
         self.clock = clock
         self.ids = ids
+        let devices = TokenDevices()
+        devicesByToken = devices
+        core = HubCore(store: PostgresLineStore(client: client, logger: logger, devices: devices, channel: Self.channel), clock: clock, ids: ids,
+                       revoked: { devices.forget($0) })
     }
 
     /// Runs the connection pool and the `LISTEN` for pushes; returns when the task is cancelled.
@@ -198,76 +197,24 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// there, without a task of its own to watch it (two switches of thread a push).
     func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: String?) async throws -> SyncResponse {
         switch request {
-        case let .hello(version, _, _):
-            if let refusal = HubRules.helloRefusal(protocol: version) { return refusal }
-            let head = try await answered { try await self.head(of: household, token: token) }
-            return HubRules.hello(household: household, head: head)
-        case let .pull(after, hash):
-            return try await answered { try await self.pull(household, after: after, hash: hash, token: token) }
+        case .hello, .pull:
+            return try await answered { try await self.core.sync(household, request, as: actor, token: token) }
         case let .push(commands):
             return try await push(household, commands, as: actor, token: token)
         }
     }
 
-    /// `unauthorized`, for a token found revoked (or gone) by the statement that was to answer it.
-    func revoked(_ token: String) -> HubError {
-        forget([token])
-        return HubError.unknownToken
-    }
-
     /// Drops revoked tokens' devices from this process's memory.
     func forget(_ tokens: some Sequence<String>) {
-        devicesByToken.withLock { cache in for token in tokens { cache[token] = nil } }
-    }
-
-    func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
-        for try await (seq, hash, live) in try await client.query("""
-            SELECT head_seq, head_hash, \(token)::text IS NULL OR EXISTS (
-                SELECT 1 FROM devices d WHERE d.household = \(household.uuid) AND d.token_hash = \(token) AND d.revoked_ms IS NULL)
-            FROM households WHERE household = \(household.uuid)
-            """, logger: logger).decode((Int, String, Bool).self) {
-            if let token, !live { throw revoked(token) }
-            return JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero)
-        }
-        throw HubError.unknownHousehold(household.description)
-    }
-
-    /// At most this many lines in one pull's answer (a command is never split).
-    static let linesPerPull = 10_000
-
-    func pull(_ household: HouseholdID, after: Int, hash: SHA256Digest, token: String?) async throws -> SyncResponse {
-        if after == 0, let refusal = HubRules.diverged(after: 0, hash: hash, hub: .missing) { return refusal }
-        // One query: whether the token is live (a row of seq -1), the hash of line `after` (the
-        // device's last), then the lines after it.
-        var page = HubRules.Page(limit: Self.linesPerPull)
-        var fetched = 0
-        var found = HubRules.LineAfter.missing
-        var live = false
-        let rows = try await client.query("""
-            SELECT -1::bigint AS seq, NULL::bytea AS line, NULL::text AS hash WHERE \(token)::text IS NULL OR EXISTS (
-                SELECT 1 FROM devices d WHERE d.household = \(household.uuid) AND d.token_hash = \(token) AND d.revoked_ms IS NULL)
-            UNION ALL
-            (SELECT seq, CASE WHEN seq = \(after) THEN NULL ELSE line END, hash FROM lines
-             WHERE household = \(household.uuid) AND seq >= \(after) ORDER BY seq LIMIT \(Self.linesPerPull + 2))
-            """, logger: logger)
-        for try await (seq, line, lineHash) in rows.decode((Int, ByteBuffer?, String?).self) {
-            if seq == -1 { live = true; continue }
-            if seq == after { found = lineHash.flatMap(SHA256Digest.init(hex:)).map { .hash($0) } ?? .missing; continue }
-            guard var line else { continue }
-            fetched += 1
-            _ = page.add(line.readBytes(length: line.readableBytes) ?? [])
-        }
-        if let token, !live { throw revoked(token) }
-        if after > 0, let refusal = HubRules.diverged(after: after, hash: hash, hub: found) { return refusal }
-        return .lines(page.wholeLines, more: fetched > Self.linesPerPull)
+        devicesByToken.forget(tokens)
     }
 
     /// A push: it goes to the database with the other pushes waiting in this process, whatever their
     /// households (group commit: see ``PushQueue``), and is answered only after their commit.
     func push(_ household: HouseholdID, _ commands: [CommandEnvelope], as actor: String, token: String?) async throws -> SyncResponse {
         if let refusal = HubRules.refusal(ofPush: commands) { throw HubError.badRequest(refusal.message) }
-        return try await queue.push(PushQueue.Push(household: household, commands: commands, actor: actor, token: token)) { batch in
-            await self.write(batch)
+        return try await queue.push(HubPush(household: household, commands: commands, actor: actor, token: token)) { batch in
+            await self.core.write(batch)
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import PostgresNIO
 
-/// A batch's one statement (``PostgresHubStorage``'s `write`), prepared once a connection: the
+/// A batch's one statement (``PostgresLineStore``'s `append`), prepared once a connection: the
 /// households' row locks; each household's head, command ids and its pushes' tokens checked; then, for
 /// the households that pass, their lines, command records, heads moved and `NOTIFY`s. Its rows: each
 /// household's head as the lock found it, each command of the batch already recorded, each token

@@ -14,14 +14,7 @@ import Synchronization
 /// database, runs the batch, answers the batch's other pushes, and hands the lead on to the oldest
 /// push that can go next (or frees the slot).
 final class PushQueue: Sendable {
-    struct Push: Sendable {
-        var household: HouseholdID
-        var commands: [CommandEnvelope]
-        var actor: String
-        /// The hash (hex) of the token it came with, checked live in the statement that writes it;
-        /// nil where the caller checked it already.
-        var token: String? = nil
-    }
+    typealias Push = HubPush
 
     /// At most this many pushes a batch.
     static let batchLimit = 256

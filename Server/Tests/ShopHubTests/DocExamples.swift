@@ -15,6 +15,19 @@ import Testing
     print(try await storage.households().count)
 }
 
+// Sources/ShopHub/HubCore.swift #1
+@MainActor func example_HubCore_1() {
+    func hello(_ household: HouseholdID, over store: some HubLineStore) async throws -> SyncResponse {
+        try await HubCore(store: store).sync(household, .hello(protocol: 1, device: "d", actor: "a"), as: "a", token: nil)
+    }
+}
+
+// Sources/ShopHub/HubPush.swift #1
+@MainActor func example_HubPush_1() {
+    let push = HubPush(household: HouseholdID(), commands: [], actor: "ana")
+    print(push.token == nil)   // true: checked by the caller
+}
+
 // Sources/ShopHub/HubError.swift #1
 @MainActor func example_HubError_1() {
     let refusal = HubError.forbidden("the token is another household's")
@@ -76,6 +89,33 @@ import Testing
     let invite = InviteRecord(household: HouseholdID(), codeHash: TokenHash(of: code), actor: "ben",
                               expires: Timestamp(millisecondsSince1970: 1_800_000_000_000), by: "ana-phone")
     print(invite.actor)   // ben
+}
+
+// Sources/ShopHub/HubLineStore.swift #1
+@MainActor func example_HubLineStore_1() {
+    func head(of household: HouseholdID, in store: some HubLineStore) async throws -> Int {
+        try await store.head(of: household, token: nil).seq
+    }
+}
+
+// Sources/ShopHub/HubLineStore.swift #2
+@MainActor func example_HubLineStore_2() {
+    func count(_ locked: any HubLockedHousehold) async throws -> Int {
+        try await locked.lines(after: 0).lines.count
+    }
+}
+
+// Sources/ShopHub/HubLineStore.swift #3
+@MainActor func example_HubLineStore_3() {
+    let none = HubLines(after: .noJournal, lines: [])
+    print(none.lines.isEmpty)   // true
+}
+
+// Sources/ShopHub/HubLineStore.swift #4
+@MainActor func example_HubLineStore_4() {
+    func wrote(_ outcome: HubAppend.Outcome) -> Bool {
+        if case .written = outcome { return true } else { return false }
+    }
 }
 
 // Sources/ShopHub/MemoryHubStorage.swift #1
