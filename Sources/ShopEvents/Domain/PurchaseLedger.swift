@@ -27,9 +27,9 @@ public struct PurchaseLedger: Hashable, Sendable {
     }
 
     /// The purchase ids in journal order.
-    var ids: [PurchaseID] = []
+    var ids = ChunkedArray<PurchaseID>()
     /// By position, beside ``ids``.
-    var rows: [Row] = []
+    var rows = ChunkedArray<Row>()
     /// Positions by bucket, -1 where empty; a power of two long (``capacity(for:)``), at most three quarters full.
     var slots: [Int32] = []
     /// One bit a position: reverted.
@@ -124,8 +124,8 @@ public struct PurchaseLedger: Hashable, Sendable {
     private mutating func grow() {
         slots = Array(repeating: -1, count: max(16, slots.count * 2))
         let mask = slots.count - 1
-        for (at, id) in ids.enumerated() {
-            var bucket = id.fixedHash & mask
+        for at in 0..<count {
+            var bucket = ids[at].fixedHash & mask
             while slots[bucket] >= 0 { bucket = (bucket + 1) & mask }
             slots[bucket] = Int32(at)
         }

@@ -27,12 +27,12 @@ extension PurchaseLedger {
         w.array(lists.ids) { $0.id($1) }
         w.int(count)
         w.bytes.reserveCapacity(w.bytes.count + count * (Self.rowSize + 16) + slots.count * 4 + reverted.count * 8 + 16)
-        for row in rows {
+        for row in rows.chunks.joined() {
             w.int(Int(row.time)); w.uint32(row.seq)
             w.uint32(UInt32(bitPattern: row.item)); w.uint32(UInt32(bitPattern: row.location)); w.uint32(UInt32(bitPattern: row.list))
         }
         w.array(outsizedSeqs.sorted { $0.key < $1.key }) { w, entry in w.int(entry.key); w.int(entry.value) }
-        for id in ids { w.id(id) }
+        for id in ids.chunks.joined() { w.id(id) }
         w.int(slots.count)
         for slot in slots { w.uint32(UInt32(bitPattern: slot)) }
         for word in reverted { w.int(Int(Int64(bitPattern: word))) }
@@ -43,13 +43,13 @@ extension PurchaseLedger {
         self.init()
         try readHandles(&r)
         let count = try r.count(minimumSize: Self.rowSize + 16)
-        rows = try Self.copy(&r, count: count, size: Self.rowSize, whole: Self.layoutAsStored) { raw, at in
+        rows = try Self.copyChunked(&r, count: count, size: Self.rowSize) { raw, at in
             func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: at + offset, as: T.self)) }
             return Row(time: load(0, Int64.self), seq: load(8, UInt32.self), item: load(12, Int32.self),
                        location: load(16, Int32.self), list: load(20, Int32.self))
         }
         let (itemCount, locationCount, listCount) = (Int32(items.ids.count), Int32(locations.ids.count), Int32(lists.ids.count))
-        for (at, row) in rows.enumerated() where !(row.item >= 0 && row.item < itemCount && row.location >= 0 && row.location < locationCount
+        for (at, row) in rows.chunks.joined().enumerated() where !(row.item >= 0 && row.item < itemCount && row.location >= 0 && row.location < locationCount
                                                    && row.list >= -1 && row.list < listCount) {
             throw BinaryDecodingError("purchase row \(at) names a handle that does not exist")
         }
@@ -57,11 +57,11 @@ extension PurchaseLedger {
             guard at >= 0, at < count, rows[at].seq == .max else { throw BinaryDecodingError("an outsized seq for purchase \(at), which has none") }
             outsizedSeqs[at] = seq
         }
-        ids = try Self.copy(&r, count: count, size: 16, whole: Self.layoutAsStored) { raw, at in
+        ids = try Self.copyChunked(&r, count: count, size: 16) { raw, at in
             PurchaseID(UUID(uuid: raw.loadUnaligned(fromByteOffset: at, as: uuid_t.self)))
         }
         try readSlots(&r)
-        reverted = try Self.copy(&r, count: (count + 63) / 64, size: 8, whole: Self.layoutAsStored) { raw, at in
+        reverted = try Self.copy(&r, count: (count + 63) / 64, size: 8) { raw, at in
             UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
         }
         if count & 63 != 0, let last = reverted.last, last >> UInt64(count & 63) != 0 {
@@ -87,7 +87,7 @@ extension PurchaseLedger {
         guard capacity == Self.capacity(for: count) else {
             throw BinaryDecodingError("an index of \(count) purchases has \(Self.capacity(for: count)) buckets, not \(capacity)")
         }
-        slots = try Self.copy(&r, count: capacity, size: 4, whole: Self.layoutAsStored) { raw, at in
+        slots = try Self.copy(&r, count: capacity, size: 4) { raw, at in
             Int32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int32.self))
         }
         var seen = [Bool](repeating: false, count: count), filled = 0
@@ -99,23 +99,39 @@ extension PurchaseLedger {
         guard filled == count else { throw BinaryDecodingError("the index holds \(filled) purchases, not \(count)") }
     }
 
-    /// `count` records of `size` bytes from `r`: copied as they are where
-    /// `whole` (the element lies in memory as stored), else one by one.
-    private static func copy<T>(_ r: inout BinaryReader, count: Int, size: Int, whole: Bool,
+    /// `count` records of `size` bytes from `r`, in one array.
+    private static func copy<T>(_ r: inout BinaryReader, count: Int, size: Int,
                                 _ one: (UnsafeRawBufferPointer, Int) -> T) throws(BinaryDecodingError) -> [T] {
         var values: [T] = []
+        try r.block(count * size) { raw in values = copy(raw, count: count, size: size, one) }
+        return values
+    }
+
+    /// `count` records of `size` bytes from `r`, in chunks as ``ChunkedArray`` holds them.
+    private static func copyChunked<T>(_ r: inout BinaryReader, count: Int, size: Int,
+                                       _ one: (UnsafeRawBufferPointer, Int) -> T) throws(BinaryDecodingError) -> ChunkedArray<T> {
+        var chunks: [[T]] = []
         try r.block(count * size) { raw in
-            if whole, MemoryLayout<T>.stride == size {
-                values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    if count > 0 { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw) }
-                    initialized = count
-                }
-            } else {
-                values.reserveCapacity(count)
-                for at in 0..<count { values.append(one(raw, at * size)) }
+            let chunk = ChunkedArray<T>.chunkSize
+            chunks.reserveCapacity((count + chunk - 1) / chunk)
+            for first in stride(from: 0, to: count, by: chunk) {
+                let n = min(chunk, count - first)
+                var values = copy(UnsafeRawBufferPointer(rebasing: raw[(first * size)..<((first + n) * size)]), count: n, size: size, one)
+                values.reserveCapacity(chunk)   // the last chunk grows in place, as appending fills it
+                chunks.append(values)
             }
         }
-        return values
+        return ChunkedArray(chunks: chunks)
+    }
+
+    /// `count` records of `size` bytes: copied as they are where the element
+    /// lies in memory as stored, else one by one.
+    private static func copy<T>(_ raw: UnsafeRawBufferPointer, count: Int, size: Int, _ one: (UnsafeRawBufferPointer, Int) -> T) -> [T] {
+        guard layoutAsStored, MemoryLayout<T>.stride == size else { return (0..<count).map { one(raw, $0 * size) } }
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw) }
+            initialized = count
+        }
     }
 
     /// Passes over a ledger in the snapshot encoding, reading only its sizes.
