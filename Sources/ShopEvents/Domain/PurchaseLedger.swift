@@ -5,7 +5,7 @@
 /// Per purchase it keeps the id, a row of 24 bytes (time, `seq`, and item,
 /// location and list by small integer handles), a reverted bit, and a slot
 /// in an open-addressing index of positions under the id's fixed hash
-/// (``EntityID/fixedHash``): about 45–55 bytes a purchase. The index's layout
+/// (``EntityID/fixedHash``): about 46–51 bytes a purchase. The index's layout
 /// depends only on the ids in their order, so a snapshot stores the arrays as
 /// they are and reads each back with one copy, hashing nothing.
 ///
