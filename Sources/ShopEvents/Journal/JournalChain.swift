@@ -100,7 +100,7 @@ struct JournalChain {
     /// Folds one event into ``state``: the domain's fold, or `verify`'s lean one.
     private mutating func fold(_ recorded: RecordedEvent) {
         // Called through the optional where it lies: `if let` would copy the fold (two sets retained) once an event.
-        if lean != nil { lean?.apply(recorded, to: &state) } else { state.apply(recorded) }
+        if lean != nil { lean?.apply(recorded.event, recorded.context, to: &state) } else { state.apply(recorded.event, recorded.context) }
     }
 
     /// Checks one line and folds it; throws `corrupt_line` naming the line and offset.

@@ -21,8 +21,10 @@ struct LeanVerifyFold: Hashable, Sendable {
     }
 
     /// Folds one journal line into `state`, letting go of what is not kept.
-    func apply(_ recorded: RecordedEvent, to state: inout ShopState) {
-        let (event, context) = (recorded.event, recorded.context)
+    func apply(_ recorded: RecordedEvent, to state: inout ShopState) { apply(recorded.event, recorded.context, to: &state) }
+
+    /// Folds one event into `state`, letting go of what is not kept.
+    func apply(_ event: Event, _ context: EventContext, to state: inout ShopState) {
         switch event {
         case let .itemPurchased(purchase, item, list, _, _, location, purchasedAt, _) where !keptPurchases.contains(purchase):
             state.markBought(by: Purchase(id: purchase, item: item, list: list, location: location,
