@@ -267,13 +267,8 @@ public struct PurchaseHistory: Hashable, Sendable {
                     all[position].isReverted ? nil : all[position].purchasedAt
                 }
             }
-        case .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
-             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
-             .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
-             .itemAddedToList, .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared,
-             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned,
-             .storeCreated, .storeRenamed, .storeDeleted:
-            break
+        default:
+            break   // the history reads only the calendar, purchases and reverts (names come from the state)
         }
     }
 
@@ -309,13 +304,8 @@ public struct PurchaseHistory: Hashable, Sendable {
             ended.end(at: recorded.at)
             settled.endedTrips += 1
             settled.endedMilliseconds += ended.activeMilliseconds
-        case .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .itemCreated, .itemRenamed,
-             .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .listCreated, .listRenamed,
-             .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
-             .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted,
-             .tripPaused, .tripResumed, .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned,
-             .storeCreated, .storeRenamed, .storeDeleted:
-            break
+        default:
+            break   // nothing else to count, nor to keep of what the state lets go
         }
     }
 

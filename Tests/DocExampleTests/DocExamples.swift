@@ -225,14 +225,8 @@ import ShopProjections
     // [.householdCreated(…)]
 }
 
-// Sources/ShopEvents/Storage/PurchaseTable.swift #1
-@MainActor func example_PurchaseTable_1() throws {
-    let state = ShopState.compact
-    print(state.purchases.storage is PurchaseTable, state.purchases.count)   // true 0
-}
-
-// Sources/ShopEvents/Domain/Purchases.swift #1
-@MainActor func example_Purchases_1() throws {
+// Sources/ShopEvents/Domain/PurchaseLedger.swift #1
+@MainActor func example_PurchaseLedger_1() throws {
     let state = ShopState.initial
     if let bought = state.purchases[PurchaseID()], !bought.isReverted { print(bought.effectiveTime) }
     print(state.purchases.count, state.purchases.values.filter(\.isReverted).count)

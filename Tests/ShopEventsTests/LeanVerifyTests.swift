@@ -6,7 +6,7 @@ import ShopTestSupport
 /// `verify` on two threads checks the rules against a state that keeps no
 /// deleted thing but the items bought late, no ended trip, and only the
 /// purchases the journal reverts
-/// (``Retention/present(keepingPurchases:deletedItems:)``), and proves
+/// (``LeanVerifyFold``), and proves
 /// every created id new by its fingerprint. These tests hold it to: it never
 /// takes a broken journal for a whole one, and it reports a whole one as one
 /// thread does.
@@ -66,7 +66,7 @@ import ShopTestSupport
     func decidesAsTheWholeState(seed: UInt64) {
         let events = Self.history(seed: seed, steps: 800)
         var whole = ShopState.initial, lean = ShopState.initial
-        let retention = Retention.present(keepingPurchases: Self.reverted(events), deletedItems: Self.lateItems(events))
+        let fold = LeanVerifyFold(keepingPurchases: Self.reverted(events), deletedItems: Self.lateItems(events))
         var candidates = RandomCommands(seed: seed &+ 1_000, ids: .sequential(prefix: 0xABCD))
         var (agreed, reusedIDs, neededDeleted, leanRefusedEvents) = (0, 0, 0, 0)
         for recorded in events {
@@ -103,7 +103,7 @@ import ShopTestSupport
                 }
             }
             whole.apply(recorded)
-            lean.apply(recorded, keeping: retention)
+            fold.apply(recorded, to: &lean)
         }
         // What the views and the deciders read of the present is the same.
         #expect(lean.lists == whole.lists)

@@ -24,9 +24,8 @@ public struct ShopState: Hashable, Sendable {
     public internal(set) var items: [ItemID: Item] = [:]
     /// Live and soft-deleted lists; a purged list is gone.
     public internal(set) var lists: [ListID: ShoppingList] = [:]
-    /// Every purchase ever recorded (a purchase id is never reused), kept
-    /// where the fold began: see ``ShopState/initial(keepingPurchasesIn:)``.
-    public internal(set) var purchases = Purchases()
+    /// Every purchase ever recorded (a purchase id is never reused).
+    public internal(set) var purchases = PurchaseLedger()
     /// Every trip.
     public internal(set) var trips: [TripID: Trip] = [:]
     /// The trip started and not yet ended, paused or not.
@@ -75,16 +74,12 @@ public struct ShopState: Hashable, Sendable {
         }
     }
 
-    /// The state before the first event, keeping its purchases in a ``PurchaseList``.
+    /// The state before the first event.
     public static let initial = ShopState()
 
-    /// The state before the first event, keeping its purchases in `storage`
-    /// (emptied first) — a compact table, for a fold of years of history.
-    public static func initial(keepingPurchasesIn storage: any PurchaseStorage) -> ShopState {
-        var state = ShopState()
-        state.purchases = Purchases(in: storage.emptied())
-        return state
-    }
+    /// The same as ``initial``: every state keeps its purchases compactly
+    /// (``PurchaseLedger``). Kept for the folds that still name it.
+    public static var compact: ShopState { initial }
 
     /// The pure fold: the state after `event`, which happened at `context`.
     public static func evolve(_ state: ShopState, _ event: Event, _ context: EventContext) -> ShopState {

@@ -57,8 +57,8 @@ struct JournalChain {
     /// Where the last line starts.
     private(set) var lastLineOffset = 0
     private(set) var state = ShopState.compact
-    /// How much history ``state`` keeps: everything but for `verify`'s lean state.
-    private(set) var retention = Retention.everything
+    /// `verify`'s lean fold, if ``state`` is folded by it (``dropHistory(keeping:)``); nil: the domain's whole fold.
+    private(set) var lean: LeanVerifyFold?
     private(set) var commands = CommandTable()
     /// A command at the end whose lines are not all there (yet).
     private(set) var openCommand: OpenCommand?
@@ -79,7 +79,7 @@ struct JournalChain {
     var newerLines = NewerLines.refuse
 
     /// Before the first line: the state keeps no history but what
-    /// `forecast` names (``Retention/present(keepingPurchases:deletedItems:)``),
+    /// `forecast` names (``LeanVerifyFold``),
     /// for a reader that proves every created id new by other means.
     ///
     /// Such a state is decided against by `verify`, where the journal's
@@ -94,7 +94,13 @@ struct JournalChain {
     /// rule is taken for one that keeps them.
     mutating func dropHistory(keeping forecast: RevertScan.Forecast) {
         precondition(state == .initial, "a state keeps its purchases from the first event on")
-        retention = .present(keepingPurchases: forecast.reverted, deletedItems: forecast.lateItems)
+        lean = LeanVerifyFold(keepingPurchases: forecast.reverted, deletedItems: forecast.lateItems)
+    }
+
+    /// Folds one event into ``state``: the domain's fold, or `verify`'s lean one.
+    private mutating func fold(_ recorded: RecordedEvent) {
+        // Called through the optional where it lies: `if let` would copy the fold (two sets retained) once an event.
+        if lean != nil { lean?.apply(recorded.event, recorded.context, to: &state) } else { state.apply(recorded.event, recorded.context) }
     }
 
     /// Checks one line and folds it; throws `corrupt_line` naming the line and offset.
@@ -121,7 +127,7 @@ struct JournalChain {
                         throw JournalError.corrupt(line: number, offset: offset, "\(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
                     }
                 }
-                state.apply(recorded, keeping: retention)
+                fold(recorded)
             }
             advance(seq: recorded.seq, at: recorded.at, lineHash: lineHash())
             lastLineOffset = offset
@@ -343,7 +349,7 @@ struct JournalChain {
             lastCommandDeclared = recorded.commandEvents
         }
         lastAt = recorded.at
-        if folding { state.apply(recorded, keeping: retention) }
+        if folding { fold(recorded) }
         return begun
     }
 

@@ -8,31 +8,18 @@
 /// them (the lists, shopping lists, locations, members) folds with
 /// ``present`` instead and takes memory by the household rather than by its
 /// history. (A deleted location holds no live item: deleting it moves them
-/// to Unknown first.)
-///
-/// Such a state is never decided against, but by `verify`, which keeps the
-/// purchases its journal will revert and the items it buys after their
-/// delete (``present(keepingPurchases:deletedItems:)``, learnt before the
-/// fold by ``RevertScan``) and proves ids new by other means. The views of a
-/// present-only state equal those of the whole state for any journal that
-/// keeps the rules (`verify` says); one that names a deleted item or
-/// location again, as no decider does, may show less of it.
+/// to Unknown first.) Such a state is never decided against. Its views equal
+/// those of the whole state for any journal that keeps the rules (`verify`
+/// says); one that names a deleted item or location again, as no decider
+/// does, may show less of it. (`verify`'s lean state is its own:
+/// `LeanVerifyFold`.)
 package enum Retention: Hashable, Sendable {
     /// The whole history: the domain's own fold.
     case everything
-    /// What is live, and of the history only `purchases` (nil: none, and a
-    /// revert un-buys the entry its purchase bought by looking through the
-    /// lists) and the items in `deletedItems` once deleted, with the places
-    /// they were last at.
-    case presentKeeping(purchases: Set<PurchaseID>?, deletedItems: Set<ItemID>)
-
-    /// What is live, no history at all.
-    package static let present = Retention.presentKeeping(purchases: nil, deletedItems: [])
-
-    /// `verify`'s lean state: the purchases a journal reverts and the items it buys late.
-    package static func present(keepingPurchases reverted: Set<PurchaseID>, deletedItems: Set<ItemID>) -> Retention {
-        .presentKeeping(purchases: reverted, deletedItems: deletedItems)
-    }
+    /// What is live, no history at all: no purchase (a revert un-buys the
+    /// entry its purchase bought by looking through the lists), no deleted
+    /// item or location, no ended trip.
+    case present
 }
 
 extension ShopState {
@@ -44,33 +31,24 @@ extension ShopState {
     /// Folds one event in place, keeping as much history as `retention` says:
     /// the domain's fold, then what `retention` does not keep let go.
     package mutating func apply(_ event: Event, _ context: EventContext, keeping retention: Retention) {
-        guard case let .presentKeeping(keptPurchases, keptItems) = retention else { return apply(event, context) }
+        guard retention == .present else { return apply(event, context) }
         switch event {
         case let .itemPurchased(purchase, item, list, _, _, location, purchasedAt, _):
-            let bought = Purchase(id: purchase, item: item, list: list, location: location,
-                                  effectiveTime: purchasedAt ?? context.at, seq: context.seq)
-            if keptPurchases?.contains(purchase) == true { purchases.insert(bought) }
-            markBought(by: bought)
+            markBought(by: Purchase(id: purchase, item: item, list: list, location: location,
+                                    effectiveTime: purchasedAt ?? context.at, seq: context.seq))
         case let .purchaseReverted(purchase):
-            if keptPurchases == nil { unbuyEntries(boughtBy: purchase) } else { apply(event, context) }
+            unbuyEntries(boughtBy: purchase)
         case let .itemDeleted(item):
             apply(event, context)
-            if !keptItems.contains(item) { items[item] = nil }
+            items[item] = nil
         case let .locationDeleted(location):
             apply(event, context)
-            // A deleted item kept may still name it; no live item does.
-            if !keptItems.contains(where: { items[$0]?.location == location }) { locations[location] = nil }
+            locations[location] = nil
         case let .tripEnded(trip):
             apply(event, context)
             trips[trip] = nil
-        case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered,
-             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged,
-             .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
-             .itemAddedToList, .listEntryQuantityChanged, .itemRemovedFromList, .listReordered,
-             .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed,
-             .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned,
-             .storeCreated, .storeRenamed, .storeDeleted:   // stores, deleted ones too, are few: all kept
-            apply(event, context)
+        default:
+            apply(event, context)   // lets go of nothing else (stores, deleted ones too, are few: all kept)
         }
     }
 

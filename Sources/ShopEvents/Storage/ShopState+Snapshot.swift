@@ -27,13 +27,7 @@ extension ShopState {
             }
         }
         w.array(purgedLists.sorted()) { $0.id($1) }
-        if let table = purchases.storage as? PurchaseTable {
-            table.encode(to: &w)
-        } else {
-            var table = PurchaseTable()
-            for purchase in purchases.values { table.insert(purchase) }
-            table.encode(to: &w)
-        }
+        purchases.encode(to: &w)
         w.array(trips.values.sorted { $0.id < $1.id }) { w, t in
             w.id(t.id); w.optional(t.list) { $0.id($1) }; w.optional(t.store) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
             switch t.phase {
@@ -50,7 +44,7 @@ extension ShopState {
     }
 
     /// Reads a state back; `keepingHistory` false passes over the purchase
-    /// table without reading it and lets the history go (``dropHistory()``),
+    /// ledger without reading it and lets the history go (``dropHistory()``),
     /// for views that show none: the table's pages of a mapped snapshot are
     /// then never touched.
     package init(from r: inout BinaryReader, keepingHistory: Bool = true) throws(BinaryDecodingError) {
@@ -105,9 +99,9 @@ extension ShopState {
         }
         purgedLists = Set(try r.array { r throws(BinaryDecodingError) in try r.id() })
         if keepingHistory {
-            purchases = Purchases(in: try PurchaseTable(from: &r))
+            purchases = try PurchaseLedger(from: &r)
         } else {
-            try PurchaseTable.skip(&r)
+            try PurchaseLedger.skip(&r)
         }
         let savedTrips = try r.array { r throws(BinaryDecodingError) in
             let (id, list, store, startedAt, active): (TripID, ListID?, StoreID?, Timestamp, Int) =
