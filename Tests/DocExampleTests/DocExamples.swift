@@ -119,13 +119,13 @@ import ShopProjections
     try journal.execute(request)
 }
 
-// Sources/ShopEvents/Domain/Command.swift #3
-@MainActor func example_Command_3() throws {
+// Sources/ShopEvents/Domain/CommandDeclaration.swift #1
+@MainActor func example_CommandDeclaration_1() throws {
     print(CommandType(endingWith: .itemDeleted))   // deleteItem
 }
 
-// Sources/ShopEvents/Domain/Command.swift #4
-@MainActor func example_Command_4(purchaseCommand: CommandID) throws {
+// Sources/ShopEvents/Domain/Command.swift #3
+@MainActor func example_Command_3(purchaseCommand: CommandID) throws {
     // The id's first command ended with ItemPurchased: a CreateList under it is refused.
     try ShopDecider.requireRetry(.createList, id: purchaseCommand, first: .purchaseItem)   // id_reused
 }
