@@ -789,3 +789,9 @@ import ShopProjections
         }
     }
 }
+
+// Sources/ShopEvents/Codec/EventFields.swift #1
+@MainActor func example_EventFields_1(milk: ItemID) throws {
+    let renamed = Event.itemRenamed(item: milk, name: "Oat milk")
+    print(renamed.id(forKey: "item") == milk.uuid, renamed.id(forKey: "list") as Any)   // true nil
+}
