@@ -795,3 +795,9 @@ import ShopProjections
     let renamed = Event.itemRenamed(item: milk, name: "Oat milk")
     print(renamed.id(forKey: "item") == milk.uuid, renamed.id(forKey: "list") as Any)   // true nil
 }
+
+// Sources/ShopEvents/Codec/EventValues.swift #1
+@MainActor func example_EventValues_1(milk: ItemID) throws {
+    let values: [String: EventDeclaration.Value] = ["item": .id(milk.uuid), "name": .text("Oat milk")]
+    print(try Event(.itemRenamed, version: 1, values: values))   // itemRenamed(item: …, name: "Oat milk")
+}
