@@ -43,7 +43,7 @@ import Testing
         let declared = CommandType.allCases.filter { $0.declaration.makes == type }
         #expect(declared == [CommandType(endingWith: type)])
         for full in [true, false] {
-            #expect(Command(making: EventDeclarationTests.sample(type, full: full)).kind == CommandType(endingWith: type))
+            #expect(Command.making(EventDeclarationTests.sample(type, full: full)).kind == CommandType(endingWith: type))
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 // Every command type, said once: the event that ends it and who may issue it
 // (the table), its data as the codec reads it (`read`: the declared fields
 // are the keys it asks for) and writes it (`visitFields`), and the command
-// that makes an event (`init(making:)`, which `verify` decides again).
+// that makes an event (`making(_:)`, which `verify` decides again).
 // Adding a command is its case in `Command.swift` and its lines here; see
 // docs/DESIGN.md, "Adding an event".
 
@@ -186,47 +186,48 @@ extension Command {
     /// event's data: what `verify` decides again to check a recorded event
     /// (``ShopDecider/check(_:_:actor:)``, which first takes the few events a
     /// command makes otherwise). Its type is ``CommandType/init(endingWith:)`` of the event's.
-    init(making event: Event) {
+    /// (A function, not an initializer: its event is borrowed, not copied, once an event checked.)
+    static func making(_ event: Event) -> Command {
         switch event {
         case let .householdCreated(household, name, currency, timeZone):
-            self = .createHousehold(household: household, name: name, currency: currency, timeZone: timeZone)
-        case let .locationCreated(location, name, _, color): self = .createLocation(location: location, name: name, color: color)
-        case let .locationRenamed(location, name): self = .renameLocation(location: location, name: name)
-        case let .locationRecolored(location, color): self = .recolorLocation(location: location, color: color)
-        case let .locationsReordered(order, positions, alias): self = .reorderLocations(order: order, positions: positions, unknownAlias: alias)
-        case let .locationDeleted(location): self = .deleteLocation(location: location)
-        case let .itemCreated(item, name, location, details): self = .createItem(item: item, name: name, location: location, details: details)
-        case let .itemRenamed(item, name): self = .renameItem(item: item, name: name)
-        case let .itemDetailsChanged(item, details): self = .changeItemDetails(item: item, patch: ItemDetailsPatch(replacingWith: details))
-        case let .itemRelocated(item, location): self = .relocateItem(item: item, location: location)
-        case let .itemAvailabilityChanged(item, available): self = .setItemAvailability(item: item, available: available)
-        case let .itemDeleted(item): self = .deleteItem(item: item)
-        case let .listCreated(list, name, priority): self = .createList(list: list, name: name, priority: priority)
-        case let .listRenamed(list, name): self = .renameList(list: list, name: name)
-        case let .listPriorityChanged(list, priority): self = .setListPriority(list: list, priority: priority)
-        case let .listDeleted(list): self = .deleteList(list: list)
-        case let .listRestored(list): self = .restoreList(list: list)
-        case let .listPurged(list): self = .purgeList(list: list)
-        case let .itemAddedToList(list, item, quantity): self = .addItemToList(list: list, item: item, quantity: quantity)
-        case let .listEntryQuantityChanged(list, item, quantity): self = .changeQuantity(list: list, item: item, quantity: quantity)
-        case let .itemRemovedFromList(list, item): self = .removeItemFromList(list: list, item: item)
-        case let .listReordered(list, order): self = .reorderList(list: list, order: order)
-        case let .listEntryAssigned(list, item, member): self = .assignEntry(list: list, item: item, member: member)
+            return .createHousehold(household: household, name: name, currency: currency, timeZone: timeZone)
+        case let .locationCreated(location, name, _, color): return .createLocation(location: location, name: name, color: color)
+        case let .locationRenamed(location, name): return .renameLocation(location: location, name: name)
+        case let .locationRecolored(location, color): return .recolorLocation(location: location, color: color)
+        case let .locationsReordered(order, positions, alias): return .reorderLocations(order: order, positions: positions, unknownAlias: alias)
+        case let .locationDeleted(location): return .deleteLocation(location: location)
+        case let .itemCreated(item, name, location, details): return .createItem(item: item, name: name, location: location, details: details)
+        case let .itemRenamed(item, name): return .renameItem(item: item, name: name)
+        case let .itemDetailsChanged(item, details): return .changeItemDetails(item: item, patch: ItemDetailsPatch(replacingWith: details))
+        case let .itemRelocated(item, location): return .relocateItem(item: item, location: location)
+        case let .itemAvailabilityChanged(item, available): return .setItemAvailability(item: item, available: available)
+        case let .itemDeleted(item): return .deleteItem(item: item)
+        case let .listCreated(list, name, priority): return .createList(list: list, name: name, priority: priority)
+        case let .listRenamed(list, name): return .renameList(list: list, name: name)
+        case let .listPriorityChanged(list, priority): return .setListPriority(list: list, priority: priority)
+        case let .listDeleted(list): return .deleteList(list: list)
+        case let .listRestored(list): return .restoreList(list: list)
+        case let .listPurged(list): return .purgeList(list: list)
+        case let .itemAddedToList(list, item, quantity): return .addItemToList(list: list, item: item, quantity: quantity)
+        case let .listEntryQuantityChanged(list, item, quantity): return .changeQuantity(list: list, item: item, quantity: quantity)
+        case let .itemRemovedFromList(list, item): return .removeItemFromList(list: list, item: item)
+        case let .listReordered(list, order): return .reorderList(list: list, order: order)
+        case let .listEntryAssigned(list, item, member): return .assignEntry(list: list, item: item, member: member)
         case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
-            self = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
+            return .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
                                  location: location, purchasedAt: purchasedAt, store: store)
-        case let .purchaseReverted(purchase): self = .revertPurchase(purchase: purchase)
-        case let .boughtEntriesCleared(list): self = .clearBought(list: list)
-        case let .tripStarted(trip, list, store): self = .startTrip(trip: trip, list: list, store: store)
-        case let .tripPaused(trip): self = .pauseTrip(trip: trip)
-        case let .tripResumed(trip): self = .resumeTrip(trip: trip)
-        case let .tripEnded(trip): self = .endTrip(trip: trip)
-        case let .memberAdded(member, role): self = .addMember(member: member, role: role)
-        case let .memberRoleChanged(member, role): self = .changeMemberRole(member: member, role: role)
-        case let .memberRemoved(member): self = .removeMember(member: member)
-        case let .storeCreated(store, name): self = .createStore(store: store, name: name)
-        case let .storeRenamed(store, name): self = .renameStore(store: store, name: name)
-        case let .storeDeleted(store): self = .deleteStore(store: store)
+        case let .purchaseReverted(purchase): return .revertPurchase(purchase: purchase)
+        case let .boughtEntriesCleared(list): return .clearBought(list: list)
+        case let .tripStarted(trip, list, store): return .startTrip(trip: trip, list: list, store: store)
+        case let .tripPaused(trip): return .pauseTrip(trip: trip)
+        case let .tripResumed(trip): return .resumeTrip(trip: trip)
+        case let .tripEnded(trip): return .endTrip(trip: trip)
+        case let .memberAdded(member, role): return .addMember(member: member, role: role)
+        case let .memberRoleChanged(member, role): return .changeMemberRole(member: member, role: role)
+        case let .memberRemoved(member): return .removeMember(member: member)
+        case let .storeCreated(store, name): return .createStore(store: store, name: name)
+        case let .storeRenamed(store, name): return .renameStore(store: store, name: name)
+        case let .storeDeleted(store): return .deleteStore(store: store)
         }
     }
 }

@@ -48,7 +48,7 @@ extension ShopDecider {
             return
         default:
             // Every other event is what the command declared to make it decides, given the event's data.
-            command = Command(making: event)
+            command = Command.making(event)
         }
         let decided = try decide(command, state, actor: actor)
         // Compared in place: `decided == [event]` made an array (an allocation and a copy of the event) for each event checked.
