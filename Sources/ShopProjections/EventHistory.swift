@@ -40,69 +40,40 @@ public enum EventHistory {
         }
     }
 
-    /// Whether the event adds, changes or removes the member `name`.
+    /// Whether the event adds, changes or removes the member `name`, or
+    /// assigns it an entry: whether its data names `name` as its `member`.
     public static func isAbout(_ event: Event, member name: String) -> Bool {
-        switch event {
-        case let .memberAdded(member, _), let .memberRoleChanged(member, _), let .memberRemoved(member): return member == name
-        case let .listEntryAssigned(_, _, member): return member == name
-        case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
-             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
-             .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList,
-             .listEntryQuantityChanged, .itemRemovedFromList, .listReordered, .itemPurchased, .purchaseReverted,
-             .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded, .storeCreated, .storeRenamed, .storeDeleted:
-            return false
-        }
+        event.text(forKey: "member") == name
     }
+
+    // Each subject below: the events whose own field names it (`item`, `list`,
+    // `location`: the declarations say which have one), and the few that name
+    // it through another thing, judged against the state before them.
 
     static func touches(_ event: Event, item: ItemID, _ state: ShopState) -> Bool {
         switch event {
-        case let .itemCreated(id, _, _, _), let .itemRenamed(id, _), let .itemDetailsChanged(id, _), let .itemRelocated(id, _),
-             let .itemAvailabilityChanged(id, _), let .itemDeleted(id), let .itemAddedToList(_, id, _),
-             let .listEntryQuantityChanged(_, id, _), let .itemRemovedFromList(_, id), let .itemPurchased(_, id, _, _, _, _, _, _),
-             let .listEntryAssigned(_, id, _):
-            return id == item
         case let .listReordered(_, order): return order.contains(item)
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.item == item
         case let .boughtEntriesCleared(list): return state.lists[list]?.entry(for: item)?.isBought == true
-        case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
-             .listCreated, .listRenamed, .listPriorityChanged, .listDeleted, .listRestored, .listPurged,
-             .tripStarted, .tripPaused, .tripResumed, .tripEnded, .memberAdded, .memberRoleChanged, .memberRemoved,
-             .storeCreated, .storeRenamed, .storeDeleted:
-            return false
+        default: return event.id(forKey: "item") == item.uuid
         }
     }
 
     static func touches(_ event: Event, list: ListID, _ state: ShopState) -> Bool {
         switch event {
-        case let .listCreated(id, _, _), let .listRenamed(id, _), let .listPriorityChanged(id, _), let .listDeleted(id),
-             let .listRestored(id), let .listPurged(id), let .itemAddedToList(id, _, _), let .listEntryQuantityChanged(id, _, _),
-             let .itemRemovedFromList(id, _), let .listReordered(id, _), let .boughtEntriesCleared(id), let .listEntryAssigned(id, _, _):
-            return id == list
-        case let .itemPurchased(_, _, id, _, _, _, _, _), let .tripStarted(_, id, _): return id == list
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.list == list
         case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): return state.trips[trip]?.list == list
-        case .householdCreated, .locationCreated, .locationRenamed, .locationRecolored, .locationsReordered, .locationDeleted,
-             .itemCreated, .itemRenamed, .itemDetailsChanged, .itemRelocated, .itemAvailabilityChanged, .itemDeleted,
-             .memberAdded, .memberRoleChanged, .memberRemoved, .storeCreated, .storeRenamed, .storeDeleted:
-            return false
+        default: return event.id(forKey: "list") == list.uuid
         }
     }
 
     static func touches(_ event: Event, location: LocationID, _ state: ShopState) -> Bool {
         switch event {
-        case let .locationCreated(id, _, _, _), let .locationRenamed(id, _), let .locationRecolored(id, _), let .locationDeleted(id),
-             let .itemCreated(_, _, id, _), let .itemPurchased(_, _, _, _, _, id, _, _):
-            return id == location
-        case .householdCreated:
-            return location == .unknown
+        case .householdCreated: return location == .unknown
         case let .locationsReordered(order, _, _): return order.contains(location)
         case let .itemRelocated(item, to): return to == location || state.items[item]?.location == location
         case let .purchaseReverted(purchase): return state.purchases[purchase]?.location == location
-        case .itemRenamed, .itemDetailsChanged, .itemAvailabilityChanged, .itemDeleted, .listCreated, .listRenamed,
-             .listPriorityChanged, .listDeleted, .listRestored, .listPurged, .itemAddedToList, .listEntryQuantityChanged,
-             .itemRemovedFromList, .listReordered, .boughtEntriesCleared, .tripStarted, .tripPaused, .tripResumed, .tripEnded,
-             .memberAdded, .memberRoleChanged, .memberRemoved, .listEntryAssigned, .storeCreated, .storeRenamed, .storeDeleted:
-            return false
+        default: return event.id(forKey: "location") == location.uuid
         }
     }
 }

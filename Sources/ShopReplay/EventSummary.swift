@@ -1,3 +1,4 @@
+import Foundation
 import ShopEvents
 import ShopProjections
 
@@ -8,25 +9,30 @@ enum EventSummary {
         func list(_ id: ListID) -> String { state.lists[id]?.name ?? id.description }
         func location(_ id: LocationID) -> String { state.locations[id]?.name ?? id.description }
         func store(_ id: StoreID) -> String { state.stores[id]?.name ?? id.description }
+        func named(_ key: String, _ id: UUID) -> String? {
+            switch key {
+            case "item": item(ItemID(id))
+            case "list": list(ListID(id))
+            case "location": location(LocationID(id))
+            case "store": store(StoreID(id))
+            default: nil
+            }
+        }
         switch event {
         case let .householdCreated(_, name, currency, timeZone): return "\(name) (\(currency), \(timeZone))"
         case let .locationCreated(_, name, position, _): return "\(name) at position \(position)"
         case let .locationRenamed(id, name): return "\(location(id)) → \(name)"
-        case let .locationRecolored(id, _): return location(id)
         case let .locationsReordered(order, positions, _):
             return positions.map { numbers in zip(order, numbers).map { "\($1) \(location($0))" } }?.joined(separator: ", ") ?? order.map(location).joined(separator: ", ")
-        case let .locationDeleted(id): return location(id)
         case let .itemCreated(_, name, at, details):
             return "\(name) at \(location(at))" + (details.unitPrice.map { " for \(Format.money($0))" } ?? "")
         case let .itemRenamed(id, name): return "\(item(id)) → \(name)"
         case let .itemDetailsChanged(id, details): return "\(item(id)): price \(Format.money(details.unitPrice))"
         case let .itemRelocated(id, to): return "\(item(id)): \(state.items[id].map { location($0.location) } ?? "?") → \(location(to))"
         case let .itemAvailabilityChanged(id, available): return "\(item(id)) \(available ? "available again" : "out of stock")"
-        case let .itemDeleted(id): return item(id)
         case let .listCreated(_, name, priority): return "\(name) (\(priority.rawValue))"
         case let .listRenamed(id, name): return "\(list(id)) → \(name)"
         case let .listPriorityChanged(id, priority): return "\(list(id)): \(priority.rawValue)"
-        case let .listDeleted(id), let .listRestored(id), let .listPurged(id), let .boughtEntriesCleared(id): return list(id)
         case let .itemAddedToList(l, i, quantity): return "\(item(i)) ×\(quantity) on \(list(l))"
         case let .listEntryQuantityChanged(l, i, quantity): return "\(item(i)) ×\(quantity) on \(list(l))"
         case let .itemRemovedFromList(l, i): return "\(item(i)) off \(list(l))"
@@ -41,10 +47,11 @@ enum EventSummary {
         case let .tripStarted(_, l, s): return [l.map { "for \(list($0))" }, s.map { "at \(store($0))" }].compactMap { $0 }.joined(separator: " ")
         case let .storeCreated(_, name): return name
         case let .storeRenamed(s, name): return "\(store(s)) → \(name)"
-        case let .storeDeleted(s): return store(s)
-        case .tripPaused, .tripResumed, .tripEnded: return ""
         case let .memberAdded(member, role), let .memberRoleChanged(member, role): return "\(member) as \(role.rawValue)"
         case let .memberRemoved(member): return member
+        default:
+            // The names of the things the event's data names (a deleted list's, a recolored place's; none for a trip).
+            return event.ids.compactMap { named($0.key, $0.id) }.joined(separator: ", ")
         }
     }
 }

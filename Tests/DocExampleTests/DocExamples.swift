@@ -119,13 +119,13 @@ import ShopProjections
     try journal.execute(request)
 }
 
-// Sources/ShopEvents/Domain/Command.swift #3
-@MainActor func example_Command_3() throws {
+// Sources/ShopEvents/Domain/CommandDeclaration.swift #1
+@MainActor func example_CommandDeclaration_1() throws {
     print(CommandType(endingWith: .itemDeleted))   // deleteItem
 }
 
-// Sources/ShopEvents/Domain/Command.swift #4
-@MainActor func example_Command_4(purchaseCommand: CommandID) throws {
+// Sources/ShopEvents/Domain/Command.swift #3
+@MainActor func example_Command_3(purchaseCommand: CommandID) throws {
     // The id's first command ended with ItemPurchased: a CreateList under it is refused.
     try ShopDecider.requireRetry(.createList, id: purchaseCommand, first: .purchaseItem)   // id_reused
 }
@@ -782,4 +782,16 @@ import ShopProjections
             return line
         }
     }
+}
+
+// Sources/ShopEvents/Codec/EventFields.swift #1
+@MainActor func example_EventFields_1(milk: ItemID) throws {
+    let renamed = Event.itemRenamed(item: milk, name: "Oat milk")
+    print(renamed.id(forKey: "item") == milk.uuid, renamed.id(forKey: "list") as Any)   // true nil
+}
+
+// Sources/ShopEvents/Codec/EventValues.swift #1
+@MainActor func example_EventValues_1(milk: ItemID) throws {
+    let values: [String: EventDeclaration.Value] = ["item": .id(milk.uuid), "name": .text("Oat milk")]
+    print(try Event(.itemRenamed, version: 1, values: values))   // itemRenamed(item: …, name: "Oat milk")
 }

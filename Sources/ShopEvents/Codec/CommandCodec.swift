@@ -78,61 +78,9 @@ public enum CommandCodec {
         }.get()
     }
 
+    /// The command of `type` from its data: read as its declaration says (``Command/read(_:from:ids:household:)``).
     static func decodeData(_ type: CommandType, _ d: inout DataFields, ids: IDGenerator, household: HouseholdID?) throws(CodecError) -> Command {
-        switch type {
-        case .createHousehold:
-            return .createHousehold(household: try d.optionalID("household") ?? household ?? ids.make(), name: try d.string("name"),
-                                    currency: try d.string("currency"), timeZone: try d.string("timeZone"))
-        case .createLocation:
-            return .createLocation(location: try d.optionalID("location") ?? ids.make(), name: try d.string("name"),
-                                   color: try d.optionalColor("color"))
-        case .renameLocation: return .renameLocation(location: try d.id("location"), name: try d.string("name"))
-        case .recolorLocation: return .recolorLocation(location: try d.id("location"), color: try d.color("color"))
-        case .reorderLocations: return .reorderLocations(order: try d.ids("order"), positions: try d.optionalInts("positions"),
-                                                         unknownAlias: try d.optionalID("unknownAlias"))
-        case .deleteLocation: return .deleteLocation(location: try d.id("location"))
-        case .createItem:
-            return .createItem(item: try d.optionalID("item") ?? ids.make(), name: try d.string("name"),
-                               location: try d.optionalID("location"), details: try d.details())
-        case .renameItem: return .renameItem(item: try d.id("item"), name: try d.string("name"))
-        case .changeItemDetails: return .changeItemDetails(item: try d.id("item"), patch: try d.detailsPatch())
-        case .relocateItem: return .relocateItem(item: try d.id("item"), location: try d.id("location"))
-        case .setItemAvailability:
-            return .setItemAvailability(item: try d.id("item"), available: try d.bool("available"))
-        case .deleteItem: return .deleteItem(item: try d.id("item"))
-        case .createList:
-            return .createList(list: try d.optionalID("list") ?? ids.make(), name: try d.string("name"),
-                               priority: try d.optionalPriority("priority"))
-        case .renameList: return .renameList(list: try d.id("list"), name: try d.string("name"))
-        case .setListPriority: return .setListPriority(list: try d.id("list"), priority: try d.priority("priority"))
-        case .deleteList: return .deleteList(list: try d.id("list"))
-        case .restoreList: return .restoreList(list: try d.id("list"))
-        case .purgeList: return .purgeList(list: try d.id("list"))
-        case .addItemToList:
-            return .addItemToList(list: try d.id("list"), item: try d.id("item"), quantity: try d.optionalQuantity("quantity"))
-        case .changeQuantity:
-            return .changeQuantity(list: try d.id("list"), item: try d.id("item"), quantity: try d.quantity("quantity"))
-        case .removeItemFromList: return .removeItemFromList(list: try d.id("list"), item: try d.id("item"))
-        case .reorderList: return .reorderList(list: try d.id("list"), order: try d.ids("order"))
-        case .assignEntry: return .assignEntry(list: try d.id("list"), item: try d.id("item"), member: try d.optionalString("member"))
-        case .purchaseItem:
-            return .purchaseItem(purchase: try d.optionalID("purchase") ?? ids.make(), item: try d.id("item"),
-                                 list: try d.optionalID("list"), quantity: try d.optionalQuantity("quantity"),
-                                 unitPrice: try d.optionalInt("unitPrice"), location: try d.optionalID("location"),
-                                 purchasedAt: try d.optionalTimestamp("purchasedAt"), store: try d.optionalID("store"))
-        case .revertPurchase: return .revertPurchase(purchase: try d.id("purchase"))
-        case .clearBought: return .clearBought(list: try d.id("list"))
-        case .startTrip: return .startTrip(trip: try d.optionalID("trip") ?? ids.make(), list: try d.optionalID("list"), store: try d.optionalID("store"))
-        case .createStore: return .createStore(store: try d.optionalID("store") ?? ids.make(), name: try d.string("name"))
-        case .renameStore: return .renameStore(store: try d.id("store"), name: try d.string("name"))
-        case .deleteStore: return .deleteStore(store: try d.id("store"))
-        case .pauseTrip: return .pauseTrip(trip: try d.id("trip"))
-        case .resumeTrip: return .resumeTrip(trip: try d.id("trip"))
-        case .endTrip: return .endTrip(trip: try d.id("trip"))
-        case .addMember: return .addMember(member: try d.string("member"), role: try d.role("role"))
-        case .changeMemberRole: return .changeMemberRole(member: try d.string("member"), role: try d.role("role"))
-        case .removeMember: return .removeMember(member: try d.string("member"))
-        }
+        try Command.read(type, from: &d, ids: ids, household: household)
     }
 
     /// One line of JSON for the command (without a newline).
@@ -152,51 +100,14 @@ public enum CommandCodec {
         return w.takeBytes()
     }
 
+    /// The command's `data` object, its fields as its declaration writes them (``Command/visitFields(_:)``).
     static func writeData(_ command: Command, to w: inout JSONWriter) {
         w.beginObject()
-        switch command {
-        case let .createHousehold(household, name, currency, timeZone):
-            w.field("household", household); w.field("name", name)
-            w.field("currency", currency); w.field("timeZone", timeZone)
-        case let .createLocation(location, name, color):
-            w.field("location", location); w.field("name", name); w.field("color", color)
-        case let .renameLocation(location, name): w.field("location", location); w.field("name", name)
-        case let .recolorLocation(location, color): w.field("location", location); w.field("color", color)
-        case let .reorderLocations(order, positions, alias): w.field("order", order); w.field("positions", positions); w.field("unknownAlias", alias)
-        case let .deleteLocation(location): w.field("location", location)
-        case let .createItem(item, name, location, details):
-            w.field("item", item); w.field("name", name); w.field("location", location); w.details(details)
-        case let .renameItem(item, name): w.field("item", item); w.field("name", name)
-        case let .changeItemDetails(item, patch): w.field("item", item); w.detailsPatch(patch)
-        case let .relocateItem(item, location): w.field("item", item); w.field("location", location)
-        case let .setItemAvailability(item, available): w.field("item", item); w.field("available", available)
-        case let .deleteItem(item): w.field("item", item)
-        case let .createList(list, name, priority):
-            w.field("list", list); w.field("name", name); w.field("priority", priority)
-        case let .renameList(list, name): w.field("list", list); w.field("name", name)
-        case let .setListPriority(list, priority): w.field("list", list); w.field("priority", priority)
-        case let .deleteList(list), let .restoreList(list), let .purgeList(list), let .clearBought(list):
-            w.field("list", list)
-        case let .addItemToList(list, item, quantity):
-            w.field("list", list); w.field("item", item); w.field("quantity", quantity)
-        case let .changeQuantity(list, item, quantity):
-            w.field("list", list); w.field("item", item); w.field("quantity", quantity)
-        case let .removeItemFromList(list, item): w.field("list", list); w.field("item", item)
-        case let .reorderList(list, order): w.field("list", list); w.field("order", order)
-        case let .assignEntry(list, item, member): w.field("list", list); w.field("item", item); w.field("member", member)
-        case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
-            w.field("purchase", purchase); w.field("item", item); w.field("list", list)
-            w.field("quantity", quantity); w.field("unitPrice", unitPrice); w.field("location", location)
-            w.field("purchasedAt", purchasedAt); w.field("store", store)
-        case let .revertPurchase(purchase): w.field("purchase", purchase)
-        case let .startTrip(trip, list, store): w.field("trip", trip); w.field("list", list); w.field("store", store)
-        case let .createStore(store, name), let .renameStore(store, name): w.field("store", store); w.field("name", name)
-        case let .deleteStore(store): w.field("store", store)
-        case let .pauseTrip(trip), let .resumeTrip(trip), let .endTrip(trip): w.field("trip", trip)
-        case let .addMember(member, role), let .changeMemberRole(member, role):
-            w.field("member", member); w.field("role", role.rawValue)
-        case let .removeMember(member): w.field("member", member)
-        }
+        command.visitFields(&w)
         w.endObject()
     }
 }
+
+/// The codec's reader and writer are the declarations' (`CommandDeclarations.swift`).
+extension DataFields: CommandDataReader {}
+extension JSONWriter: CommandFieldVisitor {}

@@ -187,60 +187,6 @@ struct EventData {
             return try event(type)
         }
     }
-
-    /// The event of `type` at its current version from these fields; a required field that is absent is an error.
-    func event(_ type: EventType) throws(CodecError) -> Event {
-        switch type {
-        case .householdCreated:
-            return .householdCreated(household: try id(household, "household"), name: try need(name, "name"),
-                                     currency: try need(currency, "currency"), timeZone: try need(timeZone, "timeZone"))
-        case .locationCreated:
-            return .locationCreated(location: try id(location, "location"), name: try need(name, "name"),
-                                    position: try need(position, "position"), color: try need(color, "color"))
-        case .locationRenamed: return .locationRenamed(location: try id(location, "location"), name: try need(name, "name"))
-        case .locationRecolored: return .locationRecolored(location: try id(location, "location"), color: try need(color, "color"))
-        case .locationsReordered:
-            return .locationsReordered(order: try need(order, "order").map(LocationID.init), positions: positions, unknownAlias: unknownAlias.map(LocationID.init))
-        case .locationDeleted: return .locationDeleted(location: try id(location, "location"))
-        case .itemCreated:
-            return .itemCreated(item: try id(item, "item"), name: try need(name, "name"), location: try id(location, "location"), details: details)
-        case .itemRenamed: return .itemRenamed(item: try id(item, "item"), name: try need(name, "name"))
-        case .itemDetailsChanged: return .itemDetailsChanged(item: try id(item, "item"), details: details)
-        case .itemRelocated: return .itemRelocated(item: try id(item, "item"), location: try id(location, "location"))
-        case .itemAvailabilityChanged:
-            return .itemAvailabilityChanged(item: try id(item, "item"), available: try need(available, "available"))
-        case .itemDeleted: return .itemDeleted(item: try id(item, "item"))
-        case .listCreated: return .listCreated(list: try id(list, "list"), name: try need(name, "name"), priority: try need(priority, "priority"))
-        case .listRenamed: return .listRenamed(list: try id(list, "list"), name: try need(name, "name"))
-        case .listPriorityChanged: return .listPriorityChanged(list: try id(list, "list"), priority: try need(priority, "priority"))
-        case .listDeleted: return .listDeleted(list: try id(list, "list"))
-        case .listRestored: return .listRestored(list: try id(list, "list"))
-        case .listPurged: return .listPurged(list: try id(list, "list"))
-        case .itemAddedToList:
-            return .itemAddedToList(list: try id(list, "list"), item: try id(item, "item"), quantity: try need(quantity, "quantity"))
-        case .listEntryQuantityChanged:
-            return .listEntryQuantityChanged(list: try id(list, "list"), item: try id(item, "item"), quantity: try need(quantity, "quantity"))
-        case .itemRemovedFromList: return .itemRemovedFromList(list: try id(list, "list"), item: try id(item, "item"))
-        case .listReordered: return .listReordered(list: try id(list, "list"), order: try need(order, "order").map(ItemID.init))
-        case .listEntryAssigned: return .listEntryAssigned(list: try id(list, "list"), item: try id(item, "item"), member: member)
-        case .itemPurchased:
-            return .itemPurchased(purchase: try id(purchase, "purchase"), item: try id(item, "item"), list: list.map(ListID.init),
-                                  quantity: try need(quantity, "quantity"), unitPrice: unitPrice,
-                                  location: try id(location, "location"), purchasedAt: purchasedAt, store: store.map(StoreID.init))
-        case .purchaseReverted: return .purchaseReverted(purchase: try id(purchase, "purchase"))
-        case .boughtEntriesCleared: return .boughtEntriesCleared(list: try id(list, "list"))
-        case .tripStarted: return .tripStarted(trip: try id(trip, "trip"), list: list.map(ListID.init), store: store.map(StoreID.init))
-        case .storeCreated: return .storeCreated(store: try id(store, "store"), name: try need(name, "name"))
-        case .storeRenamed: return .storeRenamed(store: try id(store, "store"), name: try need(name, "name"))
-        case .storeDeleted: return .storeDeleted(store: try id(store, "store"))
-        case .tripPaused: return .tripPaused(trip: try id(trip, "trip"))
-        case .tripResumed: return .tripResumed(trip: try id(trip, "trip"))
-        case .tripEnded: return .tripEnded(trip: try id(trip, "trip"))
-        case .memberAdded: return .memberAdded(member: try need(member, "member"), role: try need(role, "role"))
-        case .memberRoleChanged: return .memberRoleChanged(member: try need(member, "member"), role: try need(role, "role"))
-        case .memberRemoved: return .memberRemoved(member: try need(member, "member"))
-        }
-    }
 }
 
 extension EventData.Field: CaseIterable {

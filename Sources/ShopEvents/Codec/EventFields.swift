@@ -88,7 +88,67 @@ extension Event {
         case let .memberRemoved(member): v.field("member", member)
         }
     }
+}
 
+// The reader, beside the writer above: one line each per type, in the same order
+// of fields (EventDeclarationTests holds both to the declaration).
+extension EventData {
+    /// The event of `type` at its current version from these fields; a required field that is absent is an error.
+    func event(_ type: EventType) throws(CodecError) -> Event {
+        switch type {
+        case .householdCreated:
+            return .householdCreated(household: try id(household, "household"), name: try need(name, "name"),
+                                     currency: try need(currency, "currency"), timeZone: try need(timeZone, "timeZone"))
+        case .locationCreated:
+            return .locationCreated(location: try id(location, "location"), name: try need(name, "name"),
+                                    position: try need(position, "position"), color: try need(color, "color"))
+        case .locationRenamed: return .locationRenamed(location: try id(location, "location"), name: try need(name, "name"))
+        case .locationRecolored: return .locationRecolored(location: try id(location, "location"), color: try need(color, "color"))
+        case .locationsReordered:
+            return .locationsReordered(order: try need(order, "order").map(LocationID.init), positions: positions, unknownAlias: unknownAlias.map(LocationID.init))
+        case .locationDeleted: return .locationDeleted(location: try id(location, "location"))
+        case .itemCreated:
+            return .itemCreated(item: try id(item, "item"), name: try need(name, "name"), location: try id(location, "location"), details: details)
+        case .itemRenamed: return .itemRenamed(item: try id(item, "item"), name: try need(name, "name"))
+        case .itemDetailsChanged: return .itemDetailsChanged(item: try id(item, "item"), details: details)
+        case .itemRelocated: return .itemRelocated(item: try id(item, "item"), location: try id(location, "location"))
+        case .itemAvailabilityChanged:
+            return .itemAvailabilityChanged(item: try id(item, "item"), available: try need(available, "available"))
+        case .itemDeleted: return .itemDeleted(item: try id(item, "item"))
+        case .listCreated: return .listCreated(list: try id(list, "list"), name: try need(name, "name"), priority: try need(priority, "priority"))
+        case .listRenamed: return .listRenamed(list: try id(list, "list"), name: try need(name, "name"))
+        case .listPriorityChanged: return .listPriorityChanged(list: try id(list, "list"), priority: try need(priority, "priority"))
+        case .listDeleted: return .listDeleted(list: try id(list, "list"))
+        case .listRestored: return .listRestored(list: try id(list, "list"))
+        case .listPurged: return .listPurged(list: try id(list, "list"))
+        case .itemAddedToList:
+            return .itemAddedToList(list: try id(list, "list"), item: try id(item, "item"), quantity: try need(quantity, "quantity"))
+        case .listEntryQuantityChanged:
+            return .listEntryQuantityChanged(list: try id(list, "list"), item: try id(item, "item"), quantity: try need(quantity, "quantity"))
+        case .itemRemovedFromList: return .itemRemovedFromList(list: try id(list, "list"), item: try id(item, "item"))
+        case .listReordered: return .listReordered(list: try id(list, "list"), order: try need(order, "order").map(ItemID.init))
+        case .listEntryAssigned: return .listEntryAssigned(list: try id(list, "list"), item: try id(item, "item"), member: member)
+        case .itemPurchased:
+            return .itemPurchased(purchase: try id(purchase, "purchase"), item: try id(item, "item"), list: list.map(ListID.init),
+                                  quantity: try need(quantity, "quantity"), unitPrice: unitPrice,
+                                  location: try id(location, "location"), purchasedAt: purchasedAt, store: store.map(StoreID.init))
+        case .purchaseReverted: return .purchaseReverted(purchase: try id(purchase, "purchase"))
+        case .boughtEntriesCleared: return .boughtEntriesCleared(list: try id(list, "list"))
+        case .tripStarted: return .tripStarted(trip: try id(trip, "trip"), list: list.map(ListID.init), store: store.map(StoreID.init))
+        case .storeCreated: return .storeCreated(store: try id(store, "store"), name: try need(name, "name"))
+        case .storeRenamed: return .storeRenamed(store: try id(store, "store"), name: try need(name, "name"))
+        case .storeDeleted: return .storeDeleted(store: try id(store, "store"))
+        case .tripPaused: return .tripPaused(trip: try id(trip, "trip"))
+        case .tripResumed: return .tripResumed(trip: try id(trip, "trip"))
+        case .tripEnded: return .tripEnded(trip: try id(trip, "trip"))
+        case .memberAdded: return .memberAdded(member: try need(member, "member"), role: try need(role, "role"))
+        case .memberRoleChanged: return .memberRoleChanged(member: try need(member, "member"), role: try need(role, "role"))
+        case .memberRemoved: return .memberRemoved(member: try need(member, "member"))
+        }
+    }
+}
+
+extension Event {
     /// The id new to the journal the event gives, where its declaration has
     /// one (``EventDeclaration/newIDField``): the ids the verifier checks are new.
     var newID: UUID? {
@@ -145,4 +205,71 @@ private struct IDFinder: EventFieldVisitor {
         if at == index { id = value }
         at += 1
     }
+}
+
+extension Event {
+    /// The id the event's data holds under `key` (`"item"`, `"list"`,
+    /// `"location"`, …), if the type declares that field and it has a value:
+    /// what a view needs to know which things an event names, without a
+    /// switch over every type.
+    ///
+    /// ```swift
+    /// let renamed = Event.itemRenamed(item: milk, name: "Oat milk")
+    /// print(renamed.id(forKey: "item") == milk.uuid, renamed.id(forKey: "list") as Any)   // true nil
+    /// ```
+    public func id(forKey key: String) -> UUID? {
+        var finder = FieldFinder(key: key)
+        visitFields(&finder)
+        return finder.id
+    }
+
+    /// The text the event's data holds under `key` (`"member"`, `"name"`, …), if it has one.
+    public func text(forKey key: String) -> String? {
+        var finder = FieldFinder(key: key)
+        visitFields(&finder)
+        return finder.text
+    }
+
+    /// Every id field of the event that has a value, with its key, in the writer's order.
+    public var ids: [(key: String, id: UUID)] {
+        var finder = FieldFinder(key: nil)
+        visitFields(&finder)
+        return finder.all
+    }
+}
+
+/// The value of one field of an event, by its key; or (no key) every id with its key.
+private struct FieldFinder: EventFieldVisitor {
+    let key: String?
+    var id: UUID?
+    var text: String?
+    var all: [(key: String, id: UUID)] = []
+
+    init(key: String?) { self.key = key }
+
+    private func wanted(_ name: StaticString) -> Bool {
+        guard let key else { return false }
+        return name.withUTF8Buffer { $0.elementsEqual(key.utf8) }
+    }
+
+    private mutating func found(_ name: StaticString, _ value: UUID?) {
+        guard let value else { return }
+        if key == nil { all.append((name.description, value)) } else if wanted(name) { id = value }
+    }
+
+    mutating func field<Kind>(_ name: StaticString, _ value: EntityID<Kind>) { found(name, value.uuid) }
+    mutating func field<Kind>(_ name: StaticString, _ value: EntityID<Kind>?) { found(name, value?.uuid) }
+    mutating func field(_ name: StaticString, _ value: String) { if wanted(name) { text = value } }
+    mutating func field(_ name: StaticString, _ value: String?) { if wanted(name) { text = value } }
+    mutating func field(_ name: StaticString, _ value: Int) {}
+    mutating func field(_ name: StaticString, _ value: Int?) {}
+    mutating func field(_ name: StaticString, _ value: Bool) {}
+    mutating func field(_ name: StaticString, _ value: Quantity) {}
+    mutating func field(_ name: StaticString, _ value: Quantity?) {}
+    mutating func field(_ name: StaticString, _ value: Timestamp?) {}
+    mutating func field(_ name: StaticString, _ value: Priority) {}
+    mutating func field(_ name: StaticString, _ value: Role) {}
+    mutating func field(_ name: StaticString, _ value: Color) {}
+    mutating func field<Kind>(_ name: StaticString, _ value: [EntityID<Kind>]) {}
+    mutating func field(_ name: StaticString, _ value: [Int]?) {}
 }

@@ -182,59 +182,6 @@ public struct CommandEnvelope: Hashable, Sendable {
     }
 }
 
-extension CommandType {
-    /// The command type whose events end with an event of `kind`. Each
-    /// command's last event is its own — `DeleteItem` ends with `ItemDeleted`
-    /// after its `ItemRemovedFromList`s, `DeleteLocation` with
-    /// `LocationDeleted`, `AddMember` with the member's `MemberAdded` — so a
-    /// journal, which records events and not commands, knows from the last
-    /// event of a command id which command it was (`id_reused`).
-    ///
-    /// ```swift
-    /// print(CommandType(endingWith: .itemDeleted))   // deleteItem
-    /// ```
-    public init(endingWith kind: EventType) {
-        switch kind {
-        case .householdCreated: self = .createHousehold
-        case .locationCreated: self = .createLocation
-        case .locationRenamed: self = .renameLocation
-        case .locationRecolored: self = .recolorLocation
-        case .locationsReordered: self = .reorderLocations
-        case .locationDeleted: self = .deleteLocation
-        case .itemCreated: self = .createItem
-        case .itemRenamed: self = .renameItem
-        case .itemDetailsChanged: self = .changeItemDetails
-        case .itemRelocated: self = .relocateItem
-        case .itemAvailabilityChanged: self = .setItemAvailability
-        case .itemDeleted: self = .deleteItem
-        case .listCreated: self = .createList
-        case .listRenamed: self = .renameList
-        case .listPriorityChanged: self = .setListPriority
-        case .listDeleted: self = .deleteList
-        case .listRestored: self = .restoreList
-        case .listPurged: self = .purgeList
-        case .itemAddedToList: self = .addItemToList
-        case .listEntryQuantityChanged: self = .changeQuantity
-        case .itemRemovedFromList: self = .removeItemFromList
-        case .listReordered: self = .reorderList
-        case .listEntryAssigned: self = .assignEntry
-        case .itemPurchased: self = .purchaseItem
-        case .purchaseReverted: self = .revertPurchase
-        case .boughtEntriesCleared: self = .clearBought
-        case .tripStarted: self = .startTrip
-        case .tripPaused: self = .pauseTrip
-        case .tripResumed: self = .resumeTrip
-        case .tripEnded: self = .endTrip
-        case .memberAdded: self = .addMember
-        case .memberRoleChanged: self = .changeMemberRole
-        case .memberRemoved: self = .removeMember
-        case .storeCreated: self = .createStore
-        case .storeRenamed: self = .renameStore
-        case .storeDeleted: self = .deleteStore
-        }
-    }
-}
-
 extension ShopDecider {
     /// A command whose id the journal holds already is a retry only if it is
     /// of the same type as the command first made with that id (`first`, the

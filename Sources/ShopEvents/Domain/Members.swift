@@ -24,8 +24,9 @@ public struct Member: Hashable, Sendable {
 extension ShopDecider {
     /// The role check, after `no_household` and before every other rule:
     /// in a closed household, a non-member is `not_a_member`; a viewer may
-    /// issue nothing; a member everything but `AddMember`, `ChangeMemberRole`,
-    /// `PurgeList` and `RemoveMember` of someone else.
+    /// issue nothing; a member everything but what its declaration keeps for
+    /// owners (`AddMember`, `ChangeMemberRole`, `PurgeList`; `RemoveMember` of
+    /// someone else): ``CommandDeclaration/issuer``.
     static func authorize(_ command: Command, actor: String, _ state: ShopState) throws(RuleViolation) {
         guard !state.isOpen else { return }
         guard let member = state.member(named: actor) else {
@@ -38,16 +39,12 @@ extension ShopDecider {
         case .owner: return
         case .viewer: throw forbidden("a viewer may look, and issue no command")
         case .member:
-            switch command {
-            case .addMember, .changeMemberRole: throw forbidden("only an owner manages members")
-            case .purgeList: throw forbidden("only an owner may purge a list for good")
-            case let .removeMember(other) where other != actor: throw forbidden("a member may remove only itself (leave), not \(ShopState.quoted(other))")
-            case .createHousehold, .createLocation, .renameLocation, .recolorLocation, .reorderLocations, .deleteLocation,
-                 .createItem, .renameItem, .changeItemDetails, .relocateItem, .setItemAvailability, .deleteItem,
-                 .createList, .renameList, .setListPriority, .deleteList, .restoreList, .addItemToList, .changeQuantity,
-                 .removeItemFromList, .reorderList, .assignEntry, .purchaseItem, .revertPurchase, .clearBought, .startTrip,
-                 .pauseTrip, .resumeTrip, .endTrip, .removeMember, .createStore, .renameStore, .deleteStore:
-                return
+            switch command.kind.declaration.issuer {
+            case .member: return
+            case let .owner(why): throw forbidden(why)
+            case .ownerOrItself:
+                guard case let .removeMember(other) = command, other != actor else { return }
+                throw forbidden("a member may remove only itself (leave), not \(ShopState.quoted(other))")
             }
         }
     }

@@ -9,9 +9,13 @@ struct FoundationLine: Decodable {
 
     enum Keys: String, CodingKey { case seq, id, type, v, at, actor, device, command, correlation, data, prev }
 
-    enum DataKeys: String, CodingKey {
-        case household, name, currency, timeZone, location, position, color, order, item, category, notes, unitPrice, photo
-        case available, list, priority, quantity, purchase, purchasedAt, trip, member, role, store
+    /// A key of the event's `data`: any declared one.
+    struct DataKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ key: String) { stringValue = key }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     struct DecodedColor: Decodable {
@@ -29,8 +33,8 @@ struct FoundationLine: Decodable {
         guard let type = EventType(rawValue: typeName) else {
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown type")
         }
-        let d = try c.nestedContainer(keyedBy: DataKeys.self, forKey: .data)
-        let event = try Self.event(type, from: d, time: time)
+        let d = try c.nestedContainer(keyedBy: DataKey.self, forKey: .data)
+        let event = try Self.event(type, version: try c.decode(Int.self, forKey: .v), from: d, time: time)
         guard let prev = SHA256Digest(hex: try c.decode(String.self, forKey: .prev)) else {
             throw DecodingError.dataCorruptedError(forKey: .prev, in: c, debugDescription: "prev")
         }
@@ -41,76 +45,40 @@ struct FoundationLine: Decodable {
                                  event: event, prev: prev)
     }
 
-    /// The event of `type` from the line's `data` (`time` reads a timestamp).
-    private static func event(_ type: EventType, from d: KeyedDecodingContainer<DataKeys>,
+    /// The event of `type` from the line's `data`: each field its declaration
+    /// names decoded by its kind (`time` reads a timestamp), the event made
+    /// from those values (``Event/init(_:version:values:)``).
+    private static func event(_ type: EventType, version: Int, from d: KeyedDecodingContainer<DataKey>,
                               time: (String) throws -> Timestamp) throws -> Event {
-        func id<K>(_ key: DataKeys) throws -> EntityID<K> { EntityID(try d.decode(UUID.self, forKey: key)) }
-        func optionalID<K>(_ key: DataKeys) throws -> EntityID<K>? { try d.decodeIfPresent(UUID.self, forKey: key).map(EntityID.init) }
-        func details() throws -> ItemDetails {
-            ItemDetails(category: try d.decodeIfPresent(String.self, forKey: .category), notes: try d.decodeIfPresent(String.self, forKey: .notes),
-                        unitPrice: try d.decodeIfPresent(Int.self, forKey: .unitPrice), photo: try d.decodeIfPresent(String.self, forKey: .photo))
+        var values: [String: EventDeclaration.Value] = [:]
+        for field in type.declaration.fields(at: version) {
+            let key = DataKey(field.key)
+            guard d.contains(key), try !d.decodeNil(forKey: key) else { continue }
+            values[field.key] = try value(field.kind, d, key, time)
         }
-        func priority() throws -> Priority {
-            guard let p = Priority(rawValue: try d.decode(String.self, forKey: .priority)) else {
-                throw DecodingError.dataCorruptedError(forKey: .priority, in: d, debugDescription: "priority")
-            }
-            return p
+        return try Event(type, version: version, values: values)
+    }
+
+    /// One field's value, decoded as its kind says.
+    private static func value(_ kind: EventDeclaration.Kind, _ d: KeyedDecodingContainer<DataKey>, _ key: DataKey,
+                              _ time: (String) throws -> Timestamp) throws -> EventDeclaration.Value {
+        func text() throws -> String { try d.decode(String.self, forKey: key) }
+        func named<T: RawRepresentable<String>>(_: T.Type) throws -> T {
+            guard let value = T(rawValue: try text()) else { throw DecodingError.dataCorruptedError(forKey: key, in: d, debugDescription: kind.rawValue) }
+            return value
         }
-        let event: Event
-        switch type {
-        case .householdCreated:
-            event = .householdCreated(household: try id(.household), name: try d.decode(String.self, forKey: .name),
-                                      currency: try d.decode(String.self, forKey: .currency), timeZone: try d.decode(String.self, forKey: .timeZone))
-        case .locationCreated:
-            event = .locationCreated(location: try id(.location), name: try d.decode(String.self, forKey: .name),
-                                     position: try d.decode(Int.self, forKey: .position), color: try d.decode(DecodedColor.self, forKey: .color).color)
-        case .locationRenamed: event = .locationRenamed(location: try id(.location), name: try d.decode(String.self, forKey: .name))
-        case .locationRecolored: event = .locationRecolored(location: try id(.location), color: try d.decode(DecodedColor.self, forKey: .color).color)
-        case .locationsReordered: event = .locationsReordered(order: try d.decode([UUID].self, forKey: .order).map(LocationID.init))
-        case .locationDeleted: event = .locationDeleted(location: try id(.location))
-        case .itemCreated:
-            event = .itemCreated(item: try id(.item), name: try d.decode(String.self, forKey: .name), location: try id(.location), details: try details())
-        case .itemRenamed: event = .itemRenamed(item: try id(.item), name: try d.decode(String.self, forKey: .name))
-        case .itemDetailsChanged: event = .itemDetailsChanged(item: try id(.item), details: try details())
-        case .itemRelocated: event = .itemRelocated(item: try id(.item), location: try id(.location))
-        case .itemAvailabilityChanged: event = .itemAvailabilityChanged(item: try id(.item), available: try d.decode(Bool.self, forKey: .available))
-        case .itemDeleted: event = .itemDeleted(item: try id(.item))
-        case .listCreated: event = .listCreated(list: try id(.list), name: try d.decode(String.self, forKey: .name), priority: try priority())
-        case .listRenamed: event = .listRenamed(list: try id(.list), name: try d.decode(String.self, forKey: .name))
-        case .listPriorityChanged: event = .listPriorityChanged(list: try id(.list), priority: try priority())
-        case .listDeleted: event = .listDeleted(list: try id(.list))
-        case .listRestored: event = .listRestored(list: try id(.list))
-        case .listPurged: event = .listPurged(list: try id(.list))
-        case .itemAddedToList:
-            event = .itemAddedToList(list: try id(.list), item: try id(.item), quantity: try d.decode(Quantity.self, forKey: .quantity))
-        case .listEntryQuantityChanged:
-            event = .listEntryQuantityChanged(list: try id(.list), item: try id(.item), quantity: try d.decode(Quantity.self, forKey: .quantity))
-        case .itemRemovedFromList: event = .itemRemovedFromList(list: try id(.list), item: try id(.item))
-        case .listReordered: event = .listReordered(list: try id(.list), order: try d.decode([UUID].self, forKey: .order).map(ItemID.init))
-        case .itemPurchased:
-            event = .itemPurchased(purchase: try id(.purchase), item: try id(.item), list: try optionalID(.list),
-                                   quantity: try d.decode(Quantity.self, forKey: .quantity), unitPrice: try d.decodeIfPresent(Int.self, forKey: .unitPrice),
-                                   location: try id(.location), purchasedAt: try d.decodeIfPresent(String.self, forKey: .purchasedAt).map(time),
-                                   store: try optionalID(.store))
-        case .purchaseReverted: event = .purchaseReverted(purchase: try id(.purchase))
-        case .boughtEntriesCleared: event = .boughtEntriesCleared(list: try id(.list))
-        case .tripStarted: event = .tripStarted(trip: try id(.trip), list: try optionalID(.list), store: try optionalID(.store))
-        case .tripPaused: event = .tripPaused(trip: try id(.trip))
-        case .tripResumed: event = .tripResumed(trip: try id(.trip))
-        case .tripEnded: event = .tripEnded(trip: try id(.trip))
-        case .memberAdded, .memberRoleChanged:
-            guard let role = Role(rawValue: try d.decode(String.self, forKey: .role)) else {
-                throw DecodingError.dataCorruptedError(forKey: .role, in: d, debugDescription: "role")
-            }
-            let member = try d.decode(String.self, forKey: .member)
-            event = type == .memberAdded ? .memberAdded(member: member, role: role) : .memberRoleChanged(member: member, role: role)
-        case .memberRemoved: event = .memberRemoved(member: try d.decode(String.self, forKey: .member))
-        case .listEntryAssigned:
-            event = .listEntryAssigned(list: try id(.list), item: try id(.item), member: try d.decodeIfPresent(String.self, forKey: .member))
-        case .storeCreated: event = .storeCreated(store: try id(.store), name: try d.decode(String.self, forKey: .name))
-        case .storeRenamed: event = .storeRenamed(store: try id(.store), name: try d.decode(String.self, forKey: .name))
-        case .storeDeleted: event = .storeDeleted(store: try id(.store))
+        switch kind {
+        case .id: return .id(try d.decode(UUID.self, forKey: key))
+        case .ids: return .ids(try d.decode([UUID].self, forKey: key))
+        case .text: return .text(try text())
+        case .number: return .number(try d.decode(Int.self, forKey: key))
+        case .numbers: return .numbers(try d.decode([Int].self, forKey: key))
+        case .flag: return .flag(try d.decode(Bool.self, forKey: key))
+        case .quantity: return .quantity(try d.decode(Quantity.self, forKey: key))
+        case .time: return .time(try time(try text()))
+        case .priority: return .priority(try named(Priority.self))
+        case .role: return .role(try named(Role.self))
+        case .color: return .color(try d.decode(DecodedColor.self, forKey: key).color)
         }
-        return event
     }
 }
