@@ -42,7 +42,7 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
     private var recordsFD: Int32 = -1
     /// The households' journals, and the hub's rules over them.
     let lineStore: FileLineStore
-    private let core: HubCore<FileLineStore>
+    public let core: HubCore<FileLineStore>
     /// Each household's pushes, one at a time (each is decided on the state the one before left).
     private let pushTurns = HouseholdTurns()
     private var lockFD: Int32 = -1
@@ -155,9 +155,10 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
 
     // MARK: The journal
 
-    /// Answered by ``HubCore`` over the journals; a journal it cannot use now is an `error` answer,
-    /// as the stdio hub gives.
-    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
+    /// Answered by ``HubCore`` over the journals, a household's pushes one at a time; a journal it
+    /// cannot use now is an `error` answer, as the stdio hub gives. The token is not checked here:
+    /// the routes check every request's from the records, and a long poll's again when it answers.
+    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash?) async throws -> SyncResponse {
         do {
             guard case .push = request else { return try await core.sync(household, request, as: actor, token: nil) }
             return try await pushTurns.run(household) { try await core.sync(household, request, as: actor, token: nil) }
@@ -166,6 +167,7 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
         }
     }
 
+    /// The file's bytes, read without the writer's lock (beside a serving hub, too).
     public func journal(_ household: HouseholdID) async throws -> [UInt8] {
         try await lineStore.contents(of: household)
     }
@@ -181,9 +183,18 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
             do { try DurableFile.writeAtomically(bytes, to: target, mode: 0o600) } catch let error as JournalError {
                 throw HubError.unavailable("cannot write \(target): \(error.message)")
             }
-            if records.households[household] == nil {
-                try append([.household(id: household, created: created, address: nil)])
-            }
+            try recordHousehold(household, created: created)
+        }
+    }
+
+    public func recordImported(_ household: HouseholdID, created: Timestamp) async throws {
+        try await onRecords { [self] in try recordHousehold(household, created: created) }
+    }
+
+    /// On the records' queue: the household recorded unless it is there.
+    private func recordHousehold(_ household: HouseholdID, created: Timestamp) throws {
+        if records.households[household] == nil {
+            try append([.household(id: household, created: created, address: nil)])
         }
     }
 

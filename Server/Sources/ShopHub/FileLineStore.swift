@@ -24,7 +24,13 @@ import Darwin
 /// be waited for, and every append `fsync`s). Nothing here deletes or replaces a file. A damaged journal
 /// is refused naming its line and byte offset: ``Unusable``, which the file hub answers as the stdio hub
 /// does (an `error` answer). Tokens are not checked here: the file hub's routes check them.
-final class FileLineStore: HubLineStore {
+///
+/// ```swift
+/// func head(of household: HouseholdID, in storage: FileHubStorage) async throws -> JournalHead {
+///     try await storage.core.store.head(of: household, token: nil)
+/// }
+/// ```
+public final class FileLineStore: HubLineStore {
     /// The folder of the households' journals.
     let folder: String
     let options: Journal.Options
@@ -56,14 +62,14 @@ final class FileLineStore: HubLineStore {
 
     // MARK: The line store
 
-    func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
+    public func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
         try await lane(household).run { try $0.householdAndHead().1 }
     }
 
     /// With a `limit`: the lines a pull's page of `limit - 1` lines takes, and the line after them
     /// if it is full (``HubLines/toEnd`` false), read without the lock. Without: every line after
     /// `after`, checked, under the writer's lock.
-    func lines(of household: HouseholdID, after: Int, limit: Int?, token: String?) async throws -> HubLines {
+    public func lines(of household: HouseholdID, after: Int, limit: Int?, token: String?) async throws -> HubLines {
         let lane = try lane(household)
         guard let limit else {
             return try await turns.run(household) { try await lane.locked { try $0.lockedLines(after: after) } }.hubLines(from: after)
@@ -71,13 +77,13 @@ final class FileLineStore: HubLineStore {
         return try await lane.run { try $0.lines(after: after, page: limit - 1, hashing: true) }.hubLines(from: after)
     }
 
-    func records(of household: HouseholdID, commands: [CommandID]) async throws -> [CommandID: HubRules.CommandRecord] {
+    public func records(of household: HouseholdID, commands: [CommandID]) async throws -> [CommandID: HubRules.CommandRecord] {
         let lane = try lane(household)
         return try await turns.run(household) { try await lane.locked { try $0.records(of: commands) } }
     }
 
     /// Each household's part in turn, each under its writer's lock.
-    func append(_ appends: [HubAppend]) async throws -> [HouseholdID: HubAppend.Outcome] {
+    public func append(_ appends: [HubAppend]) async throws -> [HouseholdID: HubAppend.Outcome] {
         var outcomes: [HouseholdID: HubAppend.Outcome] = [:]
         for part in appends {
             guard let lane = existingLane(part.household) else {
@@ -89,7 +95,7 @@ final class FileLineStore: HubLineStore {
         return outcomes
     }
 
-    func withLock<T: Sendable>(_ household: HouseholdID, _ body: @Sendable (any HubLockedHousehold) async throws -> T) async throws -> T {
+    public func withLock<T: Sendable>(_ household: HouseholdID, _ body: @Sendable (any HubLockedHousehold) async throws -> T) async throws -> T {
         let lane = try lane(household)
         guard !readOnly else { throw HubError.unavailable("\(folder) was opened to read only") }
         return try await turns.run(household) {

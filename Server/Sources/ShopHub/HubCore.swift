@@ -15,7 +15,7 @@ import Synchronization
 /// }
 /// ```
 public final class HubCore<Store: HubLineStore>: Sendable {
-    let store: Store
+    public let store: Store
     let clock: Clock
     /// Where the recorded events' ids come from.
     let ids: IDGenerator
