@@ -176,4 +176,38 @@ struct FileLineStoreTests {
         #expect(try await Self.push(core, [MemoryStoreTests.list(2)]) == .results([Self.ok(2, [2])]))
         #expect(Scratch.bytes(store.path(of: Self.household)) == bytes)
     }
+
+    @Test("a pull's page on files is the stdio hub's, line for line and `more` for `more`, at every `after` and small page sizes (commands of several lines across a page's end)")
+    func pullsAsTheStdioHub() async throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (_, store) = Self.driver(folder)
+        let path = store.path(of: Self.household)
+        let journal = try Journal.open(path: path, options: Journal.Options(clock: TestClock.stepping(), ids: .sequential(), actor: "ana"))
+        var commands = RandomCommands(seed: 50)
+        for round in 1...3 {
+            for _ in 0..<100 { _ = try journal.execute(batch: [CommandEnvelope(commands.next(for: journal.state), id: CommandID())]) }
+            // A location with three items, deleted: a command of four events (three relocations and the deletion).
+            let location = LocationID()
+            _ = try journal.execute(batch: [CommandEnvelope(.createLocation(location: location, name: "Aisle \(round)"), id: CommandID())]
+                                      + (1...3).map { CommandEnvelope(.createItem(name: "Thing \(round)-\($0)", location: location), id: CommandID()) }
+                                      + [CommandEnvelope(.deleteLocation(location: location), id: CommandID())])
+        }
+        journal.close()
+        let lines = Scratch.bytes(path).split(separator: 0x0A).map(Array.init)
+        let events = try lines.map { line -> RecordedEvent in
+            guard case let .event(recorded) = try EventLineCodec.decodeLine(line) else { throw HubError.unavailable("not an event") }
+            return recorded
+        }
+        #expect(events.contains { ($0.commandEvents ?? 1) > 1 })
+        for size in [1, 2, 3, 5] {
+            let core = HubCore(store: store, linesPerPull: size)
+            let hub = SyncHub(journal: path)
+            hub.linesPerPull = size
+            for after in 0...lines.count {
+                let request = SyncRequest.pull(after: after, hash: after == 0 ? .zero : SHA256.hash(lines[after - 1]))
+                #expect(try await core.sync(Self.household, request, as: "ana", token: nil) == hub.respond(to: request), "page \(size), after \(after)")
+            }
+        }
+    }
 }
