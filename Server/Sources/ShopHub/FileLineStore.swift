@@ -151,11 +151,11 @@ public final class FileLineStore: HubLineStore {
 
     // MARK: Lanes
 
-    private func existingLane(_ household: HouseholdID) -> Lane? {
+    func existingLane(_ household: HouseholdID) -> Lane? {
         guard known.withLock({ $0.contains(household) }) else { return nil }
         return lanes.withLock { lanes in
             if let lane = lanes[household] { return lane }
-            let lane = Lane(household: household, file: HubJournalFile(path: path(of: household), options: options), makesPrivate: !readOnly)
+            let lane = Lane(household: household, file: HubJournalFile(path: path(of: household), options: options, keepsState: false), makesPrivate: !readOnly)
             lanes[household] = lane
             return lane
         }

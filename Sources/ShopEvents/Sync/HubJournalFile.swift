@@ -25,15 +25,21 @@ import Darwin
 public final class HubJournalFile {
     public let path: String
     let options: Journal.Options
+    /// The writer's journal folds the household's state (the stdio hub decides on it); a hub that
+    /// keeps the state itself (the hosted hub's ``HubCore``) opens it without: only its chain and ids.
+    let keepsState: Bool
     /// The writer's journal, opened at the first write or locked read.
     private var journal: SharedJournal?
     /// Where the last whole command read ends, and the seq and hash of its last line: the next pull
     /// (or a read after an append) usually starts there.
     private var served: (seq: Int, end: Int, hash: SHA256Digest)?
 
-    public init(path: String, options: Journal.Options = .init()) {
+    /// Without `keepsState`, the journal keeps no state: ``append(_:expected:checked:)`` checks the
+    /// head, the command and event ids and the chain as before, and the stdio hub's decide is refused.
+    public init(path: String, options: Journal.Options = .init(), keepsState: Bool = true) {
         self.path = JournalPath.absolute(path)
         self.options = options
+        self.keepsState = keepsState
     }
 
     deinit { journal?.close() }
@@ -159,7 +165,7 @@ public final class HubJournalFile {
     /// The writer's journal, opened (the whole file read and its chain checked) the first time.
     func writer() throws(JournalError) -> SharedJournal {
         if let journal { return journal }
-        let opened = try SharedJournal.open(path: path, options: options)
+        let opened = try SharedJournal.open(path: path, options: options, foldsState: keepsState)
         journal = opened
         return opened
     }
@@ -222,6 +228,7 @@ public final class HubJournalFile {
     func appendDecided(ids: [CommandID],
                        _ decide: (consuming HubRules.Fold, [CommandID: HubRules.CommandRecord], (EventID) -> Bool) -> HubRules.Decided)
     throws(JournalError) -> HubRules.Decided {
-        try writer().appendDecided(ids: ids, decide)
+        precondition(keepsState, "\(path) was opened without its state: the stdio hub decides on it")
+        return try writer().appendDecided(ids: ids, decide)
     }
 }
