@@ -625,6 +625,14 @@ import ShopProjections
     print(decided.results[0][0].seqs, decided.lines.count, decided.fold.head.seq)   // [1] 1 1
 }
 
+// Sources/ShopEvents/Sync/HubJournalFile.swift #1
+@MainActor func example_HubJournalFile_1() throws {
+    let file = HubJournalFile(path: "/srv/home.ndjson")
+    let (household, head) = try file.householdAndHead()
+    let page = try file.lines(after: 0, page: 100)
+    print(household as Any, head.seq, page.lines.count)
+}
+
 // Sources/ShopEvents/Sync/SyncHub.swift #1
 @MainActor func example_SyncHub_1() throws {
     let hub = SyncHub(journal: "/srv/home.ndjson", as: "ben")

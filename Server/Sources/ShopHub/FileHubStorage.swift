@@ -9,8 +9,9 @@ import Darwin
 /// The embedded default storage: a folder, nothing to install.
 ///
 /// - `DIR/households/<H>.ndjson`: each household's journal (SPEC section 1),
-///   written through the core's ``SyncHub`` — the writer's lock, the rules,
-///   one `fsync` a push, a repeated command id answered from its record.
+///   a line store (``FileLineStore``) under the hub's one driver (``HubCore``),
+///   as PostgreSQL and the memory store are: the rules, the writer's lock, one
+///   `fsync` a push, a repeated command id answered from its record.
 /// - `DIR/hub.ndjson`: the hub's own records, appended and `fsync`ed before a
 ///   request is answered: households, devices (with the SHA-256 of their
 ///   tokens), revocations, invites (the SHA-256 of their codes), joins, and
@@ -23,43 +24,32 @@ import Darwin
 /// 0600, made so and, in a folder an older hub made, set so at start (a
 /// household's journal when its household is first used).
 ///
-/// Each household's requests run in order on a queue of its own, so that one
-/// household's `fsync` never waits for another's; the records run on one
-/// more. None of them runs on Swift's cooperative pool.
+/// Each household's journal is used on a queue of its own, so that one
+/// household's `fsync` never waits for another's, and its pushes are decided
+/// one after the other; the records run on one more queue. No file is read or
+/// written on Swift's cooperative pool.
 ///
 /// ```swift
 /// let storage = try FileHubStorage(directory: "shop-hub-data")
 /// print(try await storage.households().count)
 /// ```
 public final class FileHubStorage: HubStorage, @unchecked Sendable {
-    // @unchecked: `records`, `lanes` and `recordsFD` are used only on `recordsQueue`;
-    // a lane's `SyncHub` only on that lane's queue.
+    // @unchecked: `records` and `recordsFD` are used only on `recordsQueue` (and by `init`).
     public let directory: String
     private let clock: Clock
-    private let ids: IDGenerator
     private let recordsQueue = DispatchQueue(label: "shop-hub.records")
     private var records = Records()
-    private var lanes: [HouseholdID: Lane] = [:]
     private var recordsFD: Int32 = -1
+    /// The households' journals, and the hub's rules over them.
+    let lineStore: FileLineStore
+    public let core: HubCore<FileLineStore>
+    /// Each household's pushes, one at a time (each is decided on the state the one before left).
+    private let pushTurns = HouseholdTurns()
     private var lockFD: Int32 = -1
     private var recordsPath: String { directory + "/hub.ndjson" }
     private let readOnly: Bool
     /// What a household's creation keeps of the client's address is keyed with (nil read-only, without `hub.key`).
     private var addressKey: AddressKey?
-
-    /// A household's journal and the queue its requests run on.
-    private final class Lane: @unchecked Sendable {
-        // @unchecked: `hub` is used only on `queue`.
-        let queue: DispatchQueue
-        let hub: SyncHub
-        let path: String
-        init(household: HouseholdID, path: String, options: Journal.Options) {
-            queue = DispatchQueue(label: "shop-hub.household.\(household)")
-            self.path = path
-            // An empty journal's first command creates this household, and no other (`wrong_household`).
-            hub = SyncHub(journal: path, options: options, createsJournal: true, hosting: household)
-        }
-    }
 
     /// Opens (or makes) the folder, takes its lock and reads the records.
     /// Refused if another process serves the folder, or if the records are
@@ -68,8 +58,8 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
     public init(directory: String, clock: Clock = .system, ids: IDGenerator = .random) throws {
         self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         self.clock = clock
-        self.ids = ids
         readOnly = false
+        (lineStore, core) = Self.journals(self.directory, clock: clock, ids: ids, readOnly: false)
         try FileManager.default.createDirectory(atPath: self.directory + "/households", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         for folder in [self.directory, self.directory + "/households"] where chmod(folder, 0o700) != 0 {
@@ -91,13 +81,21 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
     public init(readingOnly directory: String) throws {
         self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         clock = .system
-        ids = .random
         readOnly = true
+        (lineStore, core) = Self.journals(self.directory, clock: clock, ids: .random, readOnly: true)
         guard FileManager.default.fileExists(atPath: self.directory + "/hub.ndjson") else {
             throw HubError.unavailable("\(self.directory) is not a hub's data folder (it has no hub.ndjson)")
         }
         try loadRecords()
         addressKey = try Self.loadAddressKey(self.directory + "/hub.key", making: false)
+    }
+
+    /// The households' line store, and the driver over it. An empty journal's first command creates
+    /// its household, and no other (`wrong_household`).
+    private static func journals(_ directory: String, clock: Clock, ids: IDGenerator, readOnly: Bool) -> (FileLineStore, HubCore<FileLineStore>) {
+        let store = FileLineStore(folder: directory + "/households", options: Journal.Options(clock: clock, ids: ids, actor: "shop-hub", device: nil),
+                                  readOnly: readOnly)
+        return (store, HubCore(store: store, clock: clock, ids: ids))
     }
 
     /// The key in `path` (64 hex digits); made at random and written durably (0600) if `making` and there is none.
@@ -157,17 +155,21 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
 
     // MARK: The journal
 
-    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
-        let lane = try await lane(for: household)
-        return try await on(lane.queue) { lane.hub.respond(to: request, as: actor) }
+    /// Answered by ``HubCore`` over the journals, a household's pushes one at a time; a journal it
+    /// cannot use now is an `error` answer, as the stdio hub gives. The token is not checked here:
+    /// the routes check every request's from the records, and a long poll's again when it answers.
+    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash?) async throws -> SyncResponse {
+        do {
+            guard case .push = request else { return try await core.sync(household, request, as: actor, token: nil) }
+            return try await pushTurns.run(household) { try await core.sync(household, request, as: actor, token: nil) }
+        } catch let unusable as FileLineStore.Unusable {
+            return .error(unusable.failure)
+        }
     }
 
+    /// The file's bytes, read without the writer's lock (beside a serving hub, too).
     public func journal(_ household: HouseholdID) async throws -> [UInt8] {
-        let lane = try await lane(for: household)
-        return try await on(lane.queue) {
-            guard let data = FileManager.default.contents(atPath: lane.path) else { return [] }
-            return Array(data)
-        }
+        try await lineStore.contents(of: household)
     }
 
     /// Moves a verified journal in as household `household`'s (`shop-hub
@@ -181,48 +183,29 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
             do { try DurableFile.writeAtomically(bytes, to: target, mode: 0o600) } catch let error as JournalError {
                 throw HubError.unavailable("cannot write \(target): \(error.message)")
             }
-            if records.households[household] == nil {
-                try append([.household(id: household, created: created, address: nil)])
-            }
+            try recordHousehold(household, created: created)
+        }
+    }
+
+    public func recordImported(_ household: HouseholdID, created: Timestamp) async throws {
+        try await onRecords { [self] in try recordHousehold(household, created: created) }
+    }
+
+    /// On the records' queue: the household recorded unless it is there.
+    private func recordHousehold(_ household: HouseholdID, created: Timestamp) throws {
+        if records.households[household] == nil {
+            try append([.household(id: household, created: created, address: nil)])
         }
     }
 
     /// The household's journal file: a path other tools (`shop-replay verify`) read.
-    public func journalPath(_ household: HouseholdID) -> String { directory + "/households/\(household).ndjson" }
+    public func journalPath(_ household: HouseholdID) -> String { lineStore.path(of: household) }
 
     public func journalFile(_ household: HouseholdID) -> String? { journalPath(household) }
-
-    /// A household's journal and its writer's lock, before the core's journal opens them: made 0600
-    /// (the new journal's folder synced), or set so if an older hub made them.
-    private static func makePrivate(_ journal: String) throws {
-        for path in [journal, journal + ".lock"] {
-            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 {
-                close(fd)
-                let folder = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
-                defer { if folder >= 0 { close(folder) } }
-                guard folder >= 0, fsync(folder) == 0 else { throw HubError.unavailable("cannot sync the folder of \(path)") }
-            } else if errno != EEXIST || chmod(path, 0o600) != 0 {
-                throw HubError.unavailable("cannot make \(path) the hub's alone (mode 0600): \(String(cString: strerror(errno)))")
-            }
-        }
-    }
 
     private static func hasEvents(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_size > 0
-    }
-
-    private func lane(for household: HouseholdID) async throws -> Lane {
-        try await onRecords { [self] in
-            guard records.households[household] != nil else { throw HubError.unknownHousehold(household.description) }
-            if let lane = lanes[household] { return lane }
-            if !readOnly { try Self.makePrivate(journalPath(household)) }
-            let lane = Lane(household: household, path: journalPath(household),
-                            options: Journal.Options(clock: clock, ids: ids, actor: "shop-hub", device: nil))
-            lanes[household] = lane
-            return lane
-        }
     }
 
     // MARK: Devices and invites
@@ -405,7 +388,7 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
             guard let value = try? JSONValue.parse(Array(bytes[offset..<end])), let line = RecordLine(json: value) else {
                 throw HubError.unavailable("\(recordsPath) is damaged at line \(number) (byte offset \(offset)): the hub's records are not read past a damaged line; restore the file from a copy")
             }
-            records.apply(line)
+            apply(line)
             offset = end + 1
         }
     }
@@ -448,7 +431,13 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
             _ = ftruncate(recordsFD, info.st_size)
             throw HubError.unavailable("cannot fsync \(recordsPath)")
         }
-        for line in lines { records.apply(line) }
+        for line in lines { apply(line) }
+    }
+
+    /// Folds one record in; a household's journal is known to the line store from then on.
+    private func apply(_ line: RecordLine) {
+        records.apply(line)
+        if case let .household(id, _, _) = line { lineStore.know(id) }
     }
 
     // MARK: Queues

@@ -15,7 +15,7 @@ import Synchronization
 /// }
 /// ```
 public final class HubCore<Store: HubLineStore>: Sendable {
-    let store: Store
+    public let store: Store
     let clock: Clock
     /// Where the recorded events' ids come from.
     let ids: IDGenerator
@@ -50,7 +50,7 @@ public final class HubCore<Store: HubLineStore>: Sendable {
             if let refusal = HubRules.diverged(after: after, hash: hash, hub: found.after) { return refusal }
             var page = HubRules.Page(limit: linesPerPull)
             for line in found.lines where !page.add(line.bytes) { break }
-            return .lines(page.wholeLines, more: page.full || found.lines.count > linesPerPull)
+            return .lines(page.wholeLines, more: page.full || (found.lines.count > linesPerPull && !found.toEnd))
         case let .push(commands):
             if let refusal = HubRules.refusal(ofPush: commands) { throw HubError.badRequest(refusal.message) }
             return try await write([HubPush(household: household, commands: commands, actor: actor, token: token)])[0].get()

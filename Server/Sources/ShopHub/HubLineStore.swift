@@ -63,7 +63,11 @@ public struct HubLines: Sendable {
     }
     public var after: HubRules.LineAfter
     public var lines: [Line]
-    public init(after: HubRules.LineAfter, lines: [Line]) { self.after = after; self.lines = lines }
+    /// The lines run to the end of what the store holds: set by a store that reads a pull's page
+    /// itself, past `limit` to end a command (the file store), so that lines beyond the limit do not
+    /// read as more to come.
+    public var toEnd: Bool
+    public init(after: HubRules.LineAfter, lines: [Line], toEnd: Bool = false) { self.after = after; self.lines = lines; self.toEnd = toEnd }
 }
 
 /// One household's part of an append: what was decided, on which head, and what the store checks.

@@ -3,11 +3,11 @@ import ShopEvents
 import Synchronization
 
 /// A hub's storage in memory, for tests and trials (as Hummingbird's examples keep a memory
-/// repository beside PostgreSQL): nothing is kept past the process. It holds each household's
-/// lines and command records (a ``MemoryLineStore``) and the hub's records, and answers hello,
-/// pull and push through ``HubCore`` like the PostgreSQL storage — what a store adds to the rules
-/// is where lines and records live, nothing else. A sync request's token is checked live in the
-/// same step that answers it, so a revoked device is refused at once.
+/// repository beside PostgreSQL): nothing is kept past the process. It is a third storage as
+/// every storage could be: the hub's records, and each household's lines and command records in
+/// a line store (``MemoryLineStore``); hello, pull and push, export and import are ``HubStorage``'s
+/// own, over ``HubCore``. A sync request's token is checked live in the same step that answers it,
+/// so a revoked device is refused at once.
 ///
 /// ```swift
 /// let storage = MemoryHubStorage(clock: .system, ids: .random)
@@ -19,7 +19,7 @@ import Synchronization
 /// ```
 public final class MemoryHubStorage: HubStorage, Sendable {
     private let shared = MemoryLineStore.Shared()
-    private let core: HubCore<MemoryLineStore>
+    public let core: HubCore<MemoryLineStore>
 
     public init(clock: Clock = .system, ids: IDGenerator = .random) {
         core = HubCore(store: MemoryLineStore(shared: shared), clock: clock, ids: ids)
@@ -48,59 +48,13 @@ public final class MemoryHubStorage: HubStorage, Sendable {
         withState { $0.households.values.filter { $0.address == address && $0.created >= since }.count }
     }
 
-    // MARK: The journal
-
-    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
-        try await core.sync(household, request, as: actor, token: nil)
-    }
-
-    /// Answered only while `token` is live: checked before, and again in the step that answers.
-    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash) async throws -> SyncResponse {
-        guard withState({ $0.live(token.hex, of: household) }) else { throw HubError.unknownToken }
-        return try await core.sync(household, request, as: actor, token: token.hex)
-    }
-
-    public func journal(_ household: HouseholdID) async throws -> [UInt8] {
-        try withState { state in
-            guard let found = state.households[household] else { throw HubError.unknownHousehold(household.description) }
-            return found.lines.flatMap { $0 + [0x0A] }
+    public func recordImported(_ household: HouseholdID, created: Timestamp) async throws {
+        withState { state in
+            guard state.households[household] == nil else { return }
+            state.households[household] = MemoryHubState.Household(created: created)
+            state.order.append(household)
         }
     }
-
-    /// Every line's chain is checked as it is read; refused if the household has events already.
-    public func importJournal(_ household: HouseholdID, journal bytes: [UInt8], created: Timestamp) async throws {
-        guard withState({ $0.households[household]?.lines.isEmpty ?? true }) else {
-            throw HubError.conflict("household_exists", "household \(household) has events here already")
-        }
-        var found = MemoryHubState.Household(created: created)
-        for (index, line) in bytes.split(separator: 0x0A).map(Array.init).enumerated() {
-            guard case let .event(recorded) = try EventLineCodec.decodeLine(line),
-                  recorded.seq == found.head.seq + 1, recorded.prev == found.head.hash else {
-                throw HubError.badRequest("line \(index + 1) is not the next event of the chain")
-            }
-            let type = CommandType(endingWith: recorded.event.kind)
-            if let record = found.records[recorded.command], record.first + record.count == recorded.seq {
-                found.records[recorded.command] = HubRules.CommandRecord(first: record.first, count: record.count + 1, type: type)
-            } else {
-                found.records[recorded.command] = HubRules.CommandRecord(first: recorded.seq, count: 1, type: type)
-            }
-            found.lines.append(line)
-            found.hashes.append(SHA256.hash(line))
-        }
-        try withState { state in
-            if let there = state.households[household] {
-                guard there.lines.isEmpty else { throw HubError.conflict("household_exists", "household \(household) has events here already") }
-                found.created = there.created
-                found.address = there.address
-            } else {
-                state.order.append(household)
-            }
-            state.households[household] = found
-        }
-    }
-
-    /// None: the lines are in memory (`household export` writes them out).
-    public func journalFile(_ household: HouseholdID) -> String? { nil }
 
     // MARK: Devices and invites
 

@@ -52,14 +52,20 @@ struct MemoryHubState: Sendable {
 
 /// ``MemoryHubStorage``'s households as a line store, for ``HubCore``: one process holds it, so its
 /// lock is the state's own (each read and append is one step under it).
-struct MemoryLineStore: HubLineStore {
+///
+/// ```swift
+/// func lines(of household: HouseholdID, in storage: MemoryHubStorage) async throws -> Int {
+///     try await storage.core.store.lines(of: household, after: 0, limit: nil, token: nil).lines.count
+/// }
+/// ```
+public struct MemoryLineStore: HubLineStore {
     final class Shared: Sendable {
         let state = Mutex(MemoryHubState())
     }
 
     let shared: Shared
 
-    func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
+    public func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
         try shared.state.withLock { state in
             guard let found = state.households[household] else { throw HubError.unknownHousehold(household.description) }
             guard state.live(token, of: household) else { throw HubError.unknownToken }
@@ -67,7 +73,7 @@ struct MemoryLineStore: HubLineStore {
         }
     }
 
-    func lines(of household: HouseholdID, after: Int, limit: Int?, token: String?) async throws -> HubLines {
+    public func lines(of household: HouseholdID, after: Int, limit: Int?, token: String?) async throws -> HubLines {
         try shared.state.withLock { state in
             guard state.households[household] != nil else { throw HubError.unknownHousehold(household.description) }
             guard state.live(token, of: household) else { throw HubError.unknownToken }
@@ -75,20 +81,20 @@ struct MemoryLineStore: HubLineStore {
         }
     }
 
-    func records(of household: HouseholdID, commands: [CommandID]) async throws -> [CommandID: HubRules.CommandRecord] {
+    public func records(of household: HouseholdID, commands: [CommandID]) async throws -> [CommandID: HubRules.CommandRecord] {
         shared.state.withLock { state in
             let records = state.households[household]?.records ?? [:]
             return Dictionary(commands.compactMap { id in records[id].map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
         }
     }
 
-    func append(_ appends: [HubAppend]) async throws -> [HouseholdID: HubAppend.Outcome] {
+    public func append(_ appends: [HubAppend]) async throws -> [HouseholdID: HubAppend.Outcome] {
         shared.state.withLock { state in
             Dictionary(appends.map { ($0.household, state.append($0)) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
-    func withLock<T: Sendable>(_ household: HouseholdID, _ body: @Sendable (any HubLockedHousehold) async throws -> T) async throws -> T {
+    public func withLock<T: Sendable>(_ household: HouseholdID, _ body: @Sendable (any HubLockedHousehold) async throws -> T) async throws -> T {
         guard shared.state.withLock({ $0.households[household] != nil }) else { throw HubError.unknownHousehold(household.description) }
         return try await body(Locked(store: self, household: household))
     }

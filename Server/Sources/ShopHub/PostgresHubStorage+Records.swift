@@ -38,6 +38,16 @@ extension PostgresHubStorage {
         try await client.query("SELECT 1 FROM households WHERE household = \(household.uuid)", logger: logger).collect().count == 1
     }
 
+    /// One statement: the household's row, unless it is there.
+    public func recordImported(_ household: HouseholdID, created: Timestamp) async throws {
+        try await answered {
+            _ = try await self.client.query("""
+                INSERT INTO households (household, created_ms, head_hash) VALUES (\(household.uuid), \(created.millisecondsSince1970), \(SHA256Digest.zero.hex))
+                ON CONFLICT (household) DO NOTHING
+                """, logger: self.logger)
+        }
+    }
+
     public func households() async throws -> [HouseholdID] {
         try await answered { try await self.householdsNow() }
     }

@@ -51,7 +51,7 @@ public final class PostgresHubStorage: HubStorage, Sendable {
     /// Where the recorded events' ids come from.
     let ids: IDGenerator
     /// The hub's rules over the tables: the fold cache, the optimistic batch and the row-locked retry.
-    let core: HubCore<PostgresLineStore>
+    public let core: HubCore<PostgresLineStore>
     let notifications = Mutex<[AsyncStream<HouseholdID>.Continuation]>([])
     /// The live devices of tokens this process has authenticated, by token hash (hex): a sync request
     /// of one is answered without a statement of its own; the statement that answers it checks the
@@ -182,14 +182,10 @@ public final class PostgresHubStorage: HubStorage, Sendable {
 
     // MARK: The journal
 
-    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String) async throws -> SyncResponse {
-        try await sync(household, request, as: actor, token: nil as String?)
-    }
-
     /// Each request's one statement also asks whether the token is live, so that a device this
     /// process authenticated from memory is refused once its token is revoked anywhere.
-    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash) async throws -> SyncResponse {
-        try await sync(household, request, as: actor, token: token.hex)
+    public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: TokenHash?) async throws -> SyncResponse {
+        try await sync(household, request, as: actor, token: token?.hex)
     }
 
     /// A hello and a pull are watched by ``answered(_:)``. A push is answered by its batch, which the

@@ -8,7 +8,13 @@ import ShopEvents
 /// that also asks whether the request's token is live; the append the batch's one statement
 /// (``PushStatement``: every household's row lock, check and write, one commit); the lock a
 /// transaction that holds the household's row (`SELECT … FOR UPDATE`).
-struct PostgresLineStore: HubLineStore {
+///
+/// ```swift
+/// func head(of household: HouseholdID, in storage: PostgresHubStorage) async throws -> JournalHead {
+///     try await storage.core.store.head(of: household, token: nil)
+/// }
+/// ```
+public struct PostgresLineStore: HubLineStore {
     let client: PostgresClient
     let logger: Logger
     let devices: TokenDevices
@@ -20,7 +26,7 @@ struct PostgresLineStore: HubLineStore {
         return HubError.unknownToken
     }
 
-    func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
+    public func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
         for try await (seq, hash, live) in try await client.query("""
             SELECT head_seq, head_hash, \(token)::text IS NULL OR EXISTS (
                 SELECT 1 FROM devices d WHERE d.household = \(household.uuid) AND d.token_hash = \(token) AND d.revoked_ms IS NULL)
@@ -33,7 +39,7 @@ struct PostgresLineStore: HubLineStore {
     }
 
     /// One query: whether the token is live (a row of seq -1), the hash of line `after`, then the lines after it.
-    func lines(of household: HouseholdID, after: Int, limit: Int?, token: String?) async throws -> HubLines {
+    public func lines(of household: HouseholdID, after: Int, limit: Int?, token: String?) async throws -> HubLines {
         try await lines(of: household, after: after, limit: limit, token: token, on: nil)
     }
 
@@ -59,7 +65,7 @@ struct PostgresLineStore: HubLineStore {
         return found
     }
 
-    func records(of household: HouseholdID, commands: [CommandID]) async throws -> [CommandID: HubRules.CommandRecord] {
+    public func records(of household: HouseholdID, commands: [CommandID]) async throws -> [CommandID: HubRules.CommandRecord] {
         try await records(of: household, commands: commands, on: nil)
     }
 
@@ -83,7 +89,7 @@ struct PostgresLineStore: HubLineStore {
         return known
     }
 
-    func append(_ appends: [HubAppend]) async throws -> [HouseholdID: HubAppend.Outcome] {
+    public func append(_ appends: [HubAppend]) async throws -> [HouseholdID: HubAppend.Outcome] {
         try await append(appends, on: nil)
     }
 
@@ -121,7 +127,7 @@ struct PostgresLineStore: HubLineStore {
     }
 
     /// A transaction that takes the household's row lock first; committed if `body` returns.
-    func withLock<T: Sendable>(_ household: HouseholdID, _ body: @Sendable (any HubLockedHousehold) async throws -> T) async throws -> T {
+    public func withLock<T: Sendable>(_ household: HouseholdID, _ body: @Sendable (any HubLockedHousehold) async throws -> T) async throws -> T {
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 var found = false

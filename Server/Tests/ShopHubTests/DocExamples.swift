@@ -75,16 +75,16 @@ import Testing
     }
 }
 
-// Sources/ShopHub/HubStorage.swift #2
-@MainActor func example_HubStorage_2() {
+// Sources/ShopHub/DeviceRecord.swift #1
+@MainActor func example_DeviceRecord_1() {
     let token = Secrets.token()
     let phone = DeviceRecord(household: HouseholdID(), name: "ana-phone", actor: "ana",
                              tokenHash: TokenHash(of: token), created: Clock.system.now())
     print(phone.revoked == nil)   // true: its token works
 }
 
-// Sources/ShopHub/HubStorage.swift #3
-@MainActor func example_HubStorage_3() {
+// Sources/ShopHub/InviteRecord.swift #1
+@MainActor func example_InviteRecord_1() {
     let code = Secrets.joinCode()
     let invite = InviteRecord(household: HouseholdID(), codeHash: TokenHash(of: code), actor: "ben",
                               expires: Timestamp(millisecondsSince1970: 1_800_000_000_000), by: "ana-phone")
@@ -115,6 +115,34 @@ import Testing
 @MainActor func example_HubLineStore_4() {
     func wrote(_ outcome: HubAppend.Outcome) -> Bool {
         if case .written = outcome { return true } else { return false }
+    }
+}
+
+// Sources/ShopHub/HubRecords.swift #1
+@MainActor func example_HubRecords_1() {
+    func names(in household: HouseholdID, _ records: some HubRecords) async throws -> [String] {
+        try await records.devices(of: household).map(\.name)
+    }
+}
+
+// Sources/ShopHub/FileLineStore.swift #1
+@MainActor func example_FileLineStore_1() {
+    func head(of household: HouseholdID, in storage: FileHubStorage) async throws -> JournalHead {
+        try await storage.core.store.head(of: household, token: nil)
+    }
+}
+
+// Sources/ShopHub/MemoryLineStore.swift #1
+@MainActor func example_MemoryLineStore_1() {
+    func lines(of household: HouseholdID, in storage: MemoryHubStorage) async throws -> Int {
+        try await storage.core.store.lines(of: household, after: 0, limit: nil, token: nil).lines.count
+    }
+}
+
+// Sources/ShopHub/PostgresLineStore.swift #1
+@MainActor func example_PostgresLineStore_1() {
+    func head(of household: HouseholdID, in storage: PostgresHubStorage) async throws -> JournalHead {
+        try await storage.core.store.head(of: household, token: nil)
     }
 }
 

@@ -100,6 +100,8 @@ public final class Journal {
     /// encoding thread writes at offsets of its own, and holds the table of
     /// event ids, so nothing else may write or close the journal meanwhile.
     var pipelining = false
+    /// The chain folds the events into ``state`` (see ``open(path:options:existing:lockFD:foldsState:)``).
+    private var foldsState = true
 
     /// Stops a program that writes to, or closes, a journal from the `acknowledge` of its own pipelined run.
     func notPipelining(_ what: String) {
@@ -141,7 +143,10 @@ public final class Journal {
         try open(path: path, options: options, existing: existing)
     }
 
-    static func open(path: String, options: Options, existing: ExistingJournal?, lockFD held: Int32? = nil) throws(JournalError) -> Journal {
+    /// Without `foldsState`, the journal keeps no ``state`` (empty): only its chain, command and event
+    /// ids — for a writer that appends lines decided on a state kept elsewhere (``HubJournalFile``).
+    static func open(path: String, options: Options, existing: ExistingJournal?, lockFD held: Int32? = nil,
+                     foldsState: Bool = true) throws(JournalError) -> Journal {
         let path = JournalPath.absolute(path)
         if JournalPath.isReplica(path) {
             if let held { WriterLock.release(held) }
@@ -152,6 +157,7 @@ public final class Journal {
         let file = try AppendFile.open(path: path, lockTimeout: options.lockTimeout, existing: existing, lockFD: held)
         // From here on the journal owns the file: close() releases it.
         let journal = Journal(file: file, options: options)
+        journal.foldsState = foldsState
         do throws(JournalError) {
             try journal.load(recoverTail: true)
         } catch {
@@ -197,7 +203,7 @@ public final class Journal {
 
     /// Reads the file back into the chain (see ``ReadBack``).
     func load(recoverTail: Bool) throws(JournalError) {
-        let read = try ReadBack.load(file, replica: false, recoverTail: recoverTail)
+        let read = try ReadBack.load(file, replica: false, recoverTail: recoverTail, foldsState: foldsState)
         chain = read.chain
         startedFromSnapshot = read.startedFromSnapshot
         if let recovered = read.recovered { recoveredTornTail = recovered }
@@ -221,7 +227,8 @@ public final class Journal {
     /// ```
     public func saveSnapshot() throws(JournalError) {
         guard file.isOpen else { throw file.closedError() }
-        guard chain.head.seq > 0 else { return }
+        // A chain without its state is never saved: the next opening would start from an empty state.
+        guard chain.head.seq > 0, chain.foldsState else { return }
         try ChainSnapshot.save(chain, size: file.end, journal: path)
     }
 

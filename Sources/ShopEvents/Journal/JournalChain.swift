@@ -77,6 +77,16 @@ struct JournalChain {
     /// no records for it.
     var keepsIDs = true
     var newerLines = NewerLines.refuse
+    /// Fold the events into ``state``; off for a writer that only appends lines decided elsewhere
+    /// (the hosted hub's file store, whose driver keeps the household's state): the chain, the
+    /// command and event ids are still checked and kept, ``state`` stays empty.
+    private(set) var foldsState = true
+
+    /// Stops folding the state, and lets go of what was folded (a chain snapshot's state, say).
+    mutating func stopFoldingState() {
+        foldsState = false
+        state = .compact
+    }
 
     /// Before the first line: the state keeps no history but what
     /// `forecast` names (``LeanVerifyFold``),
@@ -127,7 +137,7 @@ struct JournalChain {
                         throw JournalError.corrupt(line: number, offset: offset, "\(recorded.event.typeName) is not legal here (\(error.code): \(error.message))")
                     }
                 }
-                fold(recorded)
+                if foldsState { fold(recorded) }
             }
             advance(seq: recorded.seq, at: recorded.at, lineHash: lineHash())
             lastLineOffset = offset
@@ -264,6 +274,7 @@ struct JournalChain {
     /// Lends the folded state to a caller that folds the events it appends itself (the hub's rules,
     /// ``HubRules``), until ``appended(folded:state:)`` gives it back; meanwhile the chain's state is empty.
     mutating func lendState() -> ShopState {
+        precondition(foldsState, "the hub's rules were lent the state of a chain that folds none")
         var lent = ShopState.compact
         swap(&lent, &state)
         return lent
@@ -349,7 +360,7 @@ struct JournalChain {
             lastCommandDeclared = recorded.commandEvents
         }
         lastAt = recorded.at
-        if folding { fold(recorded) }
+        if folding, foldsState { fold(recorded) }
         return begun
     }
 

@@ -19,7 +19,8 @@ struct ReadBack {
     /// Reads and checks every line of `file`; with `recoverTail`, backs up and cuts a torn last
     /// line, and the lines of an incomplete command at the end (else those refuse, with line and
     /// offset). A replica's chain is checked, nothing of it folded, and it has no chain snapshot.
-    static func load(_ file: AppendFile, replica: Bool, recoverTail: Bool) throws(JournalError) -> ReadBack {
+    /// Without `foldsState`, the chain keeps no state (``JournalChain/stopFoldingState()``).
+    static func load(_ file: AppendFile, replica: Bool, recoverTail: Bool, foldsState: Bool = true) throws(JournalError) -> ReadBack {
         let path = file.path
         // From a good chain snapshot, only what follows it is read and checked.
         var chain = JournalChain(), start = 0
@@ -40,6 +41,7 @@ struct ReadBack {
                 break
             }
         }
+        if !foldsState { chain.stopFoldingState() }
         guard lseek(file.fd, off_t(start), SEEK_SET) == off_t(start) else { throw JournalError.io("seek", path) }
         var lines = JournalLines(fd: file.fd, path: path, startOffset: start, firstLineNumber: chain.head.seq + 1)
         try chain.accept(all: &lines)
@@ -66,7 +68,7 @@ struct ReadBack {
         }
         let (length, backup) = try file.cutTail(from: cut.offset, through: end)
         // Fold again up to the cut: the state must not hold the events just removed.
-        var again = try load(file, replica: replica, recoverTail: false)
+        var again = try load(file, replica: replica, recoverTail: false, foldsState: foldsState)
         again.recovered = Journal.TornTailRecovery(line: cut.line, offset: cut.offset, length: length,
                                                    commandLines: cut.open?.have ?? 0, command: cut.open?.command, backupPath: backup,
                                                    emptyLines: cut.open == nil ? lines.trailing?.emptyLines ?? 0 : 0)

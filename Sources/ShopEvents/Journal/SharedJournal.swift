@@ -38,6 +38,11 @@ public final class SharedJournal: JournalWriting {
         SharedJournal(journal: try Journal.open(path: path, options: options))
     }
 
+    /// The same, the state folded or not (``Journal/open(path:options:existing:lockFD:foldsState:)``).
+    static func open(path: String, options: Journal.Options, foldsState: Bool) throws(JournalError) -> SharedJournal {
+        SharedJournal(journal: try Journal.open(path: path, options: options, existing: nil, foldsState: foldsState))
+    }
+
     /// The same, for a caller that holds `lockFD` (the writer's lock) already:
     /// the journal owns it from here on, on failure too.
     static func open(path: String, options: Journal.Options, lockFD: Int32) throws(JournalError) -> SharedJournal {

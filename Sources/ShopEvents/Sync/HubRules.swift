@@ -80,6 +80,8 @@ public struct HubRules: Sendable {
         public var event: RecordedEvent
         public var bytes: [UInt8]
         public var hash: SHA256Digest
+
+        public init(event: RecordedEvent, bytes: [UInt8], hash: SHA256Digest) { self.event = event; self.bytes = bytes; self.hash = hash }
     }
 
     /// Pushes decided: each push's results, in order; the lines to append and the command records they
@@ -89,6 +91,10 @@ public struct HubRules: Sendable {
         public var lines: [Line] = []
         public var records: [(id: CommandID, record: CommandRecord)] = []
         public var fold: Fold
+
+        public init(results: [[PushResult]] = [], lines: [Line] = [], records: [(id: CommandID, record: CommandRecord)] = [], fold: Fold) {
+            self.results = results; self.lines = lines; self.records = records; self.fold = fold
+        }
     }
 
     // MARK: Hello

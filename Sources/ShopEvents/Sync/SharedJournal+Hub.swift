@@ -23,12 +23,7 @@ extension Journal {
     throws(JournalError) -> HubRules.Decided {
         guard file.isOpen else { throw file.closedError() }
         notPipelining("execute")
-        var known: [CommandID: HubRules.CommandRecord] = [:]
-        for id in ids where known[id] == nil {
-            guard let record = chain.commands[id],
-                  let last = try ReadBack.events(in: path, at: record.offset, firstSeq: record.firstSeq, count: record.count).last else { continue }
-            known[id] = HubRules.CommandRecord(first: record.firstSeq, count: record.count, type: CommandType(endingWith: last.event.kind))
-        }
+        let known = try records(of: ids)
         // The chain's state, lent (not copied: held once, the rules change it in place) and taken back below.
         var decided = decide(HubRules.Fold(state: chain.lendState(), head: chain.head, lastAt: chain.lastAt), known) { self.chain.claim($0) }
         let start = file.end
@@ -44,7 +39,49 @@ extension Journal {
         swap(&state, &decided.fold.state)
         chain.appended(folded: placed, state: state)
         // The state stays the chain's alone (`decided.fold.state` is left empty): shared, its next change would copy it.
-        guard !out.isEmpty else { return decided }
+        try writeDurably(out, at: start)
+        return decided
+    }
+
+    /// The records of those of `ids` the journal holds, each with its type (its last event's, read back).
+    func records(of ids: [CommandID]) throws(JournalError) -> [CommandID: HubRules.CommandRecord] {
+        var known: [CommandID: HubRules.CommandRecord] = [:]
+        for id in ids where known[id] == nil {
+            guard let record = chain.commands[id],
+                  let last = try ReadBack.events(in: path, at: record.offset, firstSeq: record.firstSeq, count: record.count).last else { continue }
+            known[id] = HubRules.CommandRecord(first: record.firstSeq, count: record.count, type: CommandType(endingWith: last.event.kind))
+        }
+        return known
+    }
+
+    /// ``HubJournalFile/append(_:expected:checked:)`` with the lock held: lines decided elsewhere (on
+    /// another copy of the state) checked against the head, the command records and the event ids,
+    /// folded into the chain, written and `fsync`ed.
+    func append(_ lines: [HubRules.Line], expected: JournalHead, checked: [CommandID]) throws(JournalError) -> HubJournalFile.Appended {
+        guard file.isOpen else { throw file.closedError() }
+        notPipelining("execute")
+        guard chain.head == expected else { return .headMoved(chain.head) }
+        if checked.contains(where: { chain.commands[$0] != nil }) { return .recorded }
+        var ids = chain.lendEventIDs()
+        let fresh = !lines.contains { ids.contains($0.event.id) } && Set(lines.map(\.event.id)).count == lines.count
+        if fresh { for line in lines { _ = ids.insert(line.event.id) } }
+        chain.returnEventIDs(ids)
+        guard fresh else { return .eventIDTaken }
+        let start = file.end
+        var out = JSONWriter(capacity: lines.reduce(0) { $0 + $1.bytes.count + 1 })
+        for line in lines {
+            chain.appended(line.event, lineHash: line.hash, offset: start + out.count)
+            out.append(contentsOf: line.bytes)
+            out.append(0x0A)
+        }
+        try writeDurably(out, at: start)
+        return .written
+    }
+
+    /// `out` written at `start` (the end) and `fsync`ed; if either fails, the file is cut back to
+    /// `start` (the chain read again) and the error thrown: nothing is acknowledged.
+    private func writeDurably(_ out: JSONWriter, at start: Int) throws(JournalError) {
+        guard !out.isEmpty else { return }
         do {
             try file.writer.write(out, at: start)
             file.end = start + out.count
@@ -53,6 +90,5 @@ extension Journal {
             rollBack(to: start)
             throw error
         }
-        return decided
     }
 }

@@ -28,9 +28,8 @@ public final class SyncHub {
     /// A hosted household's id: the first command of its new journal must create it (`wrong_household`).
     public let hosting: HouseholdID?
     private let options: Journal.Options
-    private var journal: SharedJournal?
-    /// Where the last line served ends, and its hash: the next pull usually starts there.
-    private var served: (seq: Int, end: Int, hash: SHA256Digest)?
+    /// The journal file: its head and pulls read without the lock, pushes under the writer's lock.
+    private let file: HubJournalFile
 
     /// Whether a push may create the journal when there is none at ``path``
     /// (a new hub, asked for on purpose). Without it every request is
@@ -45,12 +44,11 @@ public final class SyncHub {
         self.hosting = hosting
         self.options = options
         self.createsJournal = createsJournal
+        file = HubJournalFile(path: path, options: options)
     }
 
     /// Whether the hub's journal is there: a new hub (``createsJournal``) has none until its first push.
     public var hasJournal: Bool { access(path, F_OK) == 0 }
-
-    deinit { journal?.close() }
 
     /// One request's answer; never throws: every failure is an `error` answer.
     /// `actor`, if given, plays ``actor`` for this request alone (a hosted
@@ -63,7 +61,7 @@ public final class SyncHub {
             switch request {
             case let .hello(version, _, _):
                 if let refusal = HubRules.helloRefusal(protocol: version) { return refusal }
-                let (household, head) = try householdAndHead()
+                let (household, head) = try file.householdAndHead()
                 return HubRules.hello(household: household, head: head)
             case let .pull(after, hash):
                 return try pull(after: after, hash: hash)
@@ -104,56 +102,6 @@ public final class SyncHub {
         }
     }
 
-    private func openJournal() throws(JournalError) -> SharedJournal {
-        if let journal { return journal }
-        let opened = try SharedJournal.open(path: path, options: options)
-        journal = opened
-        return opened
-    }
-
-    /// The household (created by the first event: every other command needs
-    /// it) and the last whole line's seq and hash — read from the two ends of
-    /// the file, without the lock and without reading the history between.
-    private func householdAndHead() throws -> (HouseholdID?, JournalHead) {
-        let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            guard errno == ENOENT else { throw JournalError.io("open", path) }
-            return (nil, .empty)
-        }
-        defer { _ = Posix.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw JournalError.io("stat", path) }
-        var first = JournalLines(fd: fd, path: path)
-        guard let line = try first.next() else { return (nil, .empty) }
-        var household: HouseholdID?
-        if case let .event(recorded)? = try? EventLineCodec.decodeLine(line.bytes),
-           case let .householdCreated(id, _, _, _) = recorded.event { household = id }
-        // The last whole line: read back from the end, a larger block each time, until it is all in.
-        let size = Int(info.st_size)
-        var block = 1 << 16
-        while true {
-            let from = max(0, size - block)
-            var tail = [UInt8](repeating: 0, count: size - from)
-            guard tail.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, $0.count, off_t(from)) }) == tail.count else {
-                throw JournalError.io("read", path)
-            }
-            guard let end = tail.lastIndex(of: 0x0A) else {
-                if from == 0 { return (household, .empty) }
-                block *= 4
-                continue
-            }
-            guard let before = tail[..<end].lastIndex(of: 0x0A) ?? (from == 0 ? -1 : nil) else {
-                block *= 4
-                continue
-            }
-            let last = Array(tail[(before + 1)..<end])
-            guard let envelope = last.withUnsafeBytes({ EventLineCodec.envelope($0) }) else {
-                throw JournalError.corrupt(line: 0, offset: from + before + 1, "the hub's last line is not an event")
-            }
-            return (household, JournalHead(seq: envelope.seq, hash: SHA256.hash(last)))
-        }
-    }
-
     // MARK: Push
 
     /// Decided by ``HubRules`` under the writer's lock, on the journal as others left it; one `fsync`.
@@ -162,7 +110,7 @@ public final class SyncHub {
         if let refusal = HubRules.refusal(ofPush: commands) { return .error(refusal) }
         let rules = HubRules(household: hosting, defaultActor: options.actor, device: options.device, linesPerPull: linesPerPull)
         let clock = options.clock, ids = options.ids
-        let decided = try openJournal().appendDecided(ids: commands.compactMap(\.id)) { fold, known, claim in
+        let decided = try file.appendDecided(ids: commands.compactMap(\.id)) { fold, known, claim in
             rules.push([HubRules.Push(commands: commands, actor: actor)], on: consume fold, known: known, now: clock.now, ids: ids, claim: claim)
         }
         return .results(decided.results.first ?? [])
@@ -171,44 +119,14 @@ public final class SyncHub {
     // MARK: Pull
 
     private func pull(after: Int, hash: SHA256Digest) throws -> SyncResponse {
-        let fd = Posix.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            guard errno == ENOENT else { throw JournalError.io("open", path) }
-            return HubRules.diverged(after: after, hash: hash, hub: .noJournal) ?? .lines([], more: false)
-        }
-        defer { _ = Posix.close(fd) }
+        let found = try file.lines(after: after, page: linesPerPull)
+        if case .noJournal = found.after { return HubRules.diverged(after: after, hash: hash, hub: .noJournal) ?? .lines([], more: false) }
         if after == 0, let refusal = HubRules.diverged(after: 0, hash: hash, hub: .missing) { return refusal }
-        // Start where the last pull ended if it ended at `after`; else read up to line `after`.
-        var start = (offset: 0, line: 1)
-        if after > 0 {
-            if let served, served.seq == after {
-                if let refusal = HubRules.diverged(after: after, hash: hash, hub: .hash(served.hash)) { return refusal }
-                start = (served.end, after + 1)
-            } else {
-                var lines = JournalLines(fd: fd, path: path)
-                var found = HubRules.LineAfter.missing
-                while let line = try lines.next() {
-                    guard line.number == after else { continue }
-                    found = .hash(SHA256.hash(line.bytes))
-                    break
-                }
-                if let refusal = HubRules.diverged(after: after, hash: hash, hub: found) { return refusal }
-                start = (lines.consumedOffset, after + 1)
-            }
-        }
-        guard lseek(fd, off_t(start.offset), SEEK_SET) == off_t(start.offset) else { throw JournalError.io("seek", path) }
-        var lines = JournalLines(fd: fd, path: path, startOffset: start.offset, firstLineNumber: start.line)
+        if let refusal = HubRules.diverged(after: after, hash: hash, hub: found.after) { return refusal }
         var page = HubRules.Page(limit: linesPerPull)
-        var end = start.offset
-        while let line = try lines.next(), page.add(Array(line.bytes)) {
-            if page.endsCommand { end = lines.consumedOffset }
-        }
+        for line in found.lines where !page.add(line) { break }
         // A command whose lines are not all there yet (a writer mid-write) is left for the next pull.
-        let out = page.wholeLines
-        if let last = out.last {
-            served = (after + out.count, end, SHA256.hash(last))
-        }
-        return .lines(out, more: page.full)
+        return .lines(page.wholeLines, more: page.full)
     }
 }
 

@@ -1,0 +1,24 @@
+import Foundation
+import ShopEvents
+
+/// A join code an owner made: it works once, until it expires.
+///
+/// ```swift
+/// let code = Secrets.joinCode()
+/// let invite = InviteRecord(household: HouseholdID(), codeHash: TokenHash(of: code), actor: "ben",
+///                           expires: Timestamp(millisecondsSince1970: 1_800_000_000_000), by: "ana-phone")
+/// print(invite.actor)   // ben
+/// ```
+public struct InviteRecord: Hashable, Sendable {
+    public var household: HouseholdID
+    public var codeHash: TokenHash
+    /// The actor the joining device will be.
+    public var actor: String
+    public var expires: Timestamp
+    /// The device that made it.
+    public var by: String
+
+    public init(household: HouseholdID, codeHash: TokenHash, actor: String, expires: Timestamp, by: String) {
+        self.household = household; self.codeHash = codeHash; self.actor = actor; self.expires = expires; self.by = by
+    }
+}
