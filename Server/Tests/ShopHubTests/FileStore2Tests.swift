@@ -76,4 +76,35 @@ struct FileStore2Tests {
         whole.close()
         #expect(again.heads.withLock { $0[Self.household]?.fold.state } == state)
     }
+
+    @Test("lines decided elsewhere are written only if they follow the chain (seq, prev, times); else the head is said to have moved and the file is byte for byte unchanged")
+    func linesThatDoNotFollowAreRefused() async throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (core, store) = FileLineStoreTests.driver(folder)
+        #expect(try await FileLineStoreTests.push(core, [MemoryStoreTests.create, MemoryStoreTests.list(2)])
+                == .results([FileLineStoreTests.ok(1, [1]), FileLineStoreTests.ok(2, [2])]))
+        let path = store.path(of: Self.household)
+        let before = Scratch.bytes(path)
+        let file = HubJournalFile(path: path, keepsState: false)
+        try file.lock()
+        defer { file.unlock() }
+        let head = file.head
+        let read = try file.lockedLines(after: 0)
+        guard case let .event(first) = try EventLineCodec.decodeLine(read.lines[0]) else { Issue.record("not an event"); return }
+        func line(_ event: RecordedEvent) -> HubRules.Line { HubRules.Line(event: event, bytes: read.lines[0], hash: read.hashes[0]) }
+        var fresh = first
+        fresh.id = EventID(UUID(uuidString: "00000000-0000-0000-0000-00000000f00d")!)
+        // Line 1 again under a new id: its seq is not the next one.
+        #expect(try file.append([line(fresh)], expected: head, checked: []) == .headMoved(head))
+        // The next seq, but `prev` not the hash of the last line.
+        fresh.seq = head.seq + 1
+        #expect(try file.append([line(fresh)], expected: head, checked: []) == .headMoved(head))
+        // The next seq and `prev`, but earlier than the last line.
+        fresh.prev = head.hash
+        fresh.at = Timestamp(millisecondsSince1970: 0)
+        #expect(try file.append([line(fresh)], expected: head, checked: []) == .headMoved(head))
+        #expect(Scratch.bytes(path) == before)
+        #expect(file.head == head)
+    }
 }

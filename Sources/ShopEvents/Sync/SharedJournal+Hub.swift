@@ -62,6 +62,10 @@ extension Journal {
         notPipelining("execute")
         guard chain.head == expected else { return .headMoved(chain.head) }
         if checked.contains(where: { chain.commands[$0] != nil }) { return .recorded }
+        // Lines made from another copy of the state: each must follow the one before (seq, prev,
+        // times never going back), as a reader will check. Lines that do not are written nowhere:
+        // the driver is told the head moved and decides again under the lock.
+        guard Self.follow(lines, head: chain.head, lastAt: chain.lastAt) else { return .headMoved(chain.head) }
         var ids = chain.lendEventIDs()
         let fresh = !lines.contains { ids.contains($0.event.id) } && Set(lines.map(\.event.id)).count == lines.count
         if fresh { for line in lines { _ = ids.insert(line.event.id) } }
@@ -76,6 +80,19 @@ extension Journal {
         }
         try writeDurably(out, at: start)
         return .written
+    }
+
+    /// Whether `lines` continue the chain at `head`: seq one more each, `prev` the hash of the line
+    /// before, `at` never earlier than the line before.
+    static func follow(_ lines: [HubRules.Line], head: JournalHead, lastAt: Timestamp?) -> Bool {
+        var seq = head.seq, hash = head.hash, at = lastAt
+        for line in lines {
+            guard line.event.seq == seq + 1, line.event.prev == hash, at.map({ line.event.at >= $0 }) ?? true else { return false }
+            seq = line.event.seq
+            hash = line.hash
+            at = line.event.at
+        }
+        return true
     }
 
     /// `out` written at `start` (the end) and `fsync`ed; if either fails, the file is cut back to
