@@ -12,6 +12,14 @@ import Testing
 struct FileStore2Tests {
     static let household = MemoryStoreTests.household
 
+    /// A driver and store over `folder` whose household was created and given a list (seqs 1 and 2).
+    static func householdWithAList(_ folder: URL) async throws -> (HubCore<FileLineStore>, FileLineStore) {
+        let (core, store) = FileLineStoreTests.driver(folder)
+        #expect(try await FileLineStoreTests.push(core, [MemoryStoreTests.create, MemoryStoreTests.list(2)])
+                == .results([FileLineStoreTests.ok(1, [1]), FileLineStoreTests.ok(2, [2])]))
+        return (core, store)
+    }
+
     /// The state the writer's journal under the store holds for the household.
     static func writerState(_ store: FileLineStore) async throws -> ShopState? {
         guard let lane = store.existingLane(household) else { return nil }
@@ -22,9 +30,7 @@ struct FileStore2Tests {
     func oneState() async throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (core, store) = FileLineStoreTests.driver(folder)
-        #expect(try await FileLineStoreTests.push(core, [MemoryStoreTests.create, MemoryStoreTests.list(2)])
-                == .results([FileLineStoreTests.ok(1, [1]), FileLineStoreTests.ok(2, [2])]))
+        let (core, store) = try await Self.householdWithAList(folder)
         #expect(try await FileLineStoreTests.push(core, [MemoryStoreTests.list(3)]) == .results([FileLineStoreTests.ok(3, [3])]))
         let path = store.path(of: Self.household)
         let reopened = try Journal.open(path: path)
@@ -48,9 +54,7 @@ struct FileStore2Tests {
     func snapshotKept() async throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (core, store) = FileLineStoreTests.driver(folder)
-        #expect(try await FileLineStoreTests.push(core, [MemoryStoreTests.create, MemoryStoreTests.list(2)])
-                == .results([FileLineStoreTests.ok(1, [1]), FileLineStoreTests.ok(2, [2])]))
+        let (_, store) = try await Self.householdWithAList(folder)
         let path = store.path(of: Self.household)
         // A `shop-replay` writer saves a snapshot of its chain, state and all.
         let writer = try Journal.open(path: path)
@@ -81,9 +85,7 @@ struct FileStore2Tests {
     func linesThatDoNotFollowAreRefused() async throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (core, store) = FileLineStoreTests.driver(folder)
-        #expect(try await FileLineStoreTests.push(core, [MemoryStoreTests.create, MemoryStoreTests.list(2)])
-                == .results([FileLineStoreTests.ok(1, [1]), FileLineStoreTests.ok(2, [2])]))
+        let (_, store) = try await Self.householdWithAList(folder)
         let path = store.path(of: Self.household)
         let before = Scratch.bytes(path)
         let file = HubJournalFile(path: path, keepsState: false)
