@@ -61,7 +61,7 @@ public struct HubRoutes: Sendable {
     ]
 
     /// How long `/readyz` waits for the storage's answer before it answers 503.
-    static let readyLimit: Duration = .milliseconds(800)
+    static let readyLimit: Duration = .milliseconds(500)
 
     public func router() -> Router<HubRequestContext> {
         let router = Router(context: HubRequestContext.self)
@@ -78,7 +78,8 @@ public struct HubRoutes: Sendable {
         router.get("/v1/households/:household/journal") { request, context in try await journal(request, context) }
         router.get("/healthz") { _, _ in Self.json(.ok, .object([("status", "ok")])) }
         router.get("/readyz") { _, _ in
-            // Within a second, also when the database is down (a pool waits for a connection far longer).
+            // Within a second, also when the database is down (a pool waits for a connection far longer);
+            // half of it for the storage, the rest for a busy machine.
             let late = HubError.unavailable("the storage did not answer within \(Self.readyLimit)")
             do { try await within(Self.readyLimit, else: late) { try await storage.checkReady() } } catch { throw Self.storageError(error) }
             return Self.json(.ok, .object([("status", "ready")]))

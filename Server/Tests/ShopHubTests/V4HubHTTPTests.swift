@@ -337,7 +337,7 @@ struct V4HubHTTPTests {
             #expect(answer.status == 503 && answer.headers["retry-after"] == "5", "attempt \(attempt): \(answer.status)")
             // The first may meet a pooled connection the drop closed; then the pool waits for one it cannot make.
             if attempt > 0 {
-                #expect(answer.body == errorBody("unavailable", "the storage did not answer within 0.8 seconds"), "\(answer.text)")
+                #expect(answer.body == errorBody("unavailable", "the storage did not answer within 0.5 seconds"), "\(answer.text)")
             }
         }
         #expect(hub.terminate() == 0)
