@@ -170,7 +170,8 @@ struct ViewCommand: ToolCommand {
         }
         if item != nil, view != .prices { throw UsageError(message: "--item is for the prices view, not \(view.rawValue)") }
         if now != nil, ![.due, .suggestions].contains(view) {
-            throw UsageError(message: "--now is for the due and suggestions views, not \(view.rawValue)")
+            // The message of the build before (the suggestions count to the due view's now; the help names both).
+            throw UsageError(message: "--now is for the due view, not \(view.rawValue)")
         }
         if prefix != nil || limit != nil, view != .suggestions {
             throw UsageError(message: "\(prefix != nil ? "--prefix" : "--limit") is for the suggestions view, not \(view.rawValue)")
