@@ -172,6 +172,28 @@ import ShopTestSupport
         #expect(checked.due > 0 && checked.offered > checked.due, "due and other items were offered: \(checked)")
     }
 
+    @Test("a HouseholdModel's suggestions, asked once and then kept up to date as events arrive, are a rebuild's")
+    @MainActor func onTheModel() async throws {
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (path, _) = try V4ViewTests.journal(folder)
+        let store = try await ShopStore(path: path, options: .init(actor: "ana", device: "test"))
+        let model = try await HouseholdModel(store: store)
+        let seq = model.views.asOf
+        func rebuilt(_ prefix: String) throws -> SuggestionsView? {
+            SuggestionsView(try ViewEngine.views(journal: path, useSnapshot: false).0, prefix: prefix, now: Self.start)
+        }
+        #expect(model.suggestions(prefix: "", now: Self.start) == (try rebuilt("")))
+        let butter: ItemID = id(0x777)
+        _ = try await store.execute(.createItem(item: butter, name: "Beurre demi-sel"))
+        _ = try await store.execute(.purchaseItem(item: butter))
+        _ = try await store.execute(.renameItem(item: butter, name: "Beurre salé"))
+        try await ViewsKeepWhatTheyShowTests.wait(for: model, through: seq + 3)
+        let after = model.suggestions(prefix: "SALE", now: Self.start)
+        #expect(after == (try rebuilt("SALE")) && after?.items.map(\.name) == ["Beurre salé"])
+        #expect(model.suggestions(prefix: "demi", now: Self.start)?.items == [])
+    }
+
     /// The rule written again: folding with the words as Python would split
     /// them, counting purchases from the events, due from the due view.
     static func model(_ events: ArraySlice<RecordedEvent>, views: HouseholdViews, list: ListID?, prefix: String, limit: Int,

@@ -17,7 +17,7 @@ enum SuggestionsBench {
                        questions for each prefix length 0 to 4: median and p99
     """
 
-    static let now = Timestamp("2026-11-01T18:00:00.000Z")!   // a literal in the journal's spelling
+    static let now = Timestamp("2026-11-01T18:00:00.000Z")!   // reason: a literal in the journal's spelling
 
     static func run(items: Int, runs: Int, json: Bool) -> String {
         var rng = SeededRandom(seed: 51)

@@ -15,7 +15,7 @@ extension ViewCommand {
     func showSuggestions(_ views: HouseholdViews, pending: Int?) throws {
         let list = try list.map { text throws(UsageError) in try Lookup.list(text, in: views.state) }
         let (time, source) = try dueNow(views, clock: .system)
-        // `Lookup.list` found the list in `views.state`, deleted ones too: the view has it.
+        // reason: `Lookup.list` found the list in `views.state`, deleted ones too: the view has it.
         let suggestions = SuggestionsView(views, list: list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: time)!
         Output(json: options.json).view(suggestions.json, pending: pending) {
             TextViews.suggestions(suggestions, currency: views.state.household?.currency, calendar: views.calendar,
