@@ -7,13 +7,14 @@ import ShopEvents
 /// that the purchases of the last 90 days are counted by halving.
 ///
 /// Built from views once (`init(_:)`, a walk over the items and the
-/// purchase records), then kept up to date event by event
+/// state's purchases, ``ShopState/purchases``), then kept up to date event by event
 /// (``update(after:in:)``): creating, renaming or deleting an item moves its
 /// few words in the table, a purchase or revert moves one time. Nothing is
 /// folded or sorted when a question is asked. Equal, after every event, to
 /// the index built afresh from the same views (a property test holds it to
-/// that). Needs views that keep every purchase's record, as every public way
-/// of folding views does.
+/// that). Needs views that fold at least the totals of the purchase history
+/// (all but the package's reads for the list views), whose state keeps
+/// every purchase, as every public way of folding views does.
 ///
 /// ```swift
 /// var views = HouseholdViews()
@@ -69,13 +70,13 @@ public struct SuggestionIndex: Hashable, Sendable {
     /// Every word start of every live item, sorted.
     private(set) var words: [WordStart] = []
 
-    /// The index of `views`: their live items and the purchases their records hold.
+    /// The index of `views`: their live items and the purchases their state holds.
     public init(_ views: HouseholdViews) {
-        views.require(.records, for: "SuggestionIndex")
+        views.require(.totals, for: "SuggestionIndex")
         asOf = views.asOf
         for item in views.state.items.values where !item.isDeleted { entries[item.id] = Entry(name: item.name) }
-        for record in views.history.records where !record.isReverted {
-            entries[record.item]?.purchases.append(Stamp(milliseconds: record.purchasedAt.millisecondsSince1970, purchase: record.purchase))
+        for bought in views.state.purchases.values where !bought.isReverted {
+            entries[bought.item]?.purchases.append(Stamp(milliseconds: bought.effectiveTime.millisecondsSince1970, purchase: bought.id))
         }
         for position in entries.indices { entries.values[position].purchases.sort() }
         words = entries.flatMap { item, entry in Self.wordStarts(of: entry, item) }.sorted()
@@ -96,12 +97,14 @@ public struct SuggestionIndex: Hashable, Sendable {
             insert(item, entry)
         case let .itemDeleted(item):
             remove(item)
-        case let .itemPurchased(purchase, item, _, _, _, _, purchasedAt, _):
-            let stamp = Stamp(milliseconds: (purchasedAt ?? recorded.at).millisecondsSince1970, purchase: purchase)
-            guard let purchases = entries[item]?.purchases else { return }
-            entries[item]?.purchases.insert(stamp, at: purchases.partitioningIndex { stamp < $0 })
+        case let .itemPurchased(purchase, _, _, _, _, _, _, _):
+            // As the state keeps it: the first purchase of an id (a legal journal has no other).
+            guard let bought = views.state.purchases[purchase], bought.seq == recorded.seq, !bought.isReverted,
+                  let purchases = entries[bought.item]?.purchases else { return }
+            let stamp = Stamp(milliseconds: bought.effectiveTime.millisecondsSince1970, purchase: purchase)
+            entries[bought.item]?.purchases.insert(stamp, at: purchases.partitioningIndex { stamp < $0 })
         case let .purchaseReverted(purchase):
-            guard let item = views.history.record(purchase)?.item,
+            guard let item = views.state.purchases[purchase]?.item,
                   let at = entries[item]?.purchases.firstIndex(where: { $0.purchase == purchase }) else { return }
             entries[item]?.purchases.remove(at: at)
         default:

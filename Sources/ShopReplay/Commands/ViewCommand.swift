@@ -27,8 +27,7 @@ enum ViewName: String, CaseIterable {
     var history: PurchaseHistory.Depth {
         switch self {
         case .audit: .none       // the views say where the history ends; the audit streams the journal
-        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices: .totals
-        case .suggestions: .records   // the index counts recent purchases from the records
+        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions: .totals
         default: .entries
         }
     }

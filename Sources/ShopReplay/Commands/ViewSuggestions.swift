@@ -11,7 +11,7 @@ extension ViewCommand {
       --limit N        suggestions: offer at most N (default \(SuggestionsView.defaultLimit))
     """
 
-    /// Shows the suggestions of `views` (folded at `.records`) for the options given.
+    /// Shows the suggestions of `views` (folded at `.totals` or more) for the options given.
     func showSuggestions(_ views: HouseholdViews, pending: Int?) throws {
         let list = try list.map { text throws(UsageError) in try Lookup.list(text, in: views.state) }
         let (time, source) = try dueNow(views, clock: .system)
