@@ -84,8 +84,9 @@ public struct SuggestionsView: Hashable, Sendable {
         index.matches(SuggestionText.foldedPrefix(prefix)) { item, entry in
             guard !onList.contains(item) else { return }
             var overdue: Double?
-            if onLiveLists[item] == nil, let bought = views.history.items[item],
-               let (_, mean, since) = DueView.dueness(of: bought, now: now) {
+            // The index holds as many purchases as the totals count: fewer than a staple's, and the totals need no look.
+            if entry.purchases.count >= DueView.purchasesForAStaple, let bought = views.history.items[item],
+               let (_, mean, since) = DueView.dueness(of: bought, now: now), onLiveLists[item] == nil {
                 overdue = mean > 0 ? since / mean : .infinity   // a mean of 0 is always due, and first, as in the due view
             }
             best.offer(Candidate(item: item, name: entry.name, sortName: entry.sortName, overdue: overdue,
