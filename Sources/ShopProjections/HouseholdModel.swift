@@ -33,6 +33,18 @@ public final class HouseholdModel {
         return made.view
     }
     @ObservationIgnored private var liveStats: LiveStats?
+
+    /// What to offer while someone types an item into `list` (``SuggestionsView``):
+    /// from a ``SuggestionIndex`` built when first asked for, then updated
+    /// with every event, so that each keystroke costs a few lookups. Nil when
+    /// `list` is not a list of the household.
+    public func suggestions(list: ListID? = nil, prefix: String, limit: Int = SuggestionsView.defaultLimit, now: Timestamp) -> SuggestionsView? {
+        let views = views   // what observers of the suggestions follow
+        let index = suggestionIndex ?? SuggestionIndex(views)
+        suggestionIndex = index
+        return SuggestionsView(views, index: index, list: list, prefix: prefix, limit: limit, now: now)
+    }
+    @ObservationIgnored private var suggestionIndex: SuggestionIndex?
     /// Set if the stream of events ended with an error (a damaged journal).
     public private(set) var failure: (any Error)?
 
@@ -59,6 +71,7 @@ public final class HouseholdModel {
                     guard let self else { return }
                     self.views.apply(recorded)
                     self.liveStats?.update(after: recorded, in: self.views)
+                    self.suggestionIndex?.update(after: recorded, in: self.views)
                 }
             } catch {
                 self?.failure = error

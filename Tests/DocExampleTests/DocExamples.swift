@@ -803,3 +803,23 @@ import ShopProjections
     let values: [String: EventDeclaration.Value] = ["item": .id(milk.uuid), "name": .text("Oat milk")]
     print(try Event(.itemRenamed, version: 1, values: values))   // itemRenamed(item: …, name: "Oat milk")
 }
+
+// Sources/ShopProjections/Suggestions/SuggestionIndex.swift #1
+@MainActor func example_SuggestionIndex_1(events: [RecordedEvent]) throws {
+    var views = HouseholdViews()
+    var index = SuggestionIndex(views)
+    for recorded in events {
+        views.apply(recorded)
+        index.update(after: recorded, in: views)
+    }
+    let offered = SuggestionsView(views, index: index, prefix: "mil", now: Clock.system.now())
+    print(offered?.items.map(\.name) ?? [])
+}
+
+// Sources/ShopProjections/Suggestions/SuggestionsView.swift #1
+@MainActor func example_SuggestionsView_1(views: HouseholdViews, weekly: ListID) throws {
+    let index = SuggestionIndex(views)
+    if let offered = SuggestionsView(views, index: index, list: weekly, prefix: "fr", limit: 5, now: Clock.system.now()) {
+        for row in offered.items { print(row.name, row.due, row.recentPurchases) }
+    }
+}

@@ -65,10 +65,7 @@ public struct DueView: Hashable, Sendable {
         let onAList = views.unboughtOnLiveLists
         var due: [Row] = []
         for item in views.state.items.values where !item.isDeleted && onAList[item.id] == nil {
-            guard let bought = views.history.items[item.id], bought.tally.purchases >= Self.purchasesForAStaple,
-                  let last = bought.last, let mean = bought.meanIntervalDays else { continue }
-            let since = Double(now.millisecondsSince1970 - last.millisecondsSince1970) / 86_400_000
-            guard since >= mean else { continue }
+            guard let bought = views.history.items[item.id], let (last, mean, since) = Self.dueness(of: bought, now: now) else { continue }
             due.append(Row(item: item.id, name: item.name, lastPurchased: last, meanIntervalDays: mean, daysSince: since,
                            overdue: mean > 0 ? since / mean : nil))
         }
@@ -77,6 +74,18 @@ public struct DueView: Hashable, Sendable {
             let (x, y) = (a.element.overdue ?? .infinity, b.element.overdue ?? .infinity)
             return x != y ? x > y : a.offset < b.offset
         }.map(\.element)
+    }
+
+    /// Whether an item whose purchases `bought` totals is due at `now`,
+    /// leaving aside the lists (the caller checks it is on none unbought): a
+    /// staple whose days since its last purchase are at least its mean
+    /// interval. Its last purchase, mean interval and days since; nil when
+    /// it is not due. The one test of "due" this view and the suggestions
+    /// (``SuggestionsView``) share.
+    static func dueness(of bought: PurchaseHistory.ItemTally, now: Timestamp) -> (last: Timestamp, mean: Double, since: Double)? {
+        guard bought.tally.purchases >= Self.purchasesForAStaple, let last = bought.last, let mean = bought.meanIntervalDays else { return nil }
+        let since = Double(now.millisecondsSince1970 - last.millisecondsSince1970) / 86_400_000
+        return since >= mean ? (last, mean, since) : nil
     }
 
     public var json: JSONValue {

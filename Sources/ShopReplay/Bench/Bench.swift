@@ -34,6 +34,7 @@ struct Bench: ToolCommand {
     static let summary = "measure replay, verify, append and cold open against Foundation, orjson and eventsourcing"
     static let help = """
     Usage: shop-replay bench [--events N] [--runs R] [--dir PATH] [--no-peers] [--json]
+           shop-replay bench --suggestions [--items N] [--runs R] [--json]
 
     Generates a synthetic journal of N events (a household with hundreds of
     items and locations, several lists, years of purchases, renames, deletes,
@@ -63,6 +64,7 @@ struct Bench: ToolCommand {
       --no-peers       measure ShopEvents only
       --peer-events N  events for the slow peers, JSONDecoder and eventsourcing (default 100000)
       --json           the figures as JSON
+    \(SuggestionsBench.help)
     """
 
     var events: Int
@@ -73,6 +75,9 @@ struct Bench: ToolCommand {
     var json: Bool
     var childReplay: String?
     var childRun: String?
+    /// `--suggestions`: measure the suggestions view on a household of `items` items instead.
+    var suggestions: Bool
+    var items: Int
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         events = try arguments.number("--events", "N", in: 100...50_000_000) ?? 1_000_000
@@ -81,6 +86,8 @@ struct Bench: ToolCommand {
         peers = !arguments.flag("--no-peers")
         peerEvents = try arguments.number("--peer-events", "N", in: 10...10_000_000) ?? 100_000
         json = arguments.flag("--json")
+        suggestions = arguments.flag("--suggestions")
+        items = try arguments.number("--items", "N", in: 10...1_000_000) ?? 5000
         childReplay = try arguments.option("--child-replay", "PATH")   // internal: the memory measurement's child
         childRun = try arguments.option("--child-run", "WORDS")         // internal: a tool command run as a measured child
     }
@@ -107,6 +114,10 @@ struct Bench: ToolCommand {
         #if DEBUG
         Tool.fail("warning: this is a debug build; build with -c release for meaningful figures")
         #endif
+        if suggestions {
+            print(SuggestionsBench.run(items: items, runs: runs, json: json))
+            return 0
+        }
         let folder = dir ?? NSTemporaryDirectory() + "shop-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { if dir == nil { try? FileManager.default.removeItem(atPath: folder) } }

@@ -18,6 +18,7 @@ enum ViewName: String, CaseIterable {
     case members
     case due
     case prices
+    case suggestions
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
     /// How much of the purchase history the view shows: statistics, the
@@ -26,7 +27,7 @@ enum ViewName: String, CaseIterable {
     var history: PurchaseHistory.Depth {
         switch self {
         case .audit: .none       // the views say where the history ends; the audit streams the journal
-        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices: .totals
+        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions: .totals
         default: .entries
         }
     }
@@ -93,7 +94,7 @@ struct ViewCommand: ToolCommand {
     static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due, prices"
     static let help = """
     Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--item ID|NAME] [--now TIME] [--as-of SEQ|TIME]
-                                 [--journal PATH] [--json]
+                                 [--prefix TEXT] [--limit N] [--journal PATH] [--json]
 
     Shows one view of the household, rebuilt from the journal (from its
     snapshot when there is a good one).
@@ -113,13 +114,15 @@ struct ViewCommand: ToolCommand {
       members                     who belongs to the household, with roles
       due                         staples due again: bought 3+ times, not on a list, as long since as usual
       prices                      what each item cost at each store: last, lowest and highest in a year, cheapest
+      suggestions                 items to offer while typing one into a list: due first, then bought most in 90 days
 
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
       --for MEMBER     the shopping list views: only MEMBER's entries and those assigned to nobody
                        (in a household with members, MEMBER must be one: unknown_member)
       --item ID|NAME   prices: that item only (a barcode names its item too)
-      --now TIME       due: count the days to TIME (2026-11-26T10:00:00Z, or a day: its start in the
+    \(ViewCommand.suggestionsHelp)
+      --now TIME       due, suggestions: count the days to TIME (2026-11-26T10:00:00Z, or a day: its start in the
                        household's time zone) rather than to the clock; with --as-of, the days are
                        counted to the time of that event unless --now is given
     \(AsOf.help)
@@ -135,6 +138,9 @@ struct ViewCommand: ToolCommand {
     var item: String?
     /// `--now TIME`: the due view counts days to it, not to the clock.
     var now: TimeArgument?
+    /// `--prefix TEXT` and `--limit N`: the suggestions' text typed so far and how many to offer.
+    var prefix: String?
+    var limit: Int?
     var asOf: AsOf
     var useSnapshot: Bool
     var options: JournalOptions
@@ -145,6 +151,8 @@ struct ViewCommand: ToolCommand {
         member = try arguments.option("--for", "MEMBER")
         item = try arguments.option("--item", "ID|NAME")
         now = try Audit.time(&arguments, "--now")
+        prefix = try arguments.option("--prefix", "TEXT")
+        limit = try arguments.number("--limit", "N", in: 1...100_000)
         asOf = try AsOf.parse(&arguments)
         useSnapshot = !arguments.flag("--no-snapshot")
         guard let name = arguments.positional() else {
@@ -155,12 +163,18 @@ struct ViewCommand: ToolCommand {
             throw UsageError(message: "there is no view \"\(name)\"; expected one of \(ViewName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         self.view = view
-        if list != nil, !view.needsList { throw UsageError(message: "--list is for the list views, not \(view.rawValue)") }
+        if list != nil, !view.needsList, view != .suggestions { throw UsageError(message: "--list is for the list views, not \(view.rawValue)") }
         if member != nil, ![.shoppingListByLocation, .shoppingListByName].contains(view) {
             throw UsageError(message: "--for is for the shopping list views, not \(view.rawValue)")
         }
         if item != nil, view != .prices { throw UsageError(message: "--item is for the prices view, not \(view.rawValue)") }
-        if now != nil, view != .due { throw UsageError(message: "--now is for the due view, not \(view.rawValue)") }
+        if now != nil, ![.due, .suggestions].contains(view) {
+            // The message of the build before (the suggestions count to the due view's now; the help names both).
+            throw UsageError(message: "--now is for the due view, not \(view.rawValue)")
+        }
+        if prefix != nil || limit != nil, view != .suggestions {
+            throw UsageError(message: "\(prefix != nil ? "--prefix" : "--limit") is for the suggestions view, not \(view.rawValue)")
+        }
     }
 
     func run() throws -> Int32 {
@@ -220,6 +234,8 @@ struct ViewCommand: ToolCommand {
             show(items.json) { TextViews.itemsByPurchaseDate(items) }
         case .audit, .stats:
             break   // above
+        case .suggestions:
+            try showSuggestions(views, pending: pending)
         case .members:
             let members = MembersView(views)
             show(members.json) { TextViews.members(members, calendar: views.calendar) }
