@@ -34,6 +34,7 @@ extension PurchaseHistory {
             w.array(locations.sorted { $0.key < $1.key }) { w, entry in w.id(entry.key); w.tally(entry.value) }
             w.array(namedStores.sorted { Self.storeOrder($0.key, $1.key) }) { w, entry in w.optional(entry.key) { $0.id($1) }; w.tally(entry.value) }
             w.array(amountStores.sorted { $0.key < $1.key }) { w, entry in w.uint32(UInt32(bitPattern: entry.key)); w.id(entry.value) }
+            rows.encode(to: &w)
         case .records:
             w.int(2)
             w.array(records) { w, r in
@@ -94,6 +95,8 @@ extension PurchaseHistory {
                 guard (0..<Int32(purchases)).contains(position) else { throw BinaryDecodingError("a store names purchase \(position) of \(purchases)") }
                 amountStores[position] = store
             }
+            rows = try PurchaseRows(from: &r)
+            guard rows.count == purchases else { throw BinaryDecodingError("\(rows.count) purchase rows for \(purchases) amounts") }
         case 2:
             depth = .records
             let saved = try r.array { r throws(BinaryDecodingError) in
@@ -108,6 +111,8 @@ extension PurchaseHistory {
             }
             records.reserveCapacity(saved.count)
             for record in saved {
+                // The rows keep the first purchase of an id, as the ledger does (the records every one).
+                if index[record.purchase] == nil { rows.append(seq: record.seq, location: record.location) }
                 index[record.purchase] = records.count
                 byItem[record.item, default: []].append(Int32(records.count))
                 records.append(record)
@@ -151,6 +156,7 @@ extension PurchaseHistory {
         _ = try r.array { r throws(BinaryDecodingError) in let _: LocationID = try r.id(); _ = try r.tally() }
         _ = try r.array { r throws(BinaryDecodingError) in _ = try r.optional { r throws(BinaryDecodingError) -> StoreID in try r.id() }; _ = try r.tally() }
         _ = try r.array { r throws(BinaryDecodingError) in _ = try r.uint32(); let _: StoreID = try r.id() }
+        try PurchaseRows.skip(&r)
         var history = PurchaseHistory(depth: .entries)
         history.calendar = calendar
         return history
@@ -177,6 +183,7 @@ extension PurchaseHistory {
                 if let store = record.store { lowered.amountStores[Int32(position)] = store }
             }
             lowered.byItem = byItem   // positions in the records are positions in the state's table
+            lowered.rows = rows
             (lowered.items, lowered.months, lowered.actors, lowered.locations, lowered.namedStores) = (items, months, actors, locations, namedStores)
             return lowered
         default:
