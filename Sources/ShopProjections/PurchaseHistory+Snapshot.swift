@@ -111,8 +111,6 @@ extension PurchaseHistory {
             }
             records.reserveCapacity(saved.count)
             for record in saved {
-                // The rows keep the first purchase of an id, as the ledger does (the records every one).
-                if index[record.purchase] == nil { rows.append(seq: record.seq, location: record.location) }
                 index[record.purchase] = records.count
                 byItem[record.item, default: []].append(Int32(records.count))
                 records.append(record)
@@ -180,10 +178,10 @@ extension PurchaseHistory {
             for (position, record) in records.enumerated() {
                 guard state.purchases.position(of: record.purchase) == position else { return nil }
                 lowered.amounts.append(Amount(quantity: record.quantity, unitPrice: record.unitPrice, actor: lowered.handle(record.actor)))
+                lowered.rows.append(seq: record.seq, location: record.location)
                 if let store = record.store { lowered.amountStores[Int32(position)] = store }
             }
             lowered.byItem = byItem   // positions in the records are positions in the state's table
-            lowered.rows = rows
             (lowered.items, lowered.months, lowered.actors, lowered.locations, lowered.namedStores) = (items, months, actors, locations, namedStores)
             return lowered
         default:

@@ -37,8 +37,8 @@ public struct PurchaseHistory: Hashable, Sendable {
     var byItem: [ItemID: [Int32]] = [:]
     /// `.totals`: quantity, price and buyer of each purchase, by its position in the state's purchase table.
     var amounts = AmountTable()
-    /// `.totals` and `.records`: where each purchase was bought and its `seq`,
-    /// by its position in the state's purchase ledger (which keeps only what the rules need).
+    /// `.totals`: where each purchase was bought and its `seq`, by its position
+    /// in the state's purchase ledger (which keeps only what the rules need).
     var rows = PurchaseRows()
     var actorNames: [String] = []
     var actorHandles: [String: Int32] = [:]
@@ -170,11 +170,19 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// The record of a purchase id (`.records` only).
     public func record(_ purchase: PurchaseID) -> PurchaseRecord? { index[purchase].map { records[$0] } }
 
-    /// The whole purchase of an id `state`'s ledger knows, where this depth
-    /// keeps its rows (`.totals` but a settling fold, `.records`); nil otherwise.
+    /// The whole purchase of an id `state`'s ledger knows: from the rows at
+    /// `.totals` (but a settling fold's), from its record at `.records`; nil otherwise.
     public func purchase(_ id: PurchaseID, in state: ShopState) -> Purchase? {
-        guard settled == nil, depth == .totals || depth == .records else { return nil }
-        return rows.purchase(id, in: state.purchases)
+        switch depth {
+        case .records:
+            guard let r = record(id) else { return nil }
+            return Purchase(id: r.purchase, item: r.item, list: r.list, location: r.location, effectiveTime: r.purchasedAt,
+                            seq: r.seq, isReverted: r.isReverted)
+        case .totals:
+            return settled == nil ? rows.purchase(id, in: state.purchases) : nil
+        case .entries, .none:
+            return nil
+        }
     }
 
     /// How many a purchase bought, where this depth keeps it (`.records`, `.totals`); nil otherwise.
@@ -247,7 +255,6 @@ public struct PurchaseHistory: Hashable, Sendable {
             case .records:
                 // reason: the record of a purchase event is always made (nil only for other events)
                 let record = PurchaseRecord(recorded, before: state)!
-                if state.purchases.position(of: purchase) == nil { rows.append(seq: recorded.seq, location: location) }
                 index[purchase] = records.count
                 byItem[item, default: []].append(Int32(records.count))
                 records.append(record)

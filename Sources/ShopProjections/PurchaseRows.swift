@@ -3,9 +3,9 @@ import ShopEvents
 /// Where each purchase was bought and its `seq`, beside the state's
 /// ``PurchaseLedger`` (which keeps what the rules need: id, item, list, time,
 /// reverted) and by the ledger's positions: together they give the whole
-/// ``Purchase``. The statistics keep one (``PurchaseHistory``), and so does
-/// whatever shows a purchase's place or `seq` (a revert in `shop-replay
-/// history`). 8 bytes a purchase.
+/// ``Purchase``. The statistics keep one (``PurchaseHistory`` at `.totals`;
+/// at `.records` each record has it all), and so does whatever else shows a
+/// purchase's place or `seq` (a revert in `shop-replay history`). 8 bytes a purchase.
 ///
 /// ```swift
 /// var state = ShopState.initial
@@ -24,16 +24,24 @@ public struct PurchaseRows: Hashable, Sendable {
         var location: Int32
     }
 
-    /// By the ledger's position.
-    var rows = ChunkedArray<Row>()
+    /// By the ledger's position, in chunks of 8,192 (``chunkShift``), each
+    /// allocated whole: growing never copies them all, nor holds twice their
+    /// size for a moment. (Kept here rather than in a generic type of
+    /// ShopEvents, whose calls from this module would not be specialised.)
+    private(set) var chunks: [[Row]] = []
+    /// How many purchases it holds: as many as the ledger it was folded beside.
+    public private(set) var count = 0
     /// The `seq` of a row that does not fit ``Row/seq``, by position.
     var outsizedSeqs: [Int: Int] = [:]
-    var locations = PurchaseLedger.Handles<LocationKind>()
+    /// The places by handle, in the order first seen, and the handle of each.
+    private(set) var places: [LocationID] = []
+    private var handles: [LocationID: Int32] = [:]
+    private static var chunkShift: Int { 13 }
 
     public init() {}
 
-    /// How many purchases it holds: as many as the ledger it was folded beside.
-    public var count: Int { rows.count }
+    /// The row at a position.
+    func row(at position: Int) -> Row { chunks[position >> Self.chunkShift][position & ((1 << Self.chunkShift) - 1)] }
 
     /// Folds `recorded` in; `state` is the household just before it. Only
     /// the first purchase of an id is kept, as the ledger keeps it.
@@ -46,14 +54,27 @@ public struct PurchaseRows: Hashable, Sendable {
     /// Adds the row of the purchase the ledger adds next.
     mutating func append(seq: Int, location: LocationID) {
         let fits = seq >= 0 && seq < Int(UInt32.max)
-        if !fits { outsizedSeqs[rows.count] = seq }
-        rows.append(Row(seq: fits ? UInt32(seq) : .max, location: locations.handle(location)))
+        if !fits { outsizedSeqs[count] = seq }
+        let handle: Int32
+        if let known = handles[location] {
+            handle = known
+        } else {
+            handle = Int32(places.count)
+            places.append(location)
+            handles[location] = handle
+        }
+        if count & ((1 << Self.chunkShift) - 1) == 0 {
+            chunks.append([])
+            chunks[chunks.count - 1].reserveCapacity(1 << Self.chunkShift)
+        }
+        chunks[chunks.count - 1].append(Row(seq: fits ? UInt32(seq) : .max, location: handle))
+        count += 1
     }
 
     /// The whole purchase at a position of `ledger`, the ledger these rows were folded beside.
     public func purchase(at position: Int, in ledger: PurchaseLedger) -> Purchase {
-        let entry = ledger.purchase(at: position), row = rows[position]
-        return Purchase(id: entry.id, item: entry.item, list: entry.list, location: locations.ids[Int(row.location)],
+        let entry = ledger.purchase(at: position)
+        return Purchase(id: entry.id, item: entry.item, list: entry.list, location: location(at: position),
                         effectiveTime: entry.effectiveTime, seq: seq(at: position), isReverted: entry.isReverted)
     }
 
@@ -63,31 +84,34 @@ public struct PurchaseRows: Hashable, Sendable {
     }
 
     /// Where the purchase at a position was bought.
-    func location(at position: Int) -> LocationID { locations.ids[Int(rows[position].location)] }
+    func location(at position: Int) -> LocationID { places[Int(row(at: position).location)] }
 
     /// The `seq` of the purchase at a position.
     func seq(at position: Int) -> Int {
-        let row = rows[position]
+        let row = row(at: position)
         return row.seq == .max ? outsizedSeqs[position] ?? Int(row.seq) : Int(row.seq)
     }
 
     package func encode(to w: inout BinaryWriter) {
-        w.array(locations.ids) { $0.id($1) }
+        w.array(places) { $0.id($1) }
         w.int(count)
         w.bytes.reserveCapacity(w.bytes.count + count * 8)
-        for row in rows.chunks.joined() { w.uint32(row.seq); w.uint32(UInt32(bitPattern: row.location)) }
+        for row in chunks.joined() { w.uint32(row.seq); w.uint32(UInt32(bitPattern: row.location)) }
         w.array(outsizedSeqs.sorted { $0.key < $1.key }) { w, entry in w.int(entry.key); w.int(entry.value) }
     }
 
     package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
-        let ids = try r.array { r throws(BinaryDecodingError) -> LocationID in try r.id() }
-        guard let locations = PurchaseLedger.Handles(unique: ids) else { throw BinaryDecodingError("a place has two handles") }
-        self.locations = locations
+        places = try r.array { r throws(BinaryDecodingError) -> LocationID in try r.id() }
+        handles.reserveCapacity(places.count)
+        for (handle, place) in places.enumerated() where handles.updateValue(Int32(handle), forKey: place) != nil {
+            throw BinaryDecodingError("a place has two handles")
+        }
         let count = try r.count(minimumSize: 8)
+        let ids = places
         var chunks: [[Row]] = []
         var bad = false
         try r.block(count * 8) { raw in
-            let chunk = ChunkedArray<Row>.chunkSize
+            let chunk = 1 << Self.chunkShift
             for first in stride(from: 0, to: count, by: chunk) {
                 var values: [Row] = []
                 values.reserveCapacity(chunk)   // the last chunk grows in place, as appending fills it
@@ -101,9 +125,9 @@ public struct PurchaseRows: Hashable, Sendable {
             }
         }
         if bad { throw BinaryDecodingError("a purchase row names a place that does not exist") }
-        rows = ChunkedArray(chunks: chunks)
+        (self.chunks, self.count) = (chunks, count)
         for (at, seq) in try r.array({ r throws(BinaryDecodingError) in (try r.int(), try r.int()) }) {
-            guard at >= 0, at < count, rows[at].seq == .max else { throw BinaryDecodingError("an outsized seq for purchase \(at), which has none") }
+            guard at >= 0, at < count, row(at: at).seq == .max else { throw BinaryDecodingError("an outsized seq for purchase \(at), which has none") }
             outsizedSeqs[at] = seq
         }
     }

@@ -2,30 +2,30 @@
 /// holds: growing copies nothing and frees nothing, so a long history neither
 /// holds its table twice while it grows nor leaves the old copies behind in
 /// the heap (as doubling one large array does, every buffer it outgrew).
-package struct ChunkedArray<Element: Hashable & Sendable>: Hashable, Sendable {
-    package static var chunkShift: Int { 13 }
-    package static var chunkSize: Int { 1 << chunkShift }
+struct ChunkedArray<Element: Hashable & Sendable>: Hashable, Sendable {
+    static var chunkShift: Int { 13 }
+    static var chunkSize: Int { 1 << chunkShift }
 
     /// Every chunk full but the last, each allocated whole.
-    package private(set) var chunks: [[Element]] = []
-    package private(set) var count = 0
+    private(set) var chunks: [[Element]] = []
+    private(set) var count = 0
 
-    package init() {}
+    init() {}
 
     /// Chunks as ``chunks`` gives them (every one full but the last, none empty).
-    package init(chunks: [[Element]]) {
+    init(chunks: [[Element]]) {
         self.chunks = chunks
         count = chunks.reduce(0) { $0 + $1.count }
     }
 
-    package subscript(position: Int) -> Element {
+    subscript(position: Int) -> Element {
         get { chunks[position >> Self.chunkShift][position & (Self.chunkSize - 1)] }
         set { chunks[position >> Self.chunkShift][position & (Self.chunkSize - 1)] = newValue }
     }
 
-    package var last: Element? { chunks.last?.last }
+    var last: Element? { chunks.last?.last }
 
-    package mutating func append(_ element: Element) {
+    mutating func append(_ element: Element) {
         if count & (Self.chunkSize - 1) == 0 {
             chunks.append([])
             chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)

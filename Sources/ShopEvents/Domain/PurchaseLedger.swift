@@ -164,20 +164,20 @@ public struct PurchaseLedger: Hashable, Sendable {
     }
 
     /// Ids of one kind in the order first seen, and the handle of each.
-    package struct Handles<Kind: EntityKind>: Hashable, Sendable {
-        package private(set) var ids: [EntityID<Kind>] = []
+    struct Handles<Kind: EntityKind>: Hashable, Sendable {
+        private(set) var ids: [EntityID<Kind>] = []
         private var handles: [EntityID<Kind>: Int32] = [:]
 
-        package init() {}
+        init() {}
 
         /// Handles for `ids` in that order; nil if an id comes twice.
-        package init?(unique ids: [EntityID<Kind>]) {
+        init?(unique ids: [EntityID<Kind>]) {
             self.ids = ids
             handles.reserveCapacity(ids.count)
             for (handle, id) in ids.enumerated() where handles.updateValue(Int32(handle), forKey: id) != nil { return nil }
         }
 
-        package mutating func handle(_ id: EntityID<Kind>) -> Int32 {
+        mutating func handle(_ id: EntityID<Kind>) -> Int32 {
             if let known = handles[id] { return known }
             let new = Int32(ids.count)
             ids.append(id)
