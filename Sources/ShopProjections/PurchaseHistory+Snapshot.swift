@@ -137,6 +137,8 @@ extension PurchaseHistory {
             return entries
         }
         r = probe
+        let start = r.position
+        defer { r.letGo(start..<r.position) }   // a mapped file's pages of what is passed over are let go
         _ = try r.array { r throws(BinaryDecodingError) in try r.string() }   // the buyers' names
         _ = try r.skip(try r.count(minimumSize: 24) * 24)                       // the amounts
         for _ in 0..<(try r.count(minimumSize: 24)) {                            // each item's purchases

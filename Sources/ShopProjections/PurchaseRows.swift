@@ -100,7 +100,10 @@ public struct PurchaseRows: Hashable, Sendable {
         w.array(outsizedSeqs.sorted { $0.key < $1.key }) { w, entry in w.int(entry.key); w.int(entry.value) }
     }
 
+    /// Reads rows back, checked; a mapped file's pages of them are then let go.
     package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+        let start = r.position
+        defer { r.letGo(start..<r.position) }
         places = try r.array { r throws(BinaryDecodingError) -> LocationID in try r.id() }
         handles.reserveCapacity(places.count)
         for (handle, place) in places.enumerated() where handles.updateValue(Int32(handle), forKey: place) != nil {
@@ -134,6 +137,8 @@ public struct PurchaseRows: Hashable, Sendable {
 
     /// Passes over rows in the snapshot encoding, reading only their sizes.
     package static func skip(_ r: inout BinaryReader) throws(BinaryDecodingError) {
+        let start = r.position
+        defer { r.letGo(start..<r.position) }
         _ = try r.skip(try r.count(minimumSize: 16) * 16)   // the places' ids
         _ = try r.skip(try r.count(minimumSize: 8) * 8)
         _ = try r.skip(try r.count(minimumSize: 16) * 16)   // the outsized seqs

@@ -33,9 +33,12 @@ extension PurchaseLedger {
         for word in reverted { w.int(Int(Int64(bitPattern: word))) }
     }
 
-    /// Reads a ledger back: one copy of each array, checked.
+    /// Reads a ledger back: one copy of each array, checked; a mapped file's
+    /// pages of it are then let go (``BinaryReader/letGo(_:)``).
     package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
         self.init()
+        let start = r.position
+        defer { r.letGo(start..<r.position) }
         try readHandles(&r)
         let count = try r.count(minimumSize: Self.rowSize + 16)
         rows = try Self.copyChunked(&r, count: count, size: Self.rowSize) { raw, at in
@@ -124,6 +127,8 @@ extension PurchaseLedger {
 
     /// Passes over a ledger in the snapshot encoding, reading only its sizes.
     package static func skip(_ r: inout BinaryReader) throws(BinaryDecodingError) {
+        let start = r.position
+        defer { r.letGo(start..<r.position) }
         for _ in 0..<2 { _ = try r.skip(try r.count(minimumSize: 16) * 16) }   // the handles' ids
         let count = try r.count(minimumSize: rowSize + 16)
         _ = try r.skip(count * rowSize)
