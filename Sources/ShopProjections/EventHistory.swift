@@ -22,20 +22,23 @@ public enum EventHistory {
     public static func forEach(journal path: String, touching subject: Subject,
                                _ body: (RecordedEvent, ShopState) throws -> Void) throws {
         let reader = try JournalReader(path: path)
-        var state = ShopState.compact
+        var state = ShopState.initial
+        var rows = PurchaseRows()
         while let recorded = try reader.next() {
-            if touches(recorded, subject, before: state) { try body(recorded, state) }
+            if touches(recorded, subject, before: state, rows: rows) { try body(recorded, state) }
+            rows.apply(recorded, before: state)
             state.apply(recorded)
         }
     }
 
     /// Whether `recorded` touched `subject`, judged against the household just before it
-    /// (a revert touches its purchase's item, list and place; a relocation both places).
-    public static func touches(_ recorded: RecordedEvent, _ subject: Subject, before state: ShopState) -> Bool {
+    /// and the rows of its purchases folded beside it (a revert touches its
+    /// purchase's item, list and place; a relocation both places).
+    public static func touches(_ recorded: RecordedEvent, _ subject: Subject, before state: ShopState, rows: PurchaseRows) -> Bool {
         switch subject {
         case let .item(item): return touches(recorded.event, item: item, state)
         case let .list(list): return touches(recorded.event, list: list, state)
-        case let .location(location): return touches(recorded.event, location: location, state)
+        case let .location(location): return touches(recorded.event, location: location, state, rows)
         case let .member(name): return recorded.actor == name || isAbout(recorded.event, member: name)
         }
     }
@@ -67,12 +70,12 @@ public enum EventHistory {
         }
     }
 
-    static func touches(_ event: Event, location: LocationID, _ state: ShopState) -> Bool {
+    static func touches(_ event: Event, location: LocationID, _ state: ShopState, _ rows: PurchaseRows) -> Bool {
         switch event {
         case .householdCreated: return location == .unknown
         case let .locationsReordered(order, _, _): return order.contains(location)
         case let .itemRelocated(item, to): return to == location || state.items[item]?.location == location
-        case let .purchaseReverted(purchase): return state.purchases[purchase]?.location == location
+        case let .purchaseReverted(purchase): return rows.purchase(purchase, in: state.purchases)?.location == location
         default: return event.id(forKey: "location") == location.uuid
         }
     }

@@ -34,6 +34,7 @@ extension PurchaseHistory {
             w.array(locations.sorted { $0.key < $1.key }) { w, entry in w.id(entry.key); w.tally(entry.value) }
             w.array(namedStores.sorted { Self.storeOrder($0.key, $1.key) }) { w, entry in w.optional(entry.key) { $0.id($1) }; w.tally(entry.value) }
             w.array(amountStores.sorted { $0.key < $1.key }) { w, entry in w.uint32(UInt32(bitPattern: entry.key)); w.id(entry.value) }
+            rows.encode(to: &w)
         case .records:
             w.int(2)
             w.array(records) { w, r in
@@ -94,6 +95,8 @@ extension PurchaseHistory {
                 guard (0..<Int32(purchases)).contains(position) else { throw BinaryDecodingError("a store names purchase \(position) of \(purchases)") }
                 amountStores[position] = store
             }
+            rows = try PurchaseRows(from: &r)
+            guard rows.count == purchases else { throw BinaryDecodingError("\(rows.count) purchase rows for \(purchases) amounts") }
         case 2:
             depth = .records
             let saved = try r.array { r throws(BinaryDecodingError) in
@@ -134,6 +137,8 @@ extension PurchaseHistory {
             return entries
         }
         r = probe
+        let start = r.position
+        defer { r.letGo(start..<r.position) }   // a mapped file's pages of what is passed over are let go
         _ = try r.array { r throws(BinaryDecodingError) in try r.string() }   // the buyers' names
         _ = try r.skip(try r.count(minimumSize: 24) * 24)                       // the amounts
         for _ in 0..<(try r.count(minimumSize: 24)) {                            // each item's purchases
@@ -151,6 +156,7 @@ extension PurchaseHistory {
         _ = try r.array { r throws(BinaryDecodingError) in let _: LocationID = try r.id(); _ = try r.tally() }
         _ = try r.array { r throws(BinaryDecodingError) in _ = try r.optional { r throws(BinaryDecodingError) -> StoreID in try r.id() }; _ = try r.tally() }
         _ = try r.array { r throws(BinaryDecodingError) in _ = try r.uint32(); let _: StoreID = try r.id() }
+        try PurchaseRows.skip(&r)
         var history = PurchaseHistory(depth: .entries)
         history.calendar = calendar
         return history
@@ -174,6 +180,7 @@ extension PurchaseHistory {
             for (position, record) in records.enumerated() {
                 guard state.purchases.position(of: record.purchase) == position else { return nil }
                 lowered.amounts.append(Amount(quantity: record.quantity, unitPrice: record.unitPrice, actor: lowered.handle(record.actor)))
+                lowered.rows.append(seq: record.seq, location: record.location)
                 if let store = record.store { lowered.amountStores[Int32(position)] = store }
             }
             lowered.byItem = byItem   // positions in the records are positions in the state's table

@@ -37,6 +37,9 @@ public struct PurchaseHistory: Hashable, Sendable {
     var byItem: [ItemID: [Int32]] = [:]
     /// `.totals`: quantity, price and buyer of each purchase, by its position in the state's purchase table.
     var amounts = AmountTable()
+    /// `.totals`: where each purchase was bought and its `seq`, by its position
+    /// in the state's purchase ledger (which keeps only what the rules need).
+    var rows = PurchaseRows()
     var actorNames: [String] = []
     var actorHandles: [String: Int32] = [:]
     public internal(set) var items: [ItemID: ItemTally] = [:]
@@ -167,6 +170,21 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// The record of a purchase id (`.records` only).
     public func record(_ purchase: PurchaseID) -> PurchaseRecord? { index[purchase].map { records[$0] } }
 
+    /// The whole purchase of an id `state`'s ledger knows: from the rows at
+    /// `.totals` (but a settling fold's), from its record at `.records`; nil otherwise.
+    public func purchase(_ id: PurchaseID, in state: ShopState) -> Purchase? {
+        switch depth {
+        case .records:
+            guard let r = record(id) else { return nil }
+            return Purchase(id: r.purchase, item: r.item, list: r.list, location: r.location, effectiveTime: r.purchasedAt,
+                            seq: r.seq, isReverted: r.isReverted)
+        case .totals:
+            return settled == nil ? rows.purchase(id, in: state.purchases) : nil
+        case .entries, .none:
+            return nil
+        }
+    }
+
     /// How many a purchase bought, where this depth keeps it (`.records`, `.totals`); nil otherwise.
     public func quantity(of purchase: PurchaseID, in state: ShopState) -> Quantity? {
         switch depth {
@@ -205,7 +223,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 let bought = state.purchases.purchase(at: position)
                 guard !bought.isReverted, let price = amounts[position].unitPrice else { return nil }
                 return PricedPurchase(item: bought.item, store: amountStores[Int32(position)], unitPrice: price,
-                                      time: bought.effectiveTime, seq: bought.seq)
+                                      time: bought.effectiveTime, seq: rows.seq(at: position))
             }
         case .entries, .none:
             return nil
@@ -229,7 +247,8 @@ public struct PurchaseHistory: Hashable, Sendable {
                 return
             case .totals:
                 // The state keeps the first purchase of an id (a legal journal has no other); so do the totals.
-                guard state.purchases[purchase] == nil else { return }
+                guard state.purchases.position(of: purchase) == nil else { return }
+                rows.append(seq: recorded.seq, location: location)
                 byItem[item, default: []].append(Int32(state.purchases.count))
                 if let store { amountStores[Int32(state.purchases.count)] = store }
                 amounts.append(Amount(quantity: quantity, unitPrice: unitPrice, actor: handle(recorded.actor)))
@@ -252,7 +271,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 guard !bought.isReverted else { return }
                 let amount = amounts[at]
                 let purchases = state.purchases   // for the closure, which may not capture the borrowed state
-                count(Fact(item: bought.item, location: bought.location, actor: actorNames[Int(amount.actor)],
+                count(Fact(item: bought.item, location: rows.location(at: at), actor: actorNames[Int(amount.actor)],
                            time: bought.effectiveTime, quantity: amount.quantity, unitPrice: amount.unitPrice,
                            store: amountStores[Int32(at)]), sign: -1) { position in
                     let other = purchases.purchase(at: position)

@@ -2,9 +2,10 @@ import Foundation
 import ShopEvents
 import ShopProjections
 
-/// One line about an event for people, with names looked up in the state just before it.
+/// One line about an event for people, with names looked up in the state just
+/// before it (and a reverted purchase's `seq` in the rows folded beside it).
 enum EventSummary {
-    static func describe(_ event: Event, in state: ShopState, calendar: HouseholdCalendar) -> String {
+    static func describe(_ event: Event, in state: ShopState, rows: PurchaseRows, calendar: HouseholdCalendar) -> String {
         func item(_ id: ItemID) -> String { state.items[id]?.name ?? id.description }
         func list(_ id: ListID) -> String { state.lists[id]?.name ?? id.description }
         func location(_ id: LocationID) -> String { state.locations[id]?.name ?? id.description }
@@ -43,7 +44,7 @@ enum EventSummary {
                 + (s.map { " at \(store($0))" } ?? "")
                 + (l.map { " from \(list($0))" } ?? "") + (purchasedAt.map { " on \(Format.time($0, calendar))" } ?? "")
         case let .purchaseReverted(id):
-            return state.purchases[id].map { "purchase \(Format.short(id)) of \(item($0.item)) (seq \($0.seq))" } ?? id.description
+            return rows.purchase(id, in: state.purchases).map { "purchase \(Format.short(id)) of \(item($0.item)) (seq \($0.seq))" } ?? id.description
         case let .tripStarted(_, l, s): return [l.map { "for \(list($0))" }, s.map { "at \(store($0))" }].compactMap { $0 }.joined(separator: " ")
         case let .storeCreated(_, name): return name
         case let .storeRenamed(s, name): return "\(store(s)) → \(name)"

@@ -232,6 +232,13 @@ import ShopProjections
     print(state.purchases.count, state.purchases.values.filter(\.isReverted).count)
 }
 
+// Sources/ShopEvents/Domain/PurchaseLedger.swift #2
+@MainActor func example_PurchaseLedger_2() throws {
+    let state = ShopState.initial
+    let live = state.purchases.values.filter { !$0.isReverted }
+    print(live.map(\.item), live.map(\.effectiveTime))
+}
+
 // Sources/ShopEvents/Domain/ShopState.swift #1
 @MainActor func example_ShopState_1(events: [RecordedEvent]) throws {
     var state = ShopState.initial
@@ -715,6 +722,17 @@ import ShopProjections
     try EventHistory.forEach(journal: "shop.ndjson", touching: .item(milk)) { recorded, before in
         print(recorded.seq, recorded.event.typeName)
     }
+}
+
+// Sources/ShopProjections/PurchaseRows.swift #1
+@MainActor func example_PurchaseRows_1(events: [RecordedEvent], purchase: PurchaseID) throws {
+    var state = ShopState.initial
+    var rows = PurchaseRows()
+    for recorded in events {
+        rows.apply(recorded, before: state)
+        state.apply(recorded)
+    }
+    if let bought = rows.purchase(purchase, in: state.purchases) { print(bought.location, bought.seq) }
 }
 
 // Sources/ShopProjections/ReplicaViews.swift #1

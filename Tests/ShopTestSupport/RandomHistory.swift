@@ -73,7 +73,7 @@ public struct RandomCommands {
         let liveItems = state.items.values.filter { !$0.isDeleted }.map(\.id).sorted()
         let lists = state.lists.values.map(\.id).sorted()
         let liveLists = state.lists.values.filter { !$0.isDeleted }.map(\.id).sorted()
-        let purchases = state.purchases.values.sorted { $0.seq < $1.seq }.map(\.id)
+        let purchases = Array(state.purchases.values.map(\.id))   // the ledger is in journal order (by seq)
         let trips = state.trips.keys.sorted()
         let anyLocation = (chance(90) ? pick(liveLocations) : pick(locations)) ?? .unknown
         let anyItem = (chance(90) ? pick(liveItems) : pick(items)) ?? ids.make()

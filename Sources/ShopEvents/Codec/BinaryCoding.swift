@@ -46,16 +46,18 @@ package struct BinaryReader {
     private final class Bytes {
         let base: UnsafeRawPointer
         let count: Int
+        /// Whether the bytes are a file's, mapped.
+        let isMapped: Bool
         private let release: () -> Void
 
         init(_ array: [UInt8]) {
             let copy = UnsafeMutableRawPointer.allocate(byteCount: max(array.count, 1), alignment: 16)
             array.withUnsafeBytes { if let source = $0.baseAddress { copy.copyMemory(from: source, byteCount: $0.count) } }
-            (base, count, release) = (UnsafeRawPointer(copy), array.count, { copy.deallocate() })
+            (base, count, isMapped, release) = (UnsafeRawPointer(copy), array.count, false, { copy.deallocate() })
         }
 
         init(mapped base: UnsafeRawPointer, count: Int) {
-            (self.base, self.count, release) = (base, count, { _ = munmap(UnsafeMutableRawPointer(mutating: base), count) })
+            (self.base, self.count, isMapped, release) = (base, count, true, { _ = munmap(UnsafeMutableRawPointer(mutating: base), count) })
         }
 
         deinit { release() }
@@ -92,6 +94,18 @@ package struct BinaryReader {
             return nil
         }
         return BinaryReader(Bytes(mapped: UnsafeRawPointer(base), count: size), at: 0, end: nil)
+    }
+
+    /// Lets go of the pages wholly inside `range` of a mapped file: bytes
+    /// copied out or passed over, never read again (a page let go would be
+    /// read back from the file if they were). Nothing for bytes in memory.
+    package func letGo(_ range: Range<Int>) {
+        guard bytes.isMapped, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
+        let page = UInt(getpagesize())
+        let start = UInt(bitPattern: bytes.base + range.lowerBound), end = UInt(bitPattern: bytes.base + range.upperBound)
+        let first = (start + page - 1) / page * page, last = end / page * page
+        guard last > first, let at = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        _ = madvise(at, Int(last - first), MADV_DONTNEED)
     }
 
     /// The same bytes, read from `position` up to `end`.

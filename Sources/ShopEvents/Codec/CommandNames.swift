@@ -251,8 +251,12 @@ extension CommandCatalog {
         // A purchase is of the past: its item may be deleted since, and is named by its last name then.
         let id: ItemID
         if let given = ItemID(text) { id = given } else { id = try state.find(item: text, in: .includingDeleted) }
-        let latest = state.purchases.values.filter { $0.item == id && !$0.isReverted }
-            .max { ($0.effectiveTime, $0.seq) < ($1.effectiveTime, $1.seq) }
+        // Latest by time, then by seq: the ledger is in journal order, so of equal times the later one.
+        var latest: PurchaseLedger.Entry?
+        for purchase in state.purchases.values where purchase.item == id && !purchase.isReverted
+            && purchase.effectiveTime >= latest?.effectiveTime ?? purchase.effectiveTime {
+            latest = purchase
+        }
         guard let latest else {
             throw RuleViolation(.unknownPurchase, "item \(ShopState.quoted(state.items[id]?.name ?? text)) has no purchase that is not reverted", field: "item")
         }

@@ -1,13 +1,17 @@
 /// Every purchase of a household ever recorded (a purchase id is never
 /// reused), in journal order: what the rules and the commands that name a
-/// purchase need of it. A plain value of arrays, the same whoever folds it.
+/// purchase need of it, and no more. A plain value of arrays, the same
+/// whoever folds it.
 ///
-/// Per purchase it keeps the id, a row of 24 bytes (time, `seq`, and item,
-/// location and list by small integer handles), a reverted bit, and a slot
-/// in an open-addressing index of positions under the id's fixed hash
-/// (``EntityID/fixedHash``): about 46–51 bytes a purchase. The index's layout
-/// depends only on the ids in their order, so a snapshot stores the arrays as
-/// they are and reads each back with one copy, hashing nothing.
+/// Per purchase it keeps the id, a row of 16 bytes (time, and item and list by
+/// small integer handles: a revert un-buys the entry of that item on that
+/// list, `revert --item` takes an item's latest purchase by time), a reverted
+/// bit, and a slot in an open-addressing index of positions under the id's
+/// fixed hash (``EntityID/fixedHash``): about 38–43 bytes a purchase. Where a
+/// purchase was bought and its `seq` are no rule's business: the projections
+/// that show them keep them. The index's layout depends only on the ids in
+/// their order, so a snapshot stores the arrays as they are and reads each
+/// back with one copy, hashing nothing.
 ///
 /// ```swift
 /// let state = ShopState.initial
@@ -15,15 +19,40 @@
 /// print(state.purchases.count, state.purchases.values.filter(\.isReverted).count)
 /// ```
 public struct PurchaseLedger: Hashable, Sendable {
-    /// A purchase but its id and revert: 24 bytes. A `seq` outside `0..<UInt32.max`
-    /// (a journal past four billion events) is `UInt32.max` here and kept in ``outsizedSeqs``.
+    /// What the rules need of a purchase but its id and revert: 16 bytes.
     struct Row: Hashable, Sendable {
         var time: Int64
-        var seq: UInt32
         var item: Int32
-        var location: Int32
         /// -1 for a purchase off any list.
         var list: Int32
+    }
+
+    /// One purchase as the ledger keeps it: what the rules need of it.
+    /// Where it was bought and its `seq` are kept by the projections that
+    /// show them (`PurchaseRows` in ShopProjections gives the whole ``Purchase``).
+    ///
+    /// ```swift
+    /// let state = ShopState.initial
+    /// let live = state.purchases.values.filter { !$0.isReverted }
+    /// print(live.map(\.item), live.map(\.effectiveTime))
+    /// ```
+    public struct Entry: Hashable, Sendable {
+        public var id: PurchaseID
+        public var item: ItemID
+        public var list: ListID?
+        /// When it was bought: `purchasedAt` if the event gave one, else its `at`.
+        public var effectiveTime: Timestamp
+        public var isReverted: Bool
+
+        public init(id: PurchaseID, item: ItemID, list: ListID?, effectiveTime: Timestamp, isReverted: Bool = false) {
+            self.id = id; self.item = item; self.list = list; self.effectiveTime = effectiveTime; self.isReverted = isReverted
+        }
+
+        /// What the ledger keeps of `purchase`.
+        public init(_ purchase: Purchase) {
+            self.init(id: purchase.id, item: purchase.item, list: purchase.list, effectiveTime: purchase.effectiveTime,
+                      isReverted: purchase.isReverted)
+        }
     }
 
     /// The purchase ids in journal order.
@@ -34,10 +63,7 @@ public struct PurchaseLedger: Hashable, Sendable {
     var slots: [Int32] = []
     /// One bit a position: reverted.
     var reverted: [UInt64] = []
-    /// The `seq` of a row that does not fit ``Row/seq``, by position.
-    var outsizedSeqs: [Int: Int] = [:]
     var items = Handles<ItemKind>()
-    var locations = Handles<LocationKind>()
     var lists = Handles<ListKind>()
 
     public init() {}
@@ -45,13 +71,13 @@ public struct PurchaseLedger: Hashable, Sendable {
     /// How many purchases were ever recorded, reverted ones included.
     public var count: Int { ids.count }
 
-    public subscript(id: PurchaseID) -> Purchase? {
+    public subscript(id: PurchaseID) -> Entry? {
         guard let at = position(of: id) else { return nil }
         return purchase(at: at)
     }
 
     /// Every purchase, in journal order.
-    public var values: LazyMapSequence<Range<Int>, Purchase> {
+    public var values: LazyMapSequence<Range<Int>, Entry> {
         let ledger = self
         return (0..<count).lazy.map { ledger.purchase(at: $0) }
     }
@@ -73,12 +99,10 @@ public struct PurchaseLedger: Hashable, Sendable {
     public func isReverted(at position: Int) -> Bool { reverted[position >> 6] & (1 << UInt64(position & 63)) != 0 }
 
     /// The purchase at a position in journal order.
-    public func purchase(at position: Int) -> Purchase {
+    public func purchase(at position: Int) -> Entry {
         let row = rows[position]
-        let seq = row.seq == .max ? outsizedSeqs[position] ?? Int(row.seq) : Int(row.seq)
-        return Purchase(id: ids[position], item: items.ids[Int(row.item)], list: row.list < 0 ? nil : lists.ids[Int(row.list)],
-                        location: locations.ids[Int(row.location)], effectiveTime: Timestamp(millisecondsSince1970: row.time),
-                        seq: seq, isReverted: isReverted(at: position))
+        return Entry(id: ids[position], item: items.ids[Int(row.item)], list: row.list < 0 ? nil : lists.ids[Int(row.list)],
+                     effectiveTime: Timestamp(millisecondsSince1970: row.time), isReverted: isReverted(at: position))
     }
 
     /// Adds a purchase; one whose id is known already replaces nothing (ids are never reused).
@@ -93,10 +117,7 @@ public struct PurchaseLedger: Hashable, Sendable {
         let at = count
         slots[bucket] = Int32(at)
         ids.append(purchase.id)
-        let fits = purchase.seq >= 0 && purchase.seq < Int(UInt32.max)
-        if !fits { outsizedSeqs[at] = purchase.seq }
-        rows.append(Row(time: purchase.effectiveTime.millisecondsSince1970, seq: fits ? UInt32(purchase.seq) : .max,
-                        item: items.handle(purchase.item), location: locations.handle(purchase.location),
+        rows.append(Row(time: purchase.effectiveTime.millisecondsSince1970, item: items.handle(purchase.item),
                         list: purchase.list.map { lists.handle($0) } ?? -1))
         if at & 63 == 0 { reverted.append(0) }
         if purchase.isReverted { reverted[at >> 6] |= 1 << UInt64(at & 63) }
@@ -133,9 +154,7 @@ public struct PurchaseLedger: Hashable, Sendable {
 
     public static func == (a: PurchaseLedger, b: PurchaseLedger) -> Bool {
         guard a.ids == b.ids, a.reverted == b.reverted else { return false }
-        if a.items.ids == b.items.ids, a.locations.ids == b.locations.ids, a.lists.ids == b.lists.ids {
-            return a.rows == b.rows && a.outsizedSeqs == b.outsizedSeqs
-        }
+        if a.items.ids == b.items.ids, a.lists.ids == b.lists.ids { return a.rows == b.rows }
         return a.values.elementsEqual(b.values)
     }
 

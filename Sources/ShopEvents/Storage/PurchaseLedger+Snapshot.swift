@@ -5,57 +5,49 @@ import Foundation
 // checked first.
 
 extension PurchaseLedger {
-    private static var rowSize: Int { 24 }
+    private static var rowSize: Int { 16 }
 
     /// Whether a ``Row`` lies in memory as it is stored (little-endian, fields
     /// in order, no padding), so that rows are copied in one go.
     private static let layoutAsStored: Bool = {
         #if _endian(little)
-        MemoryLayout<Row>.stride == rowSize && MemoryLayout<Row>.offset(of: \Row.seq) == 8 && MemoryLayout<Row>.offset(of: \Row.item) == 12
-            && MemoryLayout<Row>.offset(of: \Row.location) == 16 && MemoryLayout<Row>.offset(of: \Row.list) == 20
+        MemoryLayout<Row>.stride == rowSize && MemoryLayout<Row>.offset(of: \Row.item) == 8 && MemoryLayout<Row>.offset(of: \Row.list) == 12
             && MemoryLayout<PurchaseID>.stride == 16
         #else
         false
         #endif
     }()
 
-    /// The handles' ids, the rows, the outsized `seq`s, the ids, the index's
-    /// buckets and the reverted bits.
+    /// The handles' ids, the rows, the ids, the index's buckets and the reverted bits.
     package func encode(to w: inout BinaryWriter) {
         w.array(items.ids) { $0.id($1) }
-        w.array(locations.ids) { $0.id($1) }
         w.array(lists.ids) { $0.id($1) }
         w.int(count)
         w.bytes.reserveCapacity(w.bytes.count + count * (Self.rowSize + 16) + slots.count * 4 + reverted.count * 8 + 16)
         for row in rows.chunks.joined() {
-            w.int(Int(row.time)); w.uint32(row.seq)
-            w.uint32(UInt32(bitPattern: row.item)); w.uint32(UInt32(bitPattern: row.location)); w.uint32(UInt32(bitPattern: row.list))
+            w.int(Int(row.time)); w.uint32(UInt32(bitPattern: row.item)); w.uint32(UInt32(bitPattern: row.list))
         }
-        w.array(outsizedSeqs.sorted { $0.key < $1.key }) { w, entry in w.int(entry.key); w.int(entry.value) }
         for id in ids.chunks.joined() { w.id(id) }
         w.int(slots.count)
         for slot in slots { w.uint32(UInt32(bitPattern: slot)) }
         for word in reverted { w.int(Int(Int64(bitPattern: word))) }
     }
 
-    /// Reads a ledger back: one copy of each array, checked.
+    /// Reads a ledger back: one copy of each array, checked; a mapped file's
+    /// pages of it are then let go (``BinaryReader/letGo(_:)``).
     package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
         self.init()
+        let start = r.position
+        defer { r.letGo(start..<r.position) }
         try readHandles(&r)
         let count = try r.count(minimumSize: Self.rowSize + 16)
         rows = try Self.copyChunked(&r, count: count, size: Self.rowSize) { raw, at in
             func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: at + offset, as: T.self)) }
-            return Row(time: load(0, Int64.self), seq: load(8, UInt32.self), item: load(12, Int32.self),
-                       location: load(16, Int32.self), list: load(20, Int32.self))
+            return Row(time: load(0, Int64.self), item: load(8, Int32.self), list: load(12, Int32.self))
         }
-        let (itemCount, locationCount, listCount) = (Int32(items.ids.count), Int32(locations.ids.count), Int32(lists.ids.count))
-        for (at, row) in rows.chunks.joined().enumerated() where !(row.item >= 0 && row.item < itemCount && row.location >= 0 && row.location < locationCount
-                                                   && row.list >= -1 && row.list < listCount) {
+        let (itemCount, listCount) = (Int32(items.ids.count), Int32(lists.ids.count))
+        for (at, row) in rows.chunks.joined().enumerated() where !(row.item >= 0 && row.item < itemCount && row.list >= -1 && row.list < listCount) {
             throw BinaryDecodingError("purchase row \(at) names a handle that does not exist")
-        }
-        for (at, seq) in try r.array({ r throws(BinaryDecodingError) in (try r.int(), try r.int()) }) {
-            guard at >= 0, at < count, rows[at].seq == .max else { throw BinaryDecodingError("an outsized seq for purchase \(at), which has none") }
-            outsizedSeqs[at] = seq
         }
         ids = try Self.copyChunked(&r, count: count, size: 16) { raw, at in
             PurchaseID(UUID(uuid: raw.loadUnaligned(fromByteOffset: at, as: uuid_t.self)))
@@ -76,7 +68,6 @@ extension PurchaseLedger {
             return handles
         }
         items = try ids(&r)
-        locations = try ids(&r)
         lists = try ids(&r)
     }
 
@@ -136,10 +127,11 @@ extension PurchaseLedger {
 
     /// Passes over a ledger in the snapshot encoding, reading only its sizes.
     package static func skip(_ r: inout BinaryReader) throws(BinaryDecodingError) {
-        for _ in 0..<3 { _ = try r.skip(try r.count(minimumSize: 16) * 16) }   // the handles' ids
+        let start = r.position
+        defer { r.letGo(start..<r.position) }
+        for _ in 0..<2 { _ = try r.skip(try r.count(minimumSize: 16) * 16) }   // the handles' ids
         let count = try r.count(minimumSize: rowSize + 16)
         _ = try r.skip(count * rowSize)
-        _ = try r.skip(try r.count(minimumSize: 16) * 16)   // the outsized seqs
         _ = try r.skip(count * 16)
         _ = try r.skip(try r.count(minimumSize: 4) * 4)
         _ = try r.skip((count + 63) / 64 * 8)

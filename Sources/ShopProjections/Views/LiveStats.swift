@@ -39,7 +39,7 @@ public struct LiveStats: Hashable, Sendable {
             refresh(item: item, location: location, time: purchasedAt ?? recorded.at, views)
             view.stores = StatsView.storeRows(views)
         case let .purchaseReverted(purchase):
-            guard let bought = views.state.purchases[purchase] else { return }
+            guard let bought = views.history.purchase(purchase, in: views.state) else { return }
             refresh(item: bought.item, location: bought.location, time: bought.effectiveTime, views)
             view.stores = StatsView.storeRows(views)
         case .storeCreated, .storeRenamed, .storeDeleted:

@@ -75,13 +75,15 @@ struct History: ToolCommand {
             }
             resolved = .member(text); (kind, id, name) = ("member", text, text)
         }
-        var state = ShopState.compact
+        var state = ShopState.initial
+        var rows = PurchaseRows()
         let calendar = householdCalendar(journal: options.journal)
         var touching: [(RecordedEvent, String)] = []
         for recorded in events {
-            if EventHistory.touches(recorded, resolved, before: state) {
-                touching.append((recorded, Limits.visible(EventSummary.describe(recorded.event, in: state, calendar: calendar))))
+            if EventHistory.touches(recorded, resolved, before: state, rows: rows) {
+                touching.append((recorded, Limits.visible(EventSummary.describe(recorded.event, in: state, rows: rows, calendar: calendar))))
             }
+            rows.apply(recorded, before: state)
             state.apply(recorded)
         }
         let out = Output(json: options.json)
