@@ -98,8 +98,10 @@ public struct SuggestionIndex: Hashable, Sendable {
         case let .itemDeleted(item):
             remove(item)
         case let .itemPurchased(purchase, _, _, _, _, _, _, _):
-            // As the state keeps it: the first purchase of an id (a legal journal has no other).
-            guard let bought = views.state.purchases[purchase], bought.seq == recorded.seq, !bought.isReverted,
+            // As the state keeps it: the first purchase of an id (a legal journal has no other), which the
+            // ledger has just appended last.
+            let ledger = views.state.purchases
+            guard let bought = ledger[purchase], ledger.position(of: purchase) == ledger.count - 1, !bought.isReverted,
                   let purchases = entries[bought.item]?.purchases else { return }
             let stamp = Stamp(milliseconds: bought.effectiveTime.millisecondsSince1970, purchase: purchase)
             entries[bought.item]?.purchases.insert(stamp, at: purchases.partitioningIndex { stamp < $0 })
