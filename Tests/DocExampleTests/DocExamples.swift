@@ -240,7 +240,12 @@ import ShopProjections
 }
 
 // Sources/ShopEvents/Domain/Stores.swift #1
-@MainActor func example_Stores_1(state: ShopState) throws {
+@MainActor func example_Stores_1(state: ShopState, corner: StoreID) throws {
+    let aisles = state.visitingOrder(at: corner)   // the corner shop's order, Unknown last
+}
+
+// Sources/ShopEvents/Domain/Stores.swift #2
+@MainActor func example_Stores_2(state: ShopState) throws {
     let corner = state.stores.values.first { !$0.isDeleted && $0.name == "Corner shop" }
 }
 
@@ -593,6 +598,16 @@ import ShopProjections
     StatsView(views).writeJSON(adding: [("pending", 2)]) { piece in print(String(decoding: piece, as: UTF8.self), terminator: "") }
 }
 
+// Sources/ShopProjections/Views/StoresView.swift #1
+@MainActor func example_StoresView_1(weekly: ListID, views: HouseholdViews) throws {
+    if let store = ShoppingListView(views, list: weekly, grouping: .byLocation)?.store { print("at", store.name) }
+}
+
+// Sources/ShopProjections/Views/StoresView.swift #2
+@MainActor func example_StoresView_2(views: HouseholdViews) throws {
+    for store in StoresView(views).stores { print(store.name, store.purchases, store.lastPurchased as Any) }
+}
+
 // Sources/ShopEvents/Sync/Replica.swift #1
 @MainActor func example_Replica_1(weekly: ListID, milk: ItemID) throws {
     let replica = try Replica(path: "phone.ndjson", options: .init(actor: "cleo"))
@@ -715,6 +730,12 @@ import ShopProjections
     try EventHistory.forEach(journal: "shop.ndjson", touching: .item(milk)) { recorded, before in
         print(recorded.seq, recorded.event.typeName)
     }
+}
+
+// Sources/ShopProjections/EventHistory.swift #2
+@MainActor func example_EventHistory_2(corner: StoreID, events: [RecordedEvent], state: inout ShopState) throws {
+    var scan = EventHistory.Scan(.store(corner))
+    for recorded in events { if scan.touches(recorded, before: state) { print(recorded.seq) }; state.apply(recorded) }
 }
 
 // Sources/ShopProjections/ReplicaViews.swift #1
