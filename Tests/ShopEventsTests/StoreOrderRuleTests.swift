@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ShopEvents
+import ShopTestSupport
 
 /// A store's own order (SPEC section 11): ReorderStoreLocations accepted and
 /// refused, and the order a store is walked in after reorders, deleted
@@ -91,6 +92,23 @@ import Testing
         #expect(throws: RuleViolation.self) {
             try ShopDecider.check(.storeLocationsReordered(store: corner, order: [dairy, dairy]), f.state, actor: "ana")
         }
+    }
+
+    /// The random histories the property tests replay, sync and snapshot reorder stores, accepted and refused by every rule.
+    @Test func randomHistoriesReorderStoresAndMeetEveryRefusal() throws {
+        var accepted = 0
+        var refused: Set<RuleViolation.Reason> = []
+        for seed in [1, 2, 3, 4] as [UInt64] {
+            var generator = RandomCommands(seed: seed)
+            var f = Fixture()
+            for _ in 0..<1_500 {
+                let command = generator.next(for: f.state)
+                guard case .reorderStoreLocations = command else { _ = try? f.run(command); continue }
+                if let reason = f.rejection(command) { refused.insert(reason) } else { try f.run(command); accepted += 1 }
+            }
+        }
+        #expect(accepted >= 20, "\(accepted)")
+        #expect(refused == [.unknownStore, .storeDeleted, .unknownLocationFixed, .duplicateLocation, .locationDeleted])
     }
 
     /// The state with store orders comes back from its snapshot coding as it was.
