@@ -74,7 +74,7 @@ struct History: ToolCommand {
             resolved = .location(found); (kind, id, name) = ("location", found.description, final.locations[found]!.name)   // as above
         case let .store(text):
             let found = try Lookup.store(text, in: final)
-            resolved = .store(found); (kind, id, name) = ("store", found.description, final.stores[found]!.name)   // as above
+            resolved = .store(found); (kind, id, name) = ("store", found.description, final.stores[found]?.name ?? text)
         case let .member(text):
             guard events.contains(where: { $0.actor == text || EventHistory.isAbout($0.event, member: text) }) else {
                 throw UsageError(message: "no event was issued by or is about \"\(text)\"")
