@@ -138,6 +138,8 @@ import ShopTestSupport
         let history = try tool.run(["history", "--store", "Market", "--json"])
         #expect(try JSONValue.parse(Array(history.stdout.utf8))["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue }
                 == ["StoreCreated", "StoreLocationsReordered", "ItemPurchased"])
+        let historyText = try tool.run(["history", "--store", "Market"]).stdout
+        #expect(historyText.contains("StoreLocationsReordered  Market: Produce, Dairy\n"), "\(historyText)")
         // A deleted store by its last name; an unknown one is the usage error the other filters give.
         #expect(try tool.run(["history", "--store", "closed"]).status == 0)
         for command in [["audit", "--store", "Nowhere"], ["history", "--store", "Nowhere"]] {
