@@ -103,6 +103,10 @@ import ShopTestSupport
             .init(id: corner, name: "Corner shop", order: [produce, dairy, bakery, frozen, .unknown], ownOrder: [produce, dairy],
                   purchases: 1, spend: 200, lastPurchased: Self.start.adding(milliseconds: 3_600_000)),
         ]))
+        // The report's "Stores and prices" names each store's own aisle order (the market has none).
+        let html = HouseholdReport(views: views, head: JournalHead(seq: views.asOf, hash: .zero), journal: "shop.ndjson").html
+        #expect(html.contains("<summary>Aisle order of 1 store</summary>"))
+        #expect(html.contains("<tr><td>Corner shop</td><td>Produce → Dairy → Bakery → Frozen → Unknown Location</td></tr>"))
         // Purchases and spend are the statistics' per store.
         let stats = StatsView(views).stores ?? []
         #expect(stores.stores.map { [$0.purchases, $0.spend] } == [market, corner].map { store in

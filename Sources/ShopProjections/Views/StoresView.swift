@@ -77,6 +77,12 @@ public struct StoresView: Hashable, Sendable {
         stores = sortedByName(rows) { ($0.name, $0.id) }
     }
 
+    /// The live stores with an order of their own, by name, each with its whole order (``Row/order``); for the report.
+    static func ordered(_ views: HouseholdViews) -> [(name: String, order: [LocationID])] {
+        let own = views.state.stores.values.filter { !$0.isDeleted && !$0.order.isEmpty }
+        return sortedByName(own.map { ($0.name, $0.id) }) { ($0.0, $0.1) }.map { ($0.0, views.state.visitingOrder(at: $0.1)) }
+    }
+
     /// `{"view": "stores", "asOf", "stores": [{id, name, order, ownOrder, purchases, spend, lastPurchased}]}`.
     public var json: JSONValue {
         .object([
