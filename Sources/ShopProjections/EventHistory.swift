@@ -13,6 +13,8 @@ public enum EventHistory {
     /// What a history is of.
     public enum Subject: Hashable, Sendable {
         case item(ItemID), list(ListID), location(LocationID)
+        /// A store (SPEC section 11): the events that name it, its trips' events, and the reverts of purchases there.
+        case store(StoreID)
         /// An actor: the events it issued, and those that add, change or remove it as a member.
         case member(String)
     }
@@ -24,10 +26,42 @@ public enum EventHistory {
         let reader = try JournalReader(path: path)
         var state = ShopState.initial
         var rows = PurchaseRows()
+        var scan = Scan(subject)
         while let recorded = try reader.next() {
-            if touches(recorded, subject, before: state, rows: rows) { try body(recorded, state) }
+            if scan.touches(recorded, before: state, rows: rows) { try body(recorded, state) }
             rows.apply(recorded, before: state)
             state.apply(recorded)
+        }
+    }
+
+    /// A history read event by event: ``touches(_:_:before:rows:)``, and for a store
+    /// what the state does not keep: which purchases were at it (a revert touches its purchase's store).
+    ///
+    /// ```swift
+    /// var rows = PurchaseRows()
+    /// var scan = EventHistory.Scan(.store(corner))
+    /// for recorded in events {
+    ///     if scan.touches(recorded, before: state, rows: rows) { print(recorded.seq) }
+    ///     rows.apply(recorded, before: state)
+    ///     state.apply(recorded)
+    /// }
+    /// ```
+    public struct Scan: Sendable {
+        public let subject: Subject
+        private var purchasesAtStore: Set<PurchaseID> = []
+
+        public init(_ subject: Subject) { self.subject = subject }
+
+        /// Whether `recorded` touched the subject, judged against the household just before it.
+        public mutating func touches(_ recorded: RecordedEvent, before state: ShopState, rows: PurchaseRows) -> Bool {
+            guard case let .store(store) = subject else { return EventHistory.touches(recorded, subject, before: state, rows: rows) }
+            switch recorded.event {
+            case let .itemPurchased(purchase, _, _, _, _, _, _, at) where at == store:
+                purchasesAtStore.insert(purchase)
+                return true
+            case let .purchaseReverted(purchase): return purchasesAtStore.contains(purchase)
+            default: return EventHistory.touches(recorded, subject, before: state, rows: rows)
+            }
         }
     }
 
@@ -39,6 +73,7 @@ public enum EventHistory {
         case let .item(item): return touches(recorded.event, item: item, state)
         case let .list(list): return touches(recorded.event, list: list, state)
         case let .location(location): return touches(recorded.event, location: location, state, rows)
+        case let .store(store): return touches(recorded.event, store: store, state)
         case let .member(name): return recorded.actor == name || isAbout(recorded.event, member: name)
         }
     }
@@ -74,9 +109,18 @@ public enum EventHistory {
         switch event {
         case .householdCreated: return location == .unknown
         case let .locationsReordered(order, _, _): return order.contains(location)
+        case let .storeLocationsReordered(_, order): return order.contains(location)
         case let .itemRelocated(item, to): return to == location || state.items[item]?.location == location
         case let .purchaseReverted(purchase): return rows.purchase(purchase, in: state.purchases)?.location == location
         default: return event.id(forKey: "location") == location.uuid
+        }
+    }
+
+    /// A revert's purchase names no store in the state: ``Scan`` finds those.
+    static func touches(_ event: Event, store: StoreID, _ state: ShopState) -> Bool {
+        switch event {
+        case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): return state.trips[trip]?.store == store
+        default: return event.id(forKey: "store") == store.uuid
         }
     }
 }

@@ -205,6 +205,11 @@ enum Lookup {
         return name
     }
 
+    /// `--store`: a live store for a view's order; a deleted one too for a question about the past (history, audit).
+    static func store(_ text: String, in state: ShopState, scope: ShopState.Scope = .includingDeleted) throws(UsageError) -> StoreID {
+        do { return try state.find(store: text, in: scope) } catch { throw UsageError(message: error.message) }
+    }
+
     static func location(_ text: String, in state: ShopState) throws(UsageError) -> LocationID {
         do { return try state.find(location: text, in: .includingDeleted) } catch { throw UsageError(message: error.message) }
     }

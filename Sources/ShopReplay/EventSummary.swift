@@ -48,6 +48,8 @@ enum EventSummary {
         case let .tripStarted(_, l, s): return [l.map { "for \(list($0))" }, s.map { "at \(store($0))" }].compactMap { $0 }.joined(separator: " ")
         case let .storeCreated(_, name): return name
         case let .storeRenamed(s, name): return "\(store(s)) → \(name)"
+        case let .storeLocationsReordered(s, order):
+            return "\(store(s)): " + (order.isEmpty ? "the household's order" : order.map(location).joined(separator: ", "))
         case let .memberAdded(member, role), let .memberRoleChanged(member, role): return "\(member) as \(role.rawValue)"
         case let .memberRemoved(member): return member
         default:

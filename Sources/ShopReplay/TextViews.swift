@@ -7,6 +7,7 @@ enum TextViews {
 
     static func shoppingList(_ view: ShoppingListView, currency: String?) -> String {
         var out = [header("\(view.list.name) — shopping list \(view.grouping == .byLocation ? "by location" : "by name")"
+                          + (view.store.map { " at \($0.name)" } ?? "")
                           + (view.member.map { " for \($0) (and nobody's)" } ?? ""), asOf: view.asOf)]
         // One table for all sections, so that columns line up down the whole list.
         var table = Table(["", "item", "qty", "price", ""], rightAligned: [2, 3])
@@ -114,6 +115,21 @@ enum TextViews {
         }
         return [header("Prices by store", asOf: view.asOf), "",
                 view.items.isEmpty ? "No priced purchase yet." : table.render()].joined(separator: "\n")
+    }
+
+    /// The stores as a table (bought, spent, last purchase), then each one's order of locations.
+    static func stores(_ view: StoresView, views: HouseholdViews, currency: String?) -> String {
+        guard !view.stores.isEmpty else { return [header("Stores", asOf: view.asOf), "", "No store yet."].joined(separator: "\n") }
+        var table = Table(["store", "bought", "spent", "last purchase"], rightAligned: [1, 2])
+        for row in view.stores {
+            table.add([Limits.visible(row.name), "\(row.purchases)", Format.money(row.spend, currency), Format.time(row.lastPurchased, views.calendar)])
+        }
+        var out = [header("Stores", asOf: view.asOf), "", table.render(), "", "Order of locations (the store's own, then the household's):"]
+        for row in view.stores {
+            let names = row.order.map { Limits.visible(views.name(of: $0)) }
+            out.append("  \(Limits.visible(row.name)): \(names.joined(separator: " → "))\(row.ownOrder.isEmpty ? " (the household's)" : "")")
+        }
+        return out.joined(separator: "\n")
     }
 
     static func itemsByPurchaseDate(_ view: ItemsByPurchaseDateView) -> String {

@@ -247,7 +247,12 @@ import ShopProjections
 }
 
 // Sources/ShopEvents/Domain/Stores.swift #1
-@MainActor func example_Stores_1(state: ShopState) throws {
+@MainActor func example_Stores_1(state: ShopState, corner: StoreID) throws {
+    let aisles = state.visitingOrder(at: corner)   // the corner shop's order, Unknown last
+}
+
+// Sources/ShopEvents/Domain/Stores.swift #2
+@MainActor func example_Stores_2(state: ShopState) throws {
     let corner = state.stores.values.first { !$0.isDeleted && $0.name == "Corner shop" }
 }
 
@@ -600,6 +605,16 @@ import ShopProjections
     StatsView(views).writeJSON(adding: [("pending", 2)]) { piece in print(String(decoding: piece, as: UTF8.self), terminator: "") }
 }
 
+// Sources/ShopProjections/Views/StoresView.swift #1
+@MainActor func example_StoresView_1(weekly: ListID, views: HouseholdViews) throws {
+    if let store = ShoppingListView(views, list: weekly, grouping: .byLocation)?.store { print("at", store.name) }
+}
+
+// Sources/ShopProjections/Views/StoresView.swift #2
+@MainActor func example_StoresView_2(views: HouseholdViews) throws {
+    for store in StoresView(views).stores { print(store.name, store.purchases, store.lastPurchased as Any) }
+}
+
 // Sources/ShopEvents/Sync/Replica.swift #1
 @MainActor func example_Replica_1(weekly: ListID, milk: ItemID) throws {
     let replica = try Replica(path: "phone.ndjson", options: .init(actor: "cleo"))
@@ -733,6 +748,17 @@ import ShopProjections
         state.apply(recorded)
     }
     if let bought = rows.purchase(purchase, in: state.purchases) { print(bought.location, bought.seq) }
+}
+
+// Sources/ShopProjections/EventHistory.swift #2
+@MainActor func example_EventHistory_2(corner: StoreID, events: [RecordedEvent], state: inout ShopState) throws {
+    var rows = PurchaseRows()
+    var scan = EventHistory.Scan(.store(corner))
+    for recorded in events {
+        if scan.touches(recorded, before: state, rows: rows) { print(recorded.seq) }
+        rows.apply(recorded, before: state)
+        state.apply(recorded)
+    }
 }
 
 // Sources/ShopProjections/ReplicaViews.swift #1

@@ -61,6 +61,7 @@ import ShopTestSupport
             .listEntryAssigned(list: list, item: item, member: "ben"), .listEntryAssigned(list: list, item: item, member: nil),
             .storeCreated(store: StoreID("00000000-0000-0000-0000-0000000000C1")!, name: "Corner shop"),
             .storeRenamed(store: StoreID("00000000-0000-0000-0000-0000000000C1")!, name: "Market"), .storeDeleted(store: StoreID("00000000-0000-0000-0000-0000000000C1")!),
+            .storeLocationsReordered(store: StoreID("00000000-0000-0000-0000-0000000000C1")!, order: [place]),
             .tripStarted(trip: trip, list: list, store: StoreID("00000000-0000-0000-0000-0000000000C1")!),
             .itemPurchased(purchase: purchase, item: item, list: list, quantity: 2, unitPrice: 119, location: place, purchasedAt: time,
                            store: StoreID("00000000-0000-0000-0000-0000000000C1")!),

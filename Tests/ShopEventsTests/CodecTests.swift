@@ -263,6 +263,7 @@ struct RandomEvents {
         case .storeCreated: return .storeCreated(store: id(), name: text())
         case .storeRenamed: return .storeRenamed(store: id(), name: text())
         case .storeDeleted: return .storeDeleted(store: id())
+        case .storeLocationsReordered: return .storeLocationsReordered(store: id(), order: (0..<Int.random(in: 0...3, using: &rng)).map { _ in id() })
         }
     }
 

@@ -58,6 +58,7 @@ import Testing
         case .storeCreated: return .storeCreated(store: StoreID(a), name: "Corner shop")
         case .storeRenamed: return .storeRenamed(store: StoreID(a), name: "Market")
         case .storeDeleted: return .storeDeleted(store: StoreID(a))
+        case .storeLocationsReordered: return .storeLocationsReordered(store: StoreID(a), order: full ? [LocationID(b), LocationID(c)] : [])
         }
     }
 

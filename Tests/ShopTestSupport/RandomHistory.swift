@@ -25,6 +25,9 @@ public struct RandomCommands {
     /// The fraction digits of quantities, drawn apart: a seed gives the same
     /// history of commands as before quantities became decimals.
     package var fractions: SplitMix64
+    /// Stores' own orders (SPEC section 11), drawn apart too: a step that
+    /// reorders a store draws nothing from the other two streams.
+    package var storeOrders: SplitMix64
     public let ids: IDGenerator
     static let words = ["Milk", "Bread", "Eggs", "Apples", "Coffee", "Rice", "Soap", "Tea", "Dairy", "Bakery",
                         "Produce", "Frozen", "Weekly", "Party", "milk", " Milk ", "Käse", "🍎 Äpfel", "Drinks"]
@@ -32,6 +35,7 @@ public struct RandomCommands {
     public init(seed: UInt64, ids: IDGenerator = .sequential(prefix: 0xABCD)) {
         rng = SplitMix64(seed: seed)
         fractions = SplitMix64(seed: seed ^ 0x5EC7_10)
+        storeOrders = SplitMix64(seed: seed ^ 0x5EC7_11)
         self.ids = ids
     }
 
@@ -59,6 +63,24 @@ public struct RandomCommands {
 
     mutating func pick<T>(_ values: [T]) -> T? { values.isEmpty ? nil : values.randomElement(using: &rng) }
 
+    /// A store's own order: mostly a live store and some live locations in
+    /// any order; now and then Unknown, a location twice, a deleted location or store, or an unknown store.
+    mutating func reorderStore(_ state: ShopState) -> Command {
+        func roll() -> Int { Int.random(in: 0..<100, using: &storeOrders) }
+        let live = state.stores.values.filter { !$0.isDeleted }.map(\.id).sorted()
+        let store = roll() < 90 ? (Self.pick(live, &storeOrders) ?? Self.pick(state.stores.keys.sorted(), &storeOrders)!)   // reason: stores is not empty
+                                : roll() < 50 ? Self.pick(state.stores.keys.sorted(), &storeOrders)! : StoreID(UUID(uuidString: "00000000-0000-0000-0000-0000000005F0")!)   // reason: as above
+        var order = state.visitingOrder.filter { $0 != .unknown }.shuffled(using: &storeOrders)
+        order.removeLast(order.isEmpty ? 0 : Int.random(in: 0...order.count, using: &storeOrders))
+        switch roll() {
+        case 0..<3: order.insert(.unknown, at: 0)
+        case 3..<6: if let first = order.first { order.append(first) }
+        case 6..<9: if let gone = Self.pick(state.locations.values.filter(\.isDeleted).map(\.id).sorted(), &storeOrders) { order.append(gone) }
+        default: break
+        }
+        return .reorderStoreLocations(store: store, order: order)
+    }
+
     mutating func color() -> Color {
         Color(red: Double.random(in: 0...1, using: &rng), green: chance(50) ? 0.5 : 1, blue: 0.1, opacity: chance(90) ? 1 : 1.5)
     }
@@ -67,6 +89,7 @@ public struct RandomCommands {
         guard let household = state.household else {
             return .createHousehold(household: ids.make(), name: "Home", currency: "EUR", timeZone: "Europe/Berlin")
         }
+        if !state.stores.isEmpty, Int.random(in: 0..<100, using: &storeOrders) < 3 { return reorderStore(state) }
         let locations = state.locations.values.map(\.id).sorted()
         let liveLocations = state.locations.values.filter { !$0.isDeleted }.map(\.id).sorted()
         let items = state.items.values.map(\.id).sorted()

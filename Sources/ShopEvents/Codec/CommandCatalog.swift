@@ -29,7 +29,7 @@ public enum CommandCatalog {
         case "list": type != .createList
         case "location": type != .createLocation
         case "store": type != .createStore
-        case "order": type == .reorderLocations || type == .reorderList
+        case "order": type == .reorderLocations || type == .reorderList || type == .reorderStoreLocations
         default: false
         }
     }

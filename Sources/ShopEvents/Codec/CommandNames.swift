@@ -168,7 +168,7 @@ extension CommandCatalog {
                         kind = field == "item" ? .purchaseOfItem : field == "purchase" ? .purchasePrefix : nil
                     } else if isReference(field, in: type) {
                         switch field {
-                        case "order": kind = type == .reorderLocations ? .location : .item
+                        case "order": kind = type == .reorderLocations || type == .reorderStoreLocations ? .location : .item
                         case "list": kind = type == .restoreList || type == .purgeList ? .deletedList : .list
                         case "item": kind = .item
                         case "store": kind = .store

@@ -82,6 +82,7 @@ extension Event {
         case let .tripStarted(trip, list, store): v.field("trip", trip); v.field("list", list); v.field("store", store)
         case let .storeCreated(store, name), let .storeRenamed(store, name): v.field("store", store); v.field("name", name)
         case let .storeDeleted(store): v.field("store", store)
+        case let .storeLocationsReordered(store, order): v.field("store", store); v.field("order", order)
         case let .tripPaused(trip), let .tripResumed(trip), let .tripEnded(trip): v.field("trip", trip)
         case let .memberAdded(member, role), let .memberRoleChanged(member, role):
             v.field("member", member); v.field("role", role)
@@ -138,6 +139,8 @@ extension EventData {
         case .storeCreated: return .storeCreated(store: try id(store, "store"), name: try need(name, "name"))
         case .storeRenamed: return .storeRenamed(store: try id(store, "store"), name: try need(name, "name"))
         case .storeDeleted: return .storeDeleted(store: try id(store, "store"))
+        case .storeLocationsReordered:
+            return .storeLocationsReordered(store: try id(store, "store"), order: try need(order, "order").map(LocationID.init))
         case .tripPaused: return .tripPaused(trip: try id(trip, "trip"))
         case .tripResumed: return .tripResumed(trip: try id(trip, "trip"))
         case .tripEnded: return .tripEnded(trip: try id(trip, "trip"))

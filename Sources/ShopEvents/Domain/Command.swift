@@ -60,6 +60,8 @@ public enum Command: Hashable, Sendable {
     case createStore(store: StoreID = StoreID(), name: String)
     case renameStore(store: StoreID, name: String)
     case deleteStore(store: StoreID)
+    /// The store's own visiting order of some or all live locations (SPEC section 11); see ``Event/storeLocationsReordered(store:order:)``.
+    case reorderStoreLocations(store: StoreID, order: [LocationID])
 
     /// Adds a member with a role; in an open household the issuer first becomes an owner.
     case addMember(member: String, role: Role)
@@ -106,6 +108,7 @@ public enum Command: Hashable, Sendable {
         case .createStore: return .createStore
         case .renameStore: return .renameStore
         case .deleteStore: return .deleteStore
+        case .reorderStoreLocations: return .reorderStoreLocations
         case .addMember: return .addMember
         case .changeMemberRole: return .changeMemberRole
         case .removeMember: return .removeMember
@@ -151,6 +154,7 @@ public enum CommandType: String, CaseIterable, Sendable {
     case createStore = "CreateStore"
     case renameStore = "RenameStore"
     case deleteStore = "DeleteStore"
+    case reorderStoreLocations = "ReorderStoreLocations"
 }
 
 /// A command with its envelope: who asks, when, and the retry and

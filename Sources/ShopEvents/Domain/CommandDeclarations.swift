@@ -47,6 +47,7 @@ extension CommandDeclaration {
         case .createStore: self.init(type, makes: .storeCreated)
         case .renameStore: self.init(type, makes: .storeRenamed)
         case .deleteStore: self.init(type, makes: .storeDeleted)
+        case .reorderStoreLocations: self.init(type, makes: .storeLocationsReordered)
         }
     }
 
@@ -57,7 +58,7 @@ extension CommandDeclaration {
         case "item": "an id, the name of a live one (ignoring case), or its barcode"
         case "list": "an id, or the name of a live one (ignoring case); for RestoreList and PurgeList a deleted one's last name"
         case "location", "store": "an id, or the name of a live one (ignoring case)"
-        case "order": "ids or names, all of them, first to visit first"
+        case "order": "ids or names, first to visit first: all of them (ReorderLocations, ReorderList); some or all live locations but Unknown, each once (ReorderStoreLocations)"
         case "positions": "whole numbers, one per location in order, increasing (aisle numbers; default 1…n)"
         case "unknownAlias": "an id another app gives the Unknown Location (kept for exports)"
         case "name": "1 to 200 characters after trimming, no control characters"
@@ -135,6 +136,7 @@ extension Command {
         case .createStore: return .createStore(store: try d.optionalID("store") ?? ids.make(), name: try d.string("name"))
         case .renameStore: return .renameStore(store: try d.id("store"), name: try d.string("name"))
         case .deleteStore: return .deleteStore(store: try d.id("store"))
+        case .reorderStoreLocations: return .reorderStoreLocations(store: try d.id("store"), order: try d.ids("order"))
         case .addMember: return .addMember(member: try d.string("member"), role: try d.role("role"))
         case .changeMemberRole: return .changeMemberRole(member: try d.string("member"), role: try d.role("role"))
         case .removeMember: return .removeMember(member: try d.string("member"))
@@ -177,6 +179,7 @@ extension Command {
         case let .pauseTrip(trip), let .resumeTrip(trip), let .endTrip(trip): v.field("trip", trip)
         case let .createStore(store, name), let .renameStore(store, name): v.field("store", store); v.field("name", name)
         case let .deleteStore(store): v.field("store", store)
+        case let .reorderStoreLocations(store, order): v.field("store", store); v.field("order", order)
         case let .addMember(member, role), let .changeMemberRole(member, role): v.field("member", member); v.field("role", role)
         case let .removeMember(member): v.field("member", member)
         }
@@ -228,6 +231,7 @@ extension Command {
         case let .storeCreated(store, name): return .createStore(store: store, name: name)
         case let .storeRenamed(store, name): return .renameStore(store: store, name: name)
         case let .storeDeleted(store): return .deleteStore(store: store)
+        case let .storeLocationsReordered(store, order): return .reorderStoreLocations(store: store, order: order)
         }
     }
 }

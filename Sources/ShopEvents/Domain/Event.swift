@@ -61,6 +61,10 @@ public enum Event: Hashable, Sendable {
     case storeCreated(store: StoreID, name: String)
     case storeRenamed(store: StoreID, name: String)
     case storeDeleted(store: StoreID)
+    /// The store's own visiting order of some or all live locations, first to
+    /// visit first (SPEC section 11): never Unknown, each once; the ones it
+    /// leaves out come after them in the household's order. Replaces the store's last one.
+    case storeLocationsReordered(store: StoreID, order: [LocationID])
 
     /// The journal's `type` key for this event.
     public var typeName: String { kind.rawValue }
@@ -104,6 +108,7 @@ public enum Event: Hashable, Sendable {
         case .storeCreated: return .storeCreated
         case .storeRenamed: return .storeRenamed
         case .storeDeleted: return .storeDeleted
+        case .storeLocationsReordered: return .storeLocationsReordered
         }
     }
 }
@@ -146,4 +151,5 @@ public enum EventType: String, CaseIterable, Sendable {
     case storeCreated = "StoreCreated"
     case storeRenamed = "StoreRenamed"
     case storeDeleted = "StoreDeleted"
+    case storeLocationsReordered = "StoreLocationsReordered"
 }

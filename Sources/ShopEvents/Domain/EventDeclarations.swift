@@ -51,6 +51,7 @@ extension EventDeclaration {
         case .storeCreated: fields = [.created("store"), .required("name", .text)]
         case .storeRenamed: fields = [.required("store", .id), .required("name", .text)]
         case .storeDeleted: fields = [.required("store", .id)]
+        case .storeLocationsReordered: fields = [.required("store", .id), .required("order", .ids)]
         }
         self.init(type: type, version: max(version, fields.map(\.since).max() ?? 1), fields: fields)
     }

@@ -96,5 +96,6 @@ extension ShopState {
         locations.change(id) { $0.isDeleted = true }
         countLive(id)
         locationNames.release(old.name, by: id)
+        if !stores.isEmpty { dropFromStoreOrders(id) }
     }
 }

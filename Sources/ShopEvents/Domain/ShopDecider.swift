@@ -62,6 +62,7 @@ public enum ShopDecider {
         case let .createStore(store, name): return try decideCreateStore(store, name: name, state)
         case let .renameStore(store, name): return try decideRenameStore(store, name: name, state)
         case let .deleteStore(store): return try decideDeleteStore(store, state)
+        case let .reorderStoreLocations(store, order): return try decideReorderStoreLocations(store, order: order, state)
         case let .pauseTrip(trip): return try decidePauseTrip(trip, state)
         case let .resumeTrip(trip): return try decideResumeTrip(trip, state)
         case let .endTrip(trip): return try decideEndTrip(trip, state)

@@ -173,6 +173,7 @@ public struct ShopState: Hashable, Sendable {
         case let .storeCreated(store, name): applyStoreCreated(store, name: name)
         case let .storeRenamed(store, name): applyStoreRenamed(store, name: name)
         case let .storeDeleted(store): applyStoreDeleted(store)
+        case let .storeLocationsReordered(store, order): stores.change(store) { $0.order = order }
         case let .memberAdded(member, role): applyMemberAdded(member, role: role, at: at, by: context.actor)
         case let .memberRoleChanged(member, role): applyMemberRoleChanged(member, role: role)
         case let .memberRemoved(member): applyMemberRemoved(member)

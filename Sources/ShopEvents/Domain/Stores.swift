@@ -18,6 +18,24 @@ extension ShopDecider {
         _ = try state.requireLiveStore(store)
         return [.storeDeleted(store: store)]
     }
+
+    /// The store's own visiting order (SPEC section 11): live locations, never
+    /// Unknown, each at most once; some or all of them (none: the household's
+    /// order again). Replaces the store's last order.
+    static func decideReorderStoreLocations(_ store: StoreID, order: [LocationID], _ state: ShopState) throws(RuleViolation) -> [Event] {
+        _ = try state.requireLiveStore(store)
+        var named = Set<LocationID>()
+        for location in order {
+            if location == .unknown {
+                throw RuleViolation(.unknownLocationFixed, "order names the Unknown Location, which always comes last and is never reordered", field: "order")
+            }
+            let live = try state.requireLiveLocation(location, field: "order")
+            guard named.insert(location).inserted else {
+                throw RuleViolation(.duplicateLocation, "order names location \(location) (\(ShopState.quoted(live.name))) twice; name each location at most once", field: "order")
+            }
+        }
+        return [.storeLocationsReordered(store: store, order: order)]
+    }
 }
 
 extension ShopState {
@@ -33,7 +51,7 @@ extension ShopState {
     }
 
     /// The store of the trip that is running now (not paused), if it is at one.
-    var runningTripStore: StoreID? {
+    public var runningTripStore: StoreID? {
         // A household that never had a store pays no look-up for each purchase.
         guard !stores.isEmpty, let open = openTrip, let trip = trips[open], case .running = trip.phase else { return nil }
         return trip.store
@@ -52,8 +70,31 @@ extension ShopState {
 
     mutating func applyStoreDeleted(_ id: StoreID) {
         guard let old = stores[id] else { return }
-        stores.change(id) { $0.isDeleted = true }
+        stores.change(id) { $0.isDeleted = true; $0.order = [] }   // its order goes with it
         storeNames.release(old.name, by: id)
+    }
+
+    /// A deleted location drops out of every store's order.
+    mutating func dropFromStoreOrders(_ location: LocationID) {
+        // Most households have few stores, and most stores no order of their own.
+        for index in stores.indices where stores.values[index].order.contains(location) {
+            stores.values[index].order.removeAll { $0 == location }
+        }
+    }
+
+    /// Live locations in the order of `store` (SPEC section 11): the store's
+    /// own order, then the locations it leaves out in the household's order,
+    /// Unknown last. Without a store, or for a store with no order of its
+    /// own, the household's ``visitingOrder``.
+    ///
+    /// ```swift
+    /// let aisles = state.visitingOrder(at: corner)   // the corner shop's order, Unknown last
+    /// ```
+    public func visitingOrder(at store: StoreID?) -> [LocationID] {
+        let household = visitingOrder
+        guard let store, let own = stores[store]?.order, !own.isEmpty else { return household }
+        let named = Set(own)
+        return own + household.filter { !named.contains($0) }
     }
 }
 
@@ -66,4 +107,7 @@ public struct Store: Hashable, Sendable {
     public var id: StoreID
     public var name: String
     public var isDeleted = false
+    /// The store's own visiting order of some live locations, first to visit
+    /// first (SPEC section 11); empty: the household's. See ``ShopState/visitingOrder(at:)``.
+    public var order: [LocationID] = []
 }

@@ -10,7 +10,7 @@ import Foundation
 /// `verify` never uses it.
 enum ChainSnapshot {
     static let magic = Array("SHOPCHAN".utf8)
-    static let version: UInt32 = 11   // 2: the state's purchases kept compactly; 3: by handles, stored as they are, a 64-bit checksum; 4: the event and command ids likewise; 5: purchase ids in an IDIndex with tags; 6: items' default quantities, locations' aliases; 7: entries' assignees; 8: quantities in thousandths, items' units and barcodes; 9: stores, trips' stores; 10: the purchases in a PurchaseLedger, its arrays as they are; 11: the ledger keeps what the rules need (no place, no seq)
+    static let version: UInt32 = 12   // 2: the state's purchases kept compactly; 3: by handles, stored as they are, a 64-bit checksum; 4: the event and command ids likewise; 5: purchase ids in an IDIndex with tags; 6: items' default quantities, locations' aliases; 7: entries' assignees; 8: quantities in thousandths, items' units and barcodes; 9: stores, trips' stores; 10: the purchases in a PurchaseLedger, its arrays as they are; 11: the ledger keeps what the rules need (no place, no seq); 12: stores' own orders
 
     static func path(forJournal journal: String) -> String { journal + ".chain" }
 

@@ -40,7 +40,7 @@ extension ShopState {
         w.array(members) { w, m in
             w.string(m.name); w.string(m.role.rawValue); w.timestamp(m.joinedAt); w.string(m.addedBy)
         }
-        w.array(stores.values.sorted { $0.id < $1.id }) { w, s in w.id(s.id); w.string(s.name); w.bool(s.isDeleted) }
+        w.array(stores.values.sorted { $0.id < $1.id }) { w, s in w.id(s.id); w.string(s.name); w.bool(s.isDeleted); w.array(s.order) { $0.id($1) } }
     }
 
     /// Reads a state back; `keepingHistory` false passes over the purchase
@@ -125,7 +125,8 @@ extension ShopState {
             guard let role = Role(rawValue: roleText) else { throw BinaryDecodingError("role \(roleText)") }
             return Member(name: name, role: role, joinedAt: try r.timestamp(), addedBy: try r.string())
         }
-        for s in try r.array({ r throws(BinaryDecodingError) in Store(id: try r.id(), name: try r.string(), isDeleted: try r.bool()) }) {
+        for s in try r.array({ r throws(BinaryDecodingError) in Store(id: try r.id(), name: try r.string(), isDeleted: try r.bool(),
+                                                                     order: try r.array { r throws(BinaryDecodingError) in try r.id() }) }) {
             stores[s.id] = s
             if !s.isDeleted { storeNames.claim(s.name, by: s.id) }
         }

@@ -219,6 +219,12 @@ public struct HouseholdReport: Sendable {
         }
         table(&page, ["Item", "Store", "Last (\(currency))", "Lowest", "Highest", "Bought", ""], rows, numeric: [2, 3, 4, 5],
               summary: "Prices of \(counted(figures.prices.count, "item")) by store")
+        // Each store's own aisle order (SPEC section 11), where one has one: a household without any reads as before.
+        let ordered = StoresView.ordered(views)
+        if !ordered.isEmpty {
+            table(&page, ["Store", "Aisle order"], ordered.map { [$0.name, $0.order.map { views.name(of: $0) }.joined(separator: " → ")] },
+                  numeric: [], summary: "Aisle order of \(counted(ordered.count, "store"))")
+        }
         page.endSection()
     }
 

@@ -19,15 +19,18 @@ public struct AuditView: Hashable, Sendable {
         public var from: Timestamp?
         /// Purchases before this time.
         public var to: Timestamp?
+        /// Purchases at this store (SPEC section 11).
+        public var store: StoreID?
 
-        public init(actor: String? = nil, item: ItemID? = nil, list: ListID? = nil, from: Timestamp? = nil, to: Timestamp? = nil) {
-            self.actor = actor; self.item = item; self.list = list; self.from = from; self.to = to
+        public init(actor: String? = nil, item: ItemID? = nil, list: ListID? = nil, from: Timestamp? = nil, to: Timestamp? = nil,
+                    store: StoreID? = nil) {
+            self.actor = actor; self.item = item; self.list = list; self.from = from; self.to = to; self.store = store
         }
 
         func matches(_ record: PurchaseRecord) -> Bool {
             (actor.map { $0 == record.actor } ?? true) && (item.map { $0 == record.item } ?? true)
                 && (list.map { $0 == record.list } ?? true) && (from.map { record.purchasedAt >= $0 } ?? true)
-                && (to.map { record.purchasedAt < $0 } ?? true)
+                && (to.map { record.purchasedAt < $0 } ?? true) && (store.map { $0 == record.store } ?? true)
         }
     }
 

@@ -74,12 +74,14 @@ public struct ShoppingListView: Hashable, Sendable {
     public var unpriced: Int
     /// The member whose entries (and the unassigned ones) the view shows; `nil`: every entry.
     public var member: String?
+    /// By location: the store whose order the sections follow (SPEC section 11); `nil`: the household's order.
+    public var store: StoreRef?
 
     init(grouping: Grouping, asOf: Int, list: ListRef, sections: [Section], remaining: Int, bought: Int,
-         estimatedTotal: Int, unpriced: Int, member: String? = nil) {
+         estimatedTotal: Int, unpriced: Int, member: String? = nil, store: StoreRef? = nil) {
         self.grouping = grouping; self.asOf = asOf; self.list = list; self.sections = sections
         self.remaining = remaining; self.bought = bought; self.estimatedTotal = estimatedTotal; self.unpriced = unpriced
-        self.member = member
+        self.member = member; self.store = store
     }
 
     /// `nil` if there is no such list (never created, or purged). With `member`, only the entries
@@ -90,15 +92,21 @@ public struct ShoppingListView: Hashable, Sendable {
     /// member of a closed household sees only nobody's entries: `shop-replay` refuses
     /// such a `--for` (`unknown_member`) before it asks.
     ///
+    /// By location, the sections follow the order of `store` (SPEC section
+    /// 11, ``ShopState/visitingOrder(at:)``); without one, that of the store
+    /// of the trip running now, if it is at a live store; else the household's.
+    /// ``store`` names the store used.
+    ///
     /// ```swift
     /// let mine = ShoppingListView(views, list: weekly, grouping: .byLocation, for: "ben")!
     /// print(mine.remaining, mine.sections.flatMap(\.entries).map(\.name))
     /// ```
-    public init?(_ views: HouseholdViews, list id: ListID, grouping: Grouping, for member: String? = nil) {
+    public init?(_ views: HouseholdViews, list id: ListID, grouping: Grouping, for member: String? = nil, store: StoreID? = nil) {
         guard let list = views.state.lists[id] else { return nil }
         self.grouping = grouping
         asOf = views.asOf
         self.list = ListRef(id: id, name: list.name)
+        self.store = grouping == .byLocation ? Self.store(store, in: views.state) : nil
         var byLocation: [LocationID: [Entry]] = [:]
         var all: [Entry] = []
         self.member = member
@@ -120,7 +128,7 @@ public struct ShoppingListView: Hashable, Sendable {
         case .byName:
             sections = all.isEmpty ? [] : [Section(title: list.name, location: nil, entries: sorted(all))]
         case .byLocation:
-            let order = views.state.visitingOrder
+            let order = views.state.visitingOrder(at: self.store?.id)
             let stray = byLocation.lazy.filter { !order.contains($0.key) }.flatMap(\.value)
             if !stray.isEmpty { byLocation[.unknown, default: []] += stray }
             sections = order.compactMap { location in
@@ -134,11 +142,19 @@ public struct ShoppingListView: Hashable, Sendable {
         unpriced = all.filter { $0.unitPrice == nil }.count
     }
 
+    /// The store a list by location follows: `given`, else the running trip's if that store is live.
+    private static func store(_ given: StoreID?, in state: ShopState) -> StoreRef? {
+        if let given, let store = state.stores[given] { return StoreRef(id: given, name: store.name) }
+        guard given == nil, let trip = state.runningTripStore, let store = state.stores[trip], !store.isDeleted else { return nil }
+        return StoreRef(id: trip, name: store.name)
+    }
+
     /// The JSON shape of section 6 of the specification.
     public var json: JSONValue {
-        .object([
-            ("view", .string(grouping.rawValue)), ("asOf", .int(asOf)), ("list", list.json),
-        ] + (member.map { [("for", .string($0))] } ?? []) + [
+        var head: [(String, JSONValue)] = [("view", .string(grouping.rawValue)), ("asOf", .int(asOf)), ("list", list.json)]
+        if let member { head.append(("for", .string(member))) }
+        if grouping == .byLocation { head.append(("store", store?.json ?? .null)) }
+        return .object(head + [
             ("sections", .array(sections.map { section in
                 .object([
                     ("title", .string(section.title)), ("location", .optional(section.location?.description)),

@@ -6,8 +6,8 @@ struct Audit: ToolCommand {
     static let name = "audit"
     static let summary = "who bought what, when, where and for how much"
     static let help = """
-    Usage: shop-replay audit [--actor NAME] [--item ID|NAME] [--list ID|NAME] [--from TIME] [--to TIME]
-                             [--as-of SEQ|TIME] [--journal PATH] [--json | --csv]
+    Usage: shop-replay audit [--actor NAME] [--item ID|NAME] [--list ID|NAME] [--store ID|NAME] [--from TIME]
+                             [--to TIME] [--as-of SEQ|TIME] [--journal PATH] [--json | --csv]
 
     Every purchase ever recorded, in journal order, with the names things had
     at the time; reverted purchases are shown and marked.
@@ -16,6 +16,7 @@ struct Audit: ToolCommand {
       --actor NAME     only purchases by this actor
       --item ID|NAME   only purchases of this item (deleted items too)
       --list ID|NAME   only purchases made on this list
+      --store ID|NAME  only purchases at this store (deleted stores too)
       --from TIME      only purchases at or after this time; a day (2026-12-01)
                        is a day of the household's time zone, from its start
       --to TIME        only purchases before this time; a day counts whole
@@ -28,7 +29,7 @@ struct Audit: ToolCommand {
     \(JournalOptions.help)
     """
 
-    var actor: String?, item: String?, list: String?
+    var actor: String?, item: String?, list: String?, store: String?
     var from: TimeArgument?, to: TimeArgument?
     var asOf: AsOf
     var csv: Bool
@@ -40,6 +41,7 @@ struct Audit: ToolCommand {
         actor = try arguments.option("--actor", "NAME")
         item = try arguments.option("--item", "ID|NAME")
         list = try arguments.option("--list", "ID|NAME")
+        store = try arguments.option("--store", "ID|NAME")
         from = try Self.time(&arguments, "--from")
         to = try Self.time(&arguments, "--to")
         asOf = try AsOf.parse(&arguments)
@@ -66,7 +68,7 @@ struct Audit: ToolCommand {
             let (start, end) = try TimeArgument.range(from: from, to: to, in: calendar)
             return AuditView.Filter(actor: actor, item: try item.map { try Lookup.item($0, in: views.state) },
                                     list: try list.map { try Lookup.list($0, in: views.state) },
-                                    from: start, to: end)
+                                    from: start, to: end, store: try store.map { try Lookup.store($0, in: views.state) })
         }
         return 0
     }

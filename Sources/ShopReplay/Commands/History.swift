@@ -4,15 +4,16 @@ import ShopProjections
 
 struct History: ToolCommand {
     static let name = "history"
-    static let summary = "every event that touched an item, a list or a location, or by or about a member"
+    static let summary = "every event that touched an item, a list, a location or a store, or by or about a member"
     static let help = """
-    Usage: shop-replay history (--item | --list | --location) ID|NAME [--journal PATH] [--json]
+    Usage: shop-replay history (--item | --list | --location | --store) ID|NAME [--journal PATH] [--json]
            shop-replay history --member NAME [--journal PATH] [--json]
 
     Lists every event that touched the thing, in journal order: its creation,
     renames, moves, list entries, purchases and reverts, deletion. Names are
     matched ignoring case; a deleted thing can be named by its last name or id,
-    and so can a purged list.
+    and so can a purged list. A store's history: the events that name it, its
+    trips' events, the purchases there and their reverts.
     For a member: every event that actor issued, and every event about it
     (added, role changed, removed); the name is compared exactly.
 
@@ -20,12 +21,13 @@ struct History: ToolCommand {
       --item ID|NAME
       --list ID|NAME
       --location ID|NAME
+      --store ID|NAME
       --member NAME
     \(JournalOptions.help)
     """
 
     enum Target {
-        case item(String), list(String), location(String), member(String)
+        case item(String), list(String), location(String), store(String), member(String)
     }
 
     var target: Target
@@ -36,9 +38,10 @@ struct History: ToolCommand {
         let given = [try arguments.option("--item", "ID|NAME").map(Target.item),
                      try arguments.option("--list", "ID|NAME").map(Target.list),
                      try arguments.option("--location", "ID|NAME").map(Target.location),
+                     try arguments.option("--store", "ID|NAME").map(Target.store),
                      try arguments.option("--member", "NAME").map(Target.member)].compactMap { $0 }
         guard given.count == 1 else {
-            throw UsageError(message: "give exactly one of --item, --list, --location or --member")
+            throw UsageError(message: "give exactly one of --item, --list, --location or --member, or --store for a store")
         }
         target = given[0]
     }
@@ -69,6 +72,9 @@ struct History: ToolCommand {
         case let .location(text):
             let found = try Lookup.location(text, in: final)
             resolved = .location(found); (kind, id, name) = ("location", found.description, final.locations[found]!.name)   // as above
+        case let .store(text):
+            let found = try Lookup.store(text, in: final)
+            resolved = .store(found); (kind, id, name) = ("store", found.description, final.stores[found]?.name ?? text)
         case let .member(text):
             guard events.contains(where: { $0.actor == text || EventHistory.isAbout($0.event, member: text) }) else {
                 throw UsageError(message: "no event was issued by or is about \"\(text)\"")
@@ -79,8 +85,9 @@ struct History: ToolCommand {
         var rows = PurchaseRows()
         let calendar = householdCalendar(journal: options.journal)
         var touching: [(RecordedEvent, String)] = []
+        var scan = EventHistory.Scan(resolved)
         for recorded in events {
-            if EventHistory.touches(recorded, resolved, before: state, rows: rows) {
+            if scan.touches(recorded, before: state, rows: rows) {
                 touching.append((recorded, Limits.visible(EventSummary.describe(recorded.event, in: state, rows: rows, calendar: calendar))))
             }
             rows.apply(recorded, before: state)

@@ -19,6 +19,7 @@ enum ViewName: String, CaseIterable {
     case due
     case prices
     case suggestions
+    case stores
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
     /// How much of the purchase history the view shows: statistics, the
@@ -28,6 +29,7 @@ enum ViewName: String, CaseIterable {
         switch self {
         case .audit: .none       // the views say where the history ends; the audit streams the journal
         case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions: .totals
+        case .stores: .records   // the last purchase at each store
         default: .entries
         }
     }
@@ -91,10 +93,10 @@ func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool
 
 struct ViewCommand: ToolCommand {
     static let name = "view"
-    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due, prices"
+    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due, prices, suggestions, stores"
     static let help = """
-    Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--item ID|NAME] [--now TIME] [--as-of SEQ|TIME]
-                                 [--prefix TEXT] [--limit N] [--journal PATH] [--json]
+    Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--store ID|NAME] [--item ID|NAME] [--now TIME]
+                                 [--prefix TEXT] [--limit N] [--as-of SEQ|TIME] [--journal PATH] [--json]
 
     Shows one view of the household, rebuilt from the journal (from its
     snapshot when there is a good one).
@@ -115,11 +117,14 @@ struct ViewCommand: ToolCommand {
       due                         staples due again: bought 3+ times, not on a list, as long since as usual
       prices                      what each item cost at each store: last, lowest and highest in a year, cheapest
       suggestions                 items to offer while typing one into a list: due first, then bought most in 90 days
+      stores                      the live stores: each one's order of locations, purchases, spend, last purchase
 
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
       --for MEMBER     the shopping list views: only MEMBER's entries and those assigned to nobody
                        (in a household with members, MEMBER must be one: unknown_member)
+      --store ID|NAME  shopping-list-by-location: sections in that live store's order (default: the store of
+                       the trip running now, else the household's order); the view names the store it used
       --item ID|NAME   prices: that item only (a barcode names its item too)
     \(ViewCommand.suggestionsHelp)
       --now TIME       due, suggestions: count the days to TIME (2026-11-26T10:00:00Z, or a day: its start in the
@@ -136,6 +141,8 @@ struct ViewCommand: ToolCommand {
     var member: String?
     /// `--item ID|NAME`: the prices of that item only.
     var item: String?
+    /// `--store ID|NAME`: the shopping list by location in that store's order.
+    var store: String?
     /// `--now TIME`: the due view counts days to it, not to the clock.
     var now: TimeArgument?
     /// `--prefix TEXT` and `--limit N`: the suggestions' text typed so far and how many to offer.
@@ -150,6 +157,7 @@ struct ViewCommand: ToolCommand {
         list = try arguments.option("--list", "ID|NAME")
         member = try arguments.option("--for", "MEMBER")
         item = try arguments.option("--item", "ID|NAME")
+        store = try arguments.option("--store", "ID|NAME")
         now = try Audit.time(&arguments, "--now")
         prefix = try arguments.option("--prefix", "TEXT")
         limit = try arguments.number("--limit", "N", in: 1...100_000)
@@ -168,6 +176,7 @@ struct ViewCommand: ToolCommand {
             throw UsageError(message: "--for is for the shopping list views, not \(view.rawValue)")
         }
         if item != nil, view != .prices { throw UsageError(message: "--item is for the prices view, not \(view.rawValue)") }
+        if store != nil, view != .shoppingListByLocation { throw UsageError(message: "--store is for shopping-list-by-location, not \(view.rawValue)") }
         if now != nil, ![.due, .suggestions].contains(view) {
             // The message of the build before (the suggestions count to the due view's now; the help names both).
             throw UsageError(message: "--now is for the due view, not \(view.rawValue)")
@@ -203,8 +212,10 @@ struct ViewCommand: ToolCommand {
         case .shoppingListByLocation, .shoppingListByName:
             let list = try chosenList()
             let member = try member.map { name throws(UsageError) in try Lookup.member(name, in: views.state) }
+            let store = try store.map { text throws(UsageError) in try Lookup.store(text, in: views.state, scope: .live) }
             // `chosenList()` found the list in `views.state`, deleted ones too: each list view has it.
-            let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation, for: member)!
+            let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation,
+                                            for: member, store: store)!
             show(shopping.json) { TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views) }
         case .listDetail:
             let list = try chosenList()
@@ -246,6 +257,9 @@ struct ViewCommand: ToolCommand {
         case .prices:
             let prices = PricesView(views, item: try item.map { text throws(UsageError) in try Lookup.item(text, in: views.state, scope: .live) })
             show(prices.json) { TextViews.prices(prices, currency: currency, calendar: views.calendar) }
+        case .stores:
+            let stores = StoresView(views)
+            show(stores.json) { TextViews.stores(stores, views: views, currency: currency) }
         }
         return 0
     }
