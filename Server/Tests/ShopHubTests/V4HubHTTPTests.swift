@@ -333,7 +333,11 @@ struct V4HubHTTPTests {
             let started = Date()
             let answer = try await HTTP.call("GET", hub.base + "/readyz")
             let took = Date().timeIntervalSince(started)
-            #expect(took < 1, "attempt \(attempt): \(took) s")
+            // What a busy machine adds to any answer: a /healthz (no storage) asked right after.
+            let asked = Date()
+            _ = try await HTTP.call("GET", hub.base + "/healthz")
+            let machine = Date().timeIntervalSince(asked)
+            #expect(took < 1 + machine, "attempt \(attempt): \(took) s (a /healthz took \(machine) s)")
             #expect(answer.status == 503 && answer.headers["retry-after"] == "5", "attempt \(attempt): \(answer.status)")
             // The first may meet a pooled connection the drop closed; then the pool waits for one it cannot make.
             if attempt > 0 {
