@@ -230,6 +230,33 @@ public struct PurchaseHistory: Hashable, Sendable {
         }
     }
 
+    /// The latest time (`purchasedAt`, else `at`) of a purchase not reverted,
+    /// per store that has one: from the records at `.records`, from the
+    /// stores of the purchases and `state`'s purchase ledger (time, reverted)
+    /// at `.totals` — nothing kept for it, so a revert of a store's last
+    /// purchase makes the one before it the last. `nil` where this history
+    /// keeps neither (`.entries`, `.none`, a settling fold).
+    func lastPurchased(in state: ShopState) -> [StoreID: Timestamp]? {
+        var last: [StoreID: Timestamp] = [:]
+        func bought(_ time: Timestamp, at store: StoreID) {
+            if last[store].map({ $0 < time }) ?? true { last[store] = time }
+        }
+        switch depth {
+        case .records:
+            for record in records where !record.isReverted {
+                if let store = record.store { bought(record.purchasedAt, at: store) }
+            }
+        case .totals:
+            guard settled == nil else { return nil }
+            for (position, store) in amountStores where !state.purchases.isReverted(at: Int(position)) {
+                bought(state.purchases.purchase(at: Int(position)).effectiveTime, at: store)
+            }
+        case .entries, .none:
+            return nil
+        }
+        return last
+    }
+
     /// Folds `recorded` in; `state` is the household just before it (for names).
     mutating func apply(_ recorded: RecordedEvent, before state: borrowing ShopState) {
         // Moved out and back (no copy: reading the optional copied all it holds, for each event).

@@ -58,7 +58,7 @@ extension ToolRunner {
             (["view", "lists", "--as-of", "yesterday"], "--as-of expects"),
             (["view", "list-detail", "--list", "Holiday"], "there is no list named \"Holiday\"; the lists are Weekly"),
             (["view", "lists", "--list", "Weekly"], "--list is for the list views"),
-            (["history"], "give exactly one of --item, --list, --location or --member"),
+            (["history"], "give exactly one of --item, --list, --location, --store or --member"),
             (["verify", "--expect-head", "12:abc"], "--expect-head expects SEQ:HASH"),
             (["demo", "--months", "99"], "--months expects a whole number from 1 to 24"),
             (["audit", "--item", "Caviar"], "there is no item named \"Caviar\""),

@@ -80,7 +80,7 @@ import ShopTestSupport
         #expect(try tool.run(["view", "due"]).stdout.contains("(the clock)"))
 
         for (arguments, message) in [(["view", "due", "--now", "soon"], "--now expects a time such as 2026-03-01T18:00:00.000Z or a day 2026-03-01, not \"soon\""),
-                                     (["view", "lists", "--now", "2026-11-03"], "--now is for the due view, not lists")] {
+                                     (["view", "lists", "--now", "2026-11-03"], "--now is for the due and suggestions views, not lists")] {
             let refused = try tool.run(arguments)
             #expect(refused.status == 2 && refused.stdout.isEmpty)
             #expect(refused.stderr == "shop-replay view: \(message)\nSee shop-replay view --help\n")

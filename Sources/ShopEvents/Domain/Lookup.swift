@@ -8,7 +8,8 @@ import Foundation
 /// thing has is refused like an unknown id. A question about the past
 /// (``Scope/includingDeleted``: a history, an audit filter) may name a
 /// deleted thing too, by id or by its last name; a live thing of that name
-/// comes first.
+/// comes first, and two deleted ones of that name (none live) are
+/// `ambiguous_name`, listing their ids.
 ///
 /// ```swift
 /// let milk = try state.find(item: "milk")                                  // the live Milk
@@ -59,7 +60,6 @@ extension ShopState {
         throw RuleViolation(.unknownList, "there is no list named \(Self.quoted(text))\(names.isEmpty ? "; no list is deleted" : "; the deleted lists are \(names.joined(separator: ", "))")", field: "list")
     }
 
-    /// The location `text` names; `unknown_location`, naming the live locations, if none.
     /// The store `text` names; `unknown_store`, naming the live stores, if none.
     public func find(store text: String, in scope: Scope = .live) throws(RuleViolation) -> StoreID {
         let names = stores.values.filter { !$0.isDeleted }.map(\.name).sorted()
@@ -68,6 +68,7 @@ extension ShopState {
                              hint: names.isEmpty ? "" : "; the stores are \(names.joined(separator: ", "))")
     }
 
+    /// The location `text` names; `unknown_location`, naming the live locations, if none.
     public func find(location text: String, in scope: Scope = .live) throws(RuleViolation) -> LocationID {
         try Self.find(text, "location", .unknownLocation, in: scope, all: locations.values.map { ($0.id, $0.name, $0.isDeleted) },
                       known: { locations[$0] }, isDeleted: { $0.isDeleted }, live: liveLocation(named:),
@@ -86,8 +87,13 @@ extension ShopState {
         }
         if let id = live(text) { return id }
         if scope == .includingDeleted {
+            // No live one of that name: the deleted one, if only one had it (as `find(deletedList:)`).
             let key = trimmed(text).lowercased()
-            if let id = all().filter({ $0.2 && $0.1.lowercased() == key }).map(\.0).min() { return id }
+            let deleted = all().filter { $0.2 && $0.1.lowercased() == key }.map(\.0).sorted()
+            if deleted.count > 1 {
+                throw RuleViolation(.ambiguousName, "\(deleted.count) deleted \(noun)s are named \(quoted(text)): \(deleted.map(\.description).joined(separator: ", ")); give the id of the one meant", field: noun)
+            }
+            if let id = deleted.first { return id }
         }
         throw RuleViolation(code, "there is no \(scope == .live ? "live " : "")\(noun) named \(quoted(text))\(hint)", field: noun)
     }

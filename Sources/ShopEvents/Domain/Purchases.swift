@@ -10,7 +10,8 @@ extension ShopDecider {
     ///
     /// `store` must be live; with `purchasedAt` (bought earlier, recorded
     /// now) it need only exist. Without `store` and without `purchasedAt`, a
-    /// purchase made while a trip at a store runs is at that store.
+    /// purchase made while a trip at a store runs is at that store, while that
+    /// store is live (deleted during the trip: at no store).
     static func decidePurchaseItem(_ purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Quantity?,
                                    unitPrice: Int?, location: LocationID?, purchasedAt: Timestamp?, store: StoreID? = nil,
                                    _ state: ShopState) throws(RuleViolation) -> [Event] {
@@ -45,9 +46,9 @@ extension ShopDecider {
                                purchasedAt: purchasedAt, store: store)]
     }
 
-    /// The purchase's store: the one given (live, or with `purchasedAt` only existing), else the running trip's.
+    /// The purchase's store: the one given (live, or with `purchasedAt` only existing), else the running trip's while that store is live.
     private static func purchaseStore(_ store: StoreID?, purchasedAt: Timestamp?, _ state: ShopState) throws(RuleViolation) -> StoreID? {
-        guard let store else { return purchasedAt == nil ? state.runningTripStore : nil }
+        guard let store else { return purchasedAt == nil ? state.liveRunningTripStore : nil }
         if purchasedAt != nil {
             guard state.stores[store] != nil else { throw RuleViolation(.unknownStore, "store \(store) does not exist", field: "store") }
             return store

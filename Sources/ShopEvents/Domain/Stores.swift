@@ -57,6 +57,15 @@ extension ShopState {
         return trip.store
     }
 
+    /// The store a purchase made now without one is at, and a list by location
+    /// follows without one: the running trip's (``runningTripStore``) while
+    /// that store is live. A store deleted during the trip takes no purchases,
+    /// named or not.
+    public var liveRunningTripStore: StoreID? {
+        guard let store = runningTripStore, stores[store]?.isDeleted == false else { return nil }
+        return store
+    }
+
     mutating func applyStoreCreated(_ id: StoreID, name: String) {
         stores[id] = Store(id: id, name: name)
         storeNames.claim(name, by: id)

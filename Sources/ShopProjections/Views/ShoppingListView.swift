@@ -145,7 +145,7 @@ public struct ShoppingListView: Hashable, Sendable {
     /// The store a list by location follows: `given`, else the running trip's if that store is live.
     private static func store(_ given: StoreID?, in state: ShopState) -> StoreRef? {
         if let given, let store = state.stores[given] { return StoreRef(id: given, name: store.name) }
-        guard given == nil, let trip = state.runningTripStore, let store = state.stores[trip], !store.isDeleted else { return nil }
+        guard given == nil, let trip = state.liveRunningTripStore, let store = state.stores[trip] else { return nil }
         return StoreRef(id: trip, name: store.name)
     }
 

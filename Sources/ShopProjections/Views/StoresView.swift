@@ -26,7 +26,8 @@ public struct StoreRef: Hashable, Sendable {
 /// locations the store's order names. Purchases and spend are the statistics'
 /// (``StatsView/stores``: reverted purchases never count); the last purchase is
 /// the latest time (`purchasedAt`, else `at`) of a purchase there not reverted.
-/// Built from views that keep every purchase's record, as ``AuditView`` is.
+/// Built from views that fold at least the totals of the purchase history, as
+/// ``PricesView`` is (`.totals` or `.records`: the same rows).
 ///
 /// ```swift
 /// for store in StoresView(views).stores { print(store.name, store.purchases, store.lastPurchased as Any) }
@@ -60,15 +61,12 @@ public struct StoresView: Hashable, Sendable {
     }
 
     public init(_ views: HouseholdViews) {
-        views.require(.records, for: "StoresView")
-        asOf = views.asOf
         let state = views.state
-        let tallies = views.history.stores
-        var last: [StoreID: Timestamp] = [:]
-        for record in views.history.records where !record.isReverted {
-            guard let store = record.store else { continue }
-            if last[store].map({ $0 < record.purchasedAt }) ?? true { last[store] = record.purchasedAt }
+        guard let last = views.history.lastPurchased(in: state) else {
+            preconditionFailure("StoresView needs views folded at .totals or .records; these keep the purchase history at \(views.historyDepth)")
         }
+        asOf = views.asOf
+        let tallies = views.history.stores
         let rows = state.stores.values.filter { !$0.isDeleted }.map { store in
             let tally = tallies[store.id] ?? Tally()
             return Row(id: store.id, name: store.name, order: state.visitingOrder(at: store.id), ownOrder: store.order,

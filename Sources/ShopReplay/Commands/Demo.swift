@@ -132,7 +132,8 @@ struct Demo: ToolCommand {
         out.line("\nThe household report, one page to look at (or print): \(report)")
         out.line("\nTry next:")
         for example in ["view lists", "view members", "view deleted-lists", "view locations", "audit --actor ben", "history --item \"Oat drink\"", "history --member cleo",
-                        "view share-text --list Weekly", "view due", "view prices --item Bananas", "view prices --item 4006381333931", "stats --json"] {
+                        "view share-text --list Weekly", "view due", "view prices --item Bananas", "view prices --item 4006381333931", "view stores",
+                        "view suggestions --list Weekly --prefix ba", "stats --json"] {
             out.line("  swift run shop-replay \(example) --journal \(path)")
         }
     }

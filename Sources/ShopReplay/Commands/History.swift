@@ -41,7 +41,7 @@ struct History: ToolCommand {
                      try arguments.option("--store", "ID|NAME").map(Target.store),
                      try arguments.option("--member", "NAME").map(Target.member)].compactMap { $0 }
         guard given.count == 1 else {
-            throw UsageError(message: "give exactly one of --item, --list, --location or --member, or --store for a store")
+            throw UsageError(message: "give exactly one of --item, --list, --location, --store or --member")
         }
         target = given[0]
     }
@@ -60,13 +60,15 @@ struct History: ToolCommand {
             resolved = .item(found); (kind, id, name) = ("item", found.description, final.items[found]!.name)
         case let .list(text):
             let found: ListID, listName: String
-            do throws(UsageError) {
-                found = try Lookup.list(text, in: final)
+            do throws(RuleViolation) {
+                found = try final.find(list: text, in: .includingDeleted)
                 listName = final.lists[found]!.name   // found in `final`, as above
-            } catch {
+            } catch where error.reason == .unknownList {
                 // A purged list is gone from the state; its events are still in the journal.
-                guard let purged = Self.purgedList(text, in: events, purged: final.purgedLists) else { throw error }
+                guard let purged = Self.purgedList(text, in: events, purged: final.purgedLists) else { throw UsageError(message: error.message) }
                 (found, listName) = purged
+            } catch {
+                throw UsageError(message: error.message)   // several deleted lists of that name
             }
             resolved = .list(found); (kind, id, name) = ("list", found.description, listName)
         case let .location(text):

@@ -23,13 +23,12 @@ enum ViewName: String, CaseIterable {
 
     var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
     /// How much of the purchase history the view shows: statistics, the
-    /// items' last purchases, due and prices the totals; the others only
+    /// items' last purchases, due, prices, suggestions and stores the totals; the others only
     /// which list entries are bought (the audit streams the journal).
     var history: PurchaseHistory.Depth {
         switch self {
         case .audit: .none       // the views say where the history ends; the audit streams the journal
-        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions: .totals
-        case .stores: .records   // the last purchase at each store
+        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions, .stores: .totals
         default: .entries
         }
     }
@@ -178,8 +177,7 @@ struct ViewCommand: ToolCommand {
         if item != nil, view != .prices { throw UsageError(message: "--item is for the prices view, not \(view.rawValue)") }
         if store != nil, view != .shoppingListByLocation { throw UsageError(message: "--store is for shopping-list-by-location, not \(view.rawValue)") }
         if now != nil, ![.due, .suggestions].contains(view) {
-            // The message of the build before (the suggestions count to the due view's now; the help names both).
-            throw UsageError(message: "--now is for the due view, not \(view.rawValue)")
+            throw UsageError(message: "--now is for the due and suggestions views, not \(view.rawValue)")
         }
         if prefix != nil || limit != nil, view != .suggestions {
             throw UsageError(message: "\(prefix != nil ? "--prefix" : "--limit") is for the suggestions view, not \(view.rawValue)")
