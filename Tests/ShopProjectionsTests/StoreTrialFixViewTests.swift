@@ -48,6 +48,34 @@ import ShopTestSupport
         #expect(StoresView(try HouseholdViews(from: &r)) == expected)
     }
 
+    /// SPEC 11: while a trip at a store runs, its store orders the list by location; a store
+    /// deleted during the trip has no order left, so the household's order, `store` null.
+    @Test func aTripsStoreDeletedDuringTheTripNoLongerOrdersTheList() throws {
+        let produce: LocationID = id(0x21), dairy: LocationID = id(0x22), apples: ItemID = id(2)
+        let weekly: ListID = id(0x31)
+        var views = HouseholdViews()
+        func shown() throws -> (StoreRef?, [LocationID?]) {
+            let view = try #require(ShoppingListView(views, list: weekly, grouping: .byLocation))
+            return (view.store, view.sections.map(\.location))
+        }
+        for event in recorded([
+            .householdCreated(household: id(0xAA), name: "Home", currency: "EUR", timeZone: "UTC"),
+            .locationCreated(location: produce, name: "Produce", position: 1, color: .grey),
+            .locationCreated(location: dairy, name: "Dairy", position: 2, color: .grey),
+            .itemCreated(item: milk, name: "Milk", location: dairy, details: .none),
+            .itemCreated(item: apples, name: "Apples", location: produce, details: .none),
+            .listCreated(list: weekly, name: "Weekly", priority: .normal),
+            .itemAddedToList(list: weekly, item: milk, quantity: 1), .itemAddedToList(list: weekly, item: apples, quantity: 1),
+            .storeCreated(store: corner, name: "Corner shop"), .storeLocationsReordered(store: corner, order: [dairy]),
+            .tripStarted(trip: id(0x41), list: weekly, store: corner),
+        ]) { views.apply(event) }
+        #expect(try shown() == (StoreRef(id: corner, name: "Corner shop"), [dairy, produce]))
+        var deleted = recorded([.storeDeleted(store: corner)])[0]
+        deleted.seq = views.asOf + 1
+        views.apply(deleted)
+        #expect(try shown() == (nil, [produce, dairy]))
+    }
+
     @Test("random histories: the stores view at .totals is the one at .records after every few events", arguments: [61, 62, 63] as [UInt64])
     func totalsEqualRecords(seed: UInt64) throws {
         let journal = RandomJournal()

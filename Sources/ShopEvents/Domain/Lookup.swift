@@ -50,12 +50,8 @@ extension ShopState {
     /// ```
     public func find(deletedList text: String) throws(RuleViolation) -> ListID {
         if let id = ListID(text) { return id }
-        let key = Self.trimmed(text).lowercased()
-        let deleted = lists.values.filter { $0.isDeleted && $0.name.lowercased() == key }.map(\.id).sorted()
-        if deleted.count > 1 {
-            throw RuleViolation(.ambiguousName, "\(deleted.count) deleted lists are named \(Self.quoted(text)): \(deleted.map(\.description).joined(separator: ", ")); give the id of the one meant", field: "list")
-        }
-        if let id = deleted.first ?? liveList(named: text) { return id }
+        let deleted = try Self.deletedOne(named: text, "list", all: lists.values.map { ($0.id, $0.name, $0.isDeleted) })
+        if let id = deleted ?? liveList(named: text) { return id }
         let names = Set(lists.values.filter(\.isDeleted).map(\.name)).sorted()
         throw RuleViolation(.unknownList, "there is no list named \(Self.quoted(text))\(names.isEmpty ? "; no list is deleted" : "; the deleted lists are \(names.joined(separator: ", "))")", field: "list")
     }
@@ -86,15 +82,20 @@ extension ShopState {
             return id
         }
         if let id = live(text) { return id }
-        if scope == .includingDeleted {
-            // No live one of that name: the deleted one, if only one had it (as `find(deletedList:)`).
-            let key = trimmed(text).lowercased()
-            let deleted = all().filter { $0.2 && $0.1.lowercased() == key }.map(\.0).sorted()
-            if deleted.count > 1 {
-                throw RuleViolation(.ambiguousName, "\(deleted.count) deleted \(noun)s are named \(quoted(text)): \(deleted.map(\.description).joined(separator: ", ")); give the id of the one meant", field: noun)
-            }
-            if let id = deleted.first { return id }
-        }
+        // No live one of that name: the deleted one, if only one had it (as `find(deletedList:)`).
+        if scope == .includingDeleted, let id = try deletedOne(named: text, noun, all: all()) { return id }
         throw RuleViolation(code, "there is no \(scope == .live ? "live " : "")\(noun) named \(quoted(text))\(hint)", field: noun)
+    }
+
+    /// The deleted thing named `text` (ignoring case) among `all` (id, name, deleted); nil if none;
+    /// `ambiguous_name`, listing the ids, if several share the name.
+    private static func deletedOne<Kind>(named text: String, _ noun: String,
+                                         all: [(EntityID<Kind>, String, Bool)]) throws(RuleViolation) -> EntityID<Kind>? {
+        let key = trimmed(text).lowercased()
+        let deleted = all.filter { $0.2 && $0.1.lowercased() == key }.map(\.0).sorted()
+        if deleted.count > 1 {
+            throw RuleViolation(.ambiguousName, "\(deleted.count) deleted \(noun)s are named \(quoted(text)): \(deleted.map(\.description).joined(separator: ", ")); give the id of the one meant", field: noun)
+        }
+        return deleted.first
     }
 }

@@ -102,9 +102,10 @@ public struct SuggestionIndex: Hashable, Sendable {
             // ledger has just appended last.
             let ledger = views.state.purchases
             guard let bought = ledger[purchase], ledger.position(of: purchase) == ledger.count - 1, !bought.isReverted,
-                  let purchases = entries[bought.item]?.purchases else { return }
+                  entries[bought.item] != nil else { return }
             let stamp = Stamp(milliseconds: bought.effectiveTime.millisecondsSince1970, purchase: purchase)
-            entries[bought.item]?.purchases.insert(stamp, at: purchases.partitioningIndex { stamp < $0 })
+            // In place: a copy of the item's times held here would make the insert copy them all.
+            entries[bought.item]?.purchases.insert(stamp: stamp)
         case let .purchaseReverted(purchase):
             guard let item = views.state.purchases[purchase]?.item,
                   let at = entries[item]?.purchases.firstIndex(where: { $0.purchase == purchase }) else { return }
@@ -155,6 +156,13 @@ public struct SuggestionIndex: Hashable, Sendable {
             if at < words.count, words[at] == word { words.remove(at: at) }
         }
         return entry
+    }
+}
+
+fileprivate extension Array where Element == SuggestionIndex.Stamp {
+    /// Puts `stamp` in its place among times kept sorted.
+    mutating func insert(stamp: Element) {
+        insert(stamp, at: partitioningIndex { stamp < $0 })
     }
 }
 
