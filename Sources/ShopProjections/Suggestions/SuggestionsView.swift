@@ -79,15 +79,20 @@ public struct SuggestionsView: Hashable, Sendable {
         self.now = now
         let nowMilliseconds = now.millisecondsSince1970
         let windowStart = nowMilliseconds - Int64(Self.recentDays) * 86_400_000
-        let onLiveLists = views.unboughtOnLiveLists
+        // What is on a live list unbought (a staple there is not due): walked only once a candidate is due.
+        var onLiveLists: [ItemID: [ListID]]?
         var best = Best(limit: limit)
         index.matches(SuggestionText.foldedPrefix(prefix)) { item, entry in
             guard !onList.contains(item) else { return }
             var overdue: Double?
             // The index holds as many purchases as the totals count: fewer than a staple's, and the totals need no look.
             if entry.purchases.count >= DueView.purchasesForAStaple, let bought = views.history.items[item],
-               let (_, mean, since) = DueView.dueness(of: bought, now: now), onLiveLists[item] == nil {
-                overdue = mean > 0 ? since / mean : .infinity   // a mean of 0 is always due, and first, as in the due view
+               let (_, mean, since) = DueView.dueness(of: bought, now: now) {
+                let onLists = onLiveLists ?? views.unboughtOnLiveLists
+                onLiveLists = onLists
+                if onLists[item] == nil {
+                    overdue = mean > 0 ? since / mean : .infinity   // a mean of 0 is always due, and first, as in the due view
+                }
             }
             best.offer(Candidate(item: item, name: entry.name, sortName: entry.sortName, overdue: overdue,
                                  recent: SuggestionIndex.purchases(of: entry, from: windowStart, through: nowMilliseconds)))
