@@ -87,7 +87,9 @@ class Hub:
 
     def start(self):
         log = open(self.folder / "hub.log", "ab")
-        self.process = subprocess.Popen([str(HUB), "serve", "--port", "0", *self.storage_arguments()],
+        # $SHOP_HUB_APP: serve the app from that folder (the sources, while editing) rather than the built copy.
+        app = ["--app", os.environ["SHOP_HUB_APP"]] if os.environ.get("SHOP_HUB_APP") else []
+        self.process = subprocess.Popen([str(HUB), "serve", "--port", "0", *self.storage_arguments(), *app],
                                         stdout=subprocess.PIPE, stderr=log, env={**os.environ, "LOG_LEVEL": "warning"})
         line = self.process.stdout.readline().decode()
         match = re.search(r"listening on (http://\S+)", line)
@@ -131,6 +133,7 @@ class Phone:
 
     def __init__(self, name, folder, language="en-US", size=(390, 844)):
         self.name = name
+        self.folder = Path(folder)
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -142,6 +145,9 @@ class Phone:
         options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
         self.driver = webdriver.Chrome(service=Service(DRIVER), options=options)
         self.driver.set_window_size(*size)
+        # The page sees exactly a phone's (or a desktop's) viewport, as the screenshots show it.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
         self.requests = []
 
     def quit(self):
@@ -181,10 +187,12 @@ class Phone:
         while True:
             found = self.all(role, name, root, exact)
             if found:
+                # As a person scrolls to what they look for: into the middle of the screen, clear of the bars.
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", found[0])
                 return found[0]
             if time.monotonic() > deadline:
                 names = [e.accessible_name for e in (root or self.driver).find_elements(By.CSS_SELECTOR, self.ROLES[role]) if e.is_displayed()]
-                raise AssertionError(f"{self.name}: no {role} named {name!r} within {timeout} s; there are {names}")
+                raise AssertionError(f"{self.name}: no {role} named {name!r} within {timeout} s; there are {names}{self.evidence()}")
             time.sleep(0.05)
 
     def button(self, name, **kw):
@@ -232,12 +240,23 @@ class Phone:
             if value:
                 return value
             if time.monotonic() > deadline:
-                raise AssertionError(f"{self.name}: {what} not seen within {timeout} s")
+                raise AssertionError(f"{self.name}: {what} not seen within {timeout} s{self.evidence()}")
             time.sleep(0.05)
 
     def heading(self, text, timeout=5):
         return self.wait(lambda: any(h.text.strip() == text for h in self.driver.find_elements(By.CSS_SELECTOR, "main h2")), timeout,
                          f"heading {text!r}")
+
+    def evidence(self):
+        """What the phone showed when a check failed: its screenshot's path, its alerts and console."""
+        path = self.folder / f"{self.name}-failed-{int(time.time() * 1000)}.png"
+        try:
+            self.screenshot(path)
+            alerts = [a.text for a in self.driver.find_elements(By.CSS_SELECTOR, "[role=alert]") if a.is_displayed()]
+            console = [e["message"] for e in self.driver.get_log("browser")]
+            return f"\n  screenshot: {path}\n  alerts: {alerts}\n  console: {console}\n  address: {self.driver.current_url}"
+        except Exception as error:
+            return f"\n  (no evidence: {error})"
 
     def text(self):
         return self.driver.find_element(By.TAG_NAME, "body").text

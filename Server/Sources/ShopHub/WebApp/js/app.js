@@ -87,9 +87,10 @@ const screens = {
         const name = mode === 'order' ? 'list-detail' : mode === 'name' ? 'shopping-list-by-name' : 'shopping-list-by-location';
         const options = { list: id };
         if (mode === 'location' && state.store) options.store = state.store;
-        const [shown, lists, members, stores] = await Promise.all([
-          model.view(name, options), model.view('lists'), memberNames(), mode === 'location' ? model.view('stores') : null]);
-        const counts = lists.lists.find((l) => l.id === id) ?? { bought: shown.bought ?? 0, remaining: shown.remaining ?? 0 };
+        const [shown, members, stores] = await Promise.all([model.view(name, options), memberNames(), mode === 'location' ? storesView() : null]);
+        // The counts of the whole list: the shopping list views count bought and left; list-detail all and bought.
+        const counts = shown.view === 'list-detail' ? { bought: shown.bought, remaining: shown.total - shown.bought }
+          : { bought: shown.bought, remaining: shown.remaining };
         const title = document.getElementById('screen-title');
         if (title) title.textContent = shown.list.name;
         view.setTitle(shown.list.name);
@@ -230,11 +231,19 @@ function guessCurrency() {
   return ({ US: 'USD', GB: 'GBP', CH: 'CHF', JP: 'JPY', CA: 'CAD', AU: 'AUD', SE: 'SEK', DK: 'DKK', NO: 'NOK', PL: 'PLN' })[region] ?? 'EUR';
 }
 
-let memberCache = null;
-async function memberNames() {
-  if (!memberCache) memberCache = model.view('members').then((m) => m.members.map((x) => x.member)).catch(() => []);
-  return memberCache;
+// Members and stores change seldom: asked again at most every 30 seconds, or after this phone changed them,
+// so that a busy list (every tap a push and a redraw) stays well within the hub's rate per device.
+const cached = new Map();
+function cachedView(name, pick) {
+  const hit = cached.get(name);
+  if (hit && performance.now() - hit.at < 30000) return hit.value;
+  const value = model.view(name).then(pick).catch((error) => { cached.delete(name); throw error; });
+  cached.set(name, { at: performance.now(), value });
+  return value;
 }
+const memberNames = () => cachedView('members', (m) => m.members.map((x) => x.member)).catch(() => []);
+const storesView = () => cachedView('stores', (s) => s);
+const forget = (...names) => names.forEach((n) => cached.delete(n));
 
 // Routing: #/lists, #/list/ID[/location|name|order], #/items[/date], #/item/ID,
 // #/places, #/store/ID, #/trip, #/due, #/deleted, #/household, #/report.
@@ -382,8 +391,8 @@ view.bind({
     const order = (current.locations ?? []).map((l) => l.id).filter((l) => l !== tpl.unknownLocationId);
     return moveWithin(order, el.dataset.location, Number(el.dataset.by), (o) => send('ReorderLocations', { order: o }));
   },
-  createStore: async (form, data) => { if (await send('CreateStore', { name: data.get('name') })) form.reset(); },
-  renameStore: (form, data) => send('RenameStore', { store: form.dataset.store, name: data.get('name') }),
+  createStore: async (form, data) => { forget('stores'); if (await send('CreateStore', { name: data.get('name') })) form.reset(); },
+  renameStore: (form, data) => forget('stores') || send('RenameStore', { store: form.dataset.store, name: data.get('name') }),
   deleteStore: (el) => confirmed(t('confirmDelete', { name: el.dataset.name })) && send('DeleteStore', { store: el.dataset.store }),
   moveStoreLocation: (el) => {
     const order = (current.order ?? []).filter((l) => l !== tpl.unknownLocationId);
@@ -402,7 +411,7 @@ view.bind({
     { toast: { message: t('addedToast', { name: el.dataset.name }) } }),
 
   // Household
-  changeRole: (form, data) => send('ChangeMemberRole', { member: form.dataset.member, role: data.get('role') }),
+  changeRole: (form, data) => forget('members') || send('ChangeMemberRole', { member: form.dataset.member, role: data.get('role') }),
   removeMember: (el) => confirmed(t('confirmDelete', { name: el.dataset.name })) && send('RemoveMember', { member: el.dataset.member }),
   revoke: async (el) => {
     if (!confirmed(t('confirmDelete', { name: el.dataset.name }))) return;
@@ -493,7 +502,7 @@ async function invite(form, data) {
   const role = data.get('role');
   try {
     const members = await model.view('members');
-    if (!members.members.some((m) => m.member === actor)) await model.command('AddMember', { member: actor, role });
+    if (!members.members.some((m) => m.member === actor)) { forget('members'); await model.command('AddMember', { member: actor, role }); }
     const answer = await store.invite(actor);
     form.reset();
     view.region('inviteCode', tpl.inviteCode(answer.code, actor, answer.expires, model.zone));
@@ -573,7 +582,7 @@ function bindDrag(list, state) {
 // Start
 
 async function begin() {
-  memberCache = null;
+  cached.clear();
   try { await model.refreshHousehold(); } catch (error) {
     if (error instanceof HubFailure && error.status === 401) { signedOut(); return; }
   }
@@ -582,13 +591,19 @@ async function begin() {
   model.live();
 }
 
-model.addEventListener('changed', async () => {
-  memberCache = null;
+// A push of this phone's and the long poll's wake-up for the same lines come within milliseconds: one redraw.
+let changeTimer = null;
+model.addEventListener('changed', () => {
+  clearTimeout(changeTimer);
+  changeTimer = setTimeout(changed, 80);
+});
+
+async function changed() {
   const hadTrip = Boolean(model.household?.trip);
   try { await model.refreshHousehold(); } catch { /* shown by the redraw */ }
   if (hadTrip !== Boolean(model.household?.trip)) view.setNav(tpl.nav(current?.name, Boolean(model.household?.trip)));
   redraw();
-});
+}
 model.addEventListener('online', (event) => view.setLive(event.detail));
 model.addEventListener('signedOut', () => signedOut());
 window.addEventListener('hashchange', () => show());

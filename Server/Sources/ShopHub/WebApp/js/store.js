@@ -39,7 +39,18 @@ export class Store {
     localStorage.removeItem(sessionKey);
   }
 
-  async request(method, path, { body, auth = true, signal, accept = 'application/json' } = {}) {
+  async request(method, path, options = {}) {
+    try {
+      return await this.once(method, path, options);
+    } catch (error) {
+      // Past the device's rate (429): a read waits as long as the hub asks, once, and asks again.
+      if (!(error instanceof Unreachable) || !error.retryAfter || method !== 'GET') throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(error.retryAfter, 3) * 1000));
+      return this.once(method, path, options);
+    }
+  }
+
+  async once(method, path, { body, auth = true, signal, accept = 'application/json' } = {}) {
     const headers = { Accept: accept };
     if (auth && this.session) headers.Authorization = `Bearer ${this.session.token}`;
     if (body !== undefined) headers['Content-Type'] = typeof body === 'string' ? 'application/x-ndjson' : 'application/json';
@@ -57,7 +68,11 @@ export class Store {
     if (!response.ok) {
       let code = 'unavailable', message = `HTTP ${response.status}`;
       try { ({ code, message } = JSON.parse(text).error); } catch { /* not the hub's JSON */ }
-      if (response.status >= 500 || response.status === 429) throw new Unreachable(`${code}: ${message}`);
+      if (response.status >= 500 || response.status === 429) {
+        const failure = new Unreachable(`${code}: ${message}`);
+        failure.retryAfter = Number(response.headers.get('Retry-After')) || (response.status === 429 ? 1 : 0);
+        throw failure;
+      }
       throw new HubFailure(response.status, code, message);
     }
     return text;

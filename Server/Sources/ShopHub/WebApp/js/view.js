@@ -3,6 +3,7 @@
 // typing: a live update redraws a screen's regions, never its forms.
 import { t } from './i18n.js';
 import { timer } from './format.js';
+import { text as markupText } from './template.js';
 
 export class View {
   constructor(doc = document) {
@@ -50,7 +51,7 @@ export class View {
 
   /** A new screen: its whole markup; focus goes to its heading so a screen reader says where it is. */
   mount(markup, { focus = true } = {}) {
-    this.main.innerHTML = String(markup.text ?? markup);
+    this.main.innerHTML = markupText(markup);
     this.paint(this.main);
     if (focus) this.doc.getElementById('screen-title')?.focus({ preventScroll: true });
   }
@@ -62,7 +63,7 @@ export class View {
     const active = this.doc.activeElement;
     const key = active && box.contains(active) ? focusKey(active) : null;
     const open = [...box.querySelectorAll('details[open]')].map((d) => focusKey(d.closest('[data-item],[data-location],[data-store],[data-member],li')));
-    box.innerHTML = String(markup.text ?? markup);
+    box.innerHTML = markupText(markup);
     for (const k of open) {
       const again = k && findByKey(box, k);
       again?.querySelector('details')?.setAttribute('open', '');
@@ -97,7 +98,7 @@ export class View {
     if (markup === null) { this.nav.hidden = true; this.nav.innerHTML = ''; return; }
     this.nav.hidden = false;
     this.nav.setAttribute('aria-label', t('nav'));
-    this.nav.innerHTML = String(markup.text ?? markup);
+    this.nav.innerHTML = markupText(markup);
   }
 
   setTitle(text) {
@@ -143,7 +144,7 @@ export class View {
     const input = this.doc.getElementById('add-item');
     if (!box || !input) return;
     const empty = !markup || markup.length === 0;
-    box.innerHTML = empty ? '' : markup.map((m) => m.text).join('');
+    box.innerHTML = empty ? '' : markupText(markup);
     box.hidden = empty;
     input.setAttribute('aria-expanded', String(!empty));
     input.removeAttribute('aria-activedescendant');
