@@ -188,8 +188,11 @@ class Phone:
             found = self.all(role, name, root, exact)
             if found:
                 # As a person scrolls to what they look for: into the middle of the screen, clear of the bars.
-                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", found[0])
-                return found[0]
+                try:
+                    self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", found[0])
+                    return found[0]
+                except Exception:  # redrawn meanwhile: look again
+                    pass
             if time.monotonic() > deadline:
                 names = [e.accessible_name for e in (root or self.driver).find_elements(By.CSS_SELECTOR, self.ROLES[role]) if e.is_displayed()]
                 raise AssertionError(f"{self.name}: no {role} named {name!r} within {timeout} s; there are {names}{self.evidence()}")

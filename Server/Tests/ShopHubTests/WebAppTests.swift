@@ -133,6 +133,19 @@ import FoundationNetworking
         #expect(refused.stderr.contains("holds no index.html"))
     }
 
+    /// A browser names a device in a path percent-encoded ("Ana's phone" is `Ana's%20phone`): revoked all the same.
+    @Test func aDeviceWhoseNameHasSpacesIsRevokedByItsName() async throws {
+        let scratch = ToolRunner()
+        defer { scratch.remove() }
+        let hub = try HubProcess(data: scratch.path("data"))
+        defer { _ = hub.terminate() }
+        let made = try await HTTP.call("POST", "\(hub.base)/v1/households", json: ["device": "Ana's phone", "actor": "ana"])
+        let household = try #require(made.json["household"] as? String), token = try #require(made.json["token"] as? String)
+        let revoked = try await HTTP.call("DELETE", "\(hub.base)/v1/households/\(household)/devices/Ana's%20phone", token: token)
+        #expect(revoked.status == 204)
+        #expect(try await HTTP.call("GET", "\(hub.base)/v1/households/\(household)/devices", token: token).status == 401)
+    }
+
     static func gunzip(_ bytes: [UInt8], in scratch: ToolRunner) throws -> [UInt8] {
         let path = scratch.path("body.gz")
         Scratch.write(bytes, to: path)

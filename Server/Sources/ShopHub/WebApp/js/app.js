@@ -118,7 +118,7 @@ const screens = {
   },
 
   item(id) {
-    let drawn = false;
+    let shown = null;
     return {
       name: 'items', item: id,
       mount() { view.mount(tpl.screen('…', tpl.html`<div data-region="item"><p class="loading">${t('loading')}</p></div>`, { back: '#/items' })); },
@@ -126,11 +126,15 @@ const screens = {
         const [detail, locations] = await Promise.all([model.view('item', { item: id }), model.view('locations')]);
         document.getElementById('screen-title').textContent = detail.item.name;
         view.setTitle(detail.item.name);
-        // The form is drawn once: a change elsewhere must not wipe what a person is typing.
+        // Drawn again only when the item changed, and never over what a person is typing (until saved).
         const form = document.querySelector('form[data-form="itemDetails"]');
-        if (drawn && form && form.contains(document.activeElement)) return;
+        const now = JSON.stringify([detail, locations.locations]);
+        if (now === shown || (form && form.dataset.dirty === 'true')) return;
         view.region('item', tpl.itemDetail(detail, locations.locations, model.currency, model.zone));
-        drawn = true;
+        document.querySelector('form[data-form="itemDetails"]')?.addEventListener('input', (event) => {
+          event.currentTarget.dataset.dirty = 'true';
+        });
+        shown = now;
       },
     };
   },
@@ -494,7 +498,11 @@ async function saveItem(form, data) {
   if (location && location !== was.location) commands.push({ type: 'RelocateItem', data: { item, location } });
   const available = data.get('available') === 'on';
   if (available !== was.available) commands.push({ type: 'SetItemAvailability', data: { item, available } });
-  if (commands.length && await sendAll(commands)) view.toast(t('save'));
+  if (commands.length === 0 || await sendAll(commands)) {
+    delete form.dataset.dirty;
+    if (commands.length) view.toast(t('saved'));
+    redraw();
+  }
 }
 
 async function invite(form, data) {

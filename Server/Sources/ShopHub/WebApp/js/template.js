@@ -28,7 +28,7 @@ const tabs = (label, items) => html`<div class="tabs" role="group" aria-label="$
 
 export function screen(title, body, { back } = {}) {
   return html`<div class="screen">
-    <div class="screen-head">${back ? html`<a class="back" href="${back}">${t('back')}</a>` : ''}<h2 id="screen-title" tabindex="-1">${title}</h2></div>
+    <div class="screen-head">${back ? html`<a class="back" href="${back}"><span aria-hidden="true">‹&nbsp;</span>${t('back')}</a>` : ''}<h2 id="screen-title" tabindex="-1">${title}</h2></div>
     ${body}</div>`;
 }
 
@@ -165,7 +165,7 @@ function entryRow(e, { currency, members, list, ordering, position, count }) {
     <button class="icon" data-action="moveEntry" data-item="${e.item}" data-by="1" aria-describedby="${id}"${position === count - 1 ? raw(' disabled') : ''} aria-label="${t('moveDown')}">↓</button>` : '';
   return html`<li class="entry${e.bought ? ' bought' : ''}${e.available === false ? ' unavailable' : ''}" data-item="${e.item}"${ordering && !e.bought ? raw(' draggable="true"') : ''}>
     ${buyOrUndo}
-    <span class="what"><span class="name" id="${id}">${e.name}</span>
+    <span class="what"${e.bought ? '' : html` data-action="buy" data-item="${e.item}" data-name="${e.name}"`}><span class="name" id="${id}">${e.name}</span>
       <span class="qty">${amount(e.quantity, e.unit)}</span> ${who} ${price}
       ${e.available === false ? html`<span class="badge">${t('notAvailable')}</span>` : ''}</span>
     ${moves}

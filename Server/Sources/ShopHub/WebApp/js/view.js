@@ -63,10 +63,17 @@ export class View {
     const active = this.doc.activeElement;
     const key = active && box.contains(active) ? focusKey(active) : null;
     const open = [...box.querySelectorAll('details[open]')].map((d) => focusKey(d.closest('[data-item],[data-location],[data-store],[data-member],li')));
+    // What a person typed or chose and has not sent yet stays as it was.
+    const typed = [...box.querySelectorAll('input, select, textarea')].filter(edited).map((el) => [focusKey(el), el.value, el.checked]);
     box.innerHTML = markupText(markup);
     for (const k of open) {
       const again = k && findByKey(box, k);
       again?.querySelector('details')?.setAttribute('open', '');
+    }
+    for (const [k, value, checked] of typed) {
+      const again = k && findByKey(box, k);
+      if (!again) continue;
+      if (again.type === 'checkbox') again.checked = checked; else again.value = value;
     }
     this.paint(box);
     if (key) findByKey(box, key)?.focus({ preventScroll: true });
@@ -151,12 +158,20 @@ export class View {
   }
 }
 
+/** Whether a person changed a field from what the page drew. */
+function edited(el) {
+  if (el.type === 'checkbox') return el.checked !== el.defaultChecked;
+  if (el.tagName === 'SELECT') return [...el.options].some((o) => o.selected !== o.defaultSelected);
+  return el.value !== el.defaultValue;
+}
+
 /** How a control is found again after its region was redrawn. */
 function focusKey(el) {
   if (!el) return null;
   if (el.id) return `#${el.id}`;
   const data = ['action', 'form', 'item', 'location', 'store', 'member', 'list', 'device', 'by'].map((k) => el.dataset?.[k] ?? '').join('|');
-  return `${el.tagName}|${el.getAttribute('name') ?? ''}|${data}`;
+  const form = el.form?.dataset ? `${el.form.dataset.form ?? ''}:${el.form.dataset.item ?? el.form.dataset.list ?? el.form.dataset.member ?? el.form.dataset.location ?? el.form.dataset.store ?? ''}` : '';
+  return `${el.tagName}|${el.getAttribute('name') ?? ''}|${el.getAttribute('aria-label') ?? ''}|${form}|${data}`;
 }
 
 function findByKey(root, key) {
