@@ -60,6 +60,7 @@ def seen_within(phone, check, what, limit=LIVE_SECONDS):
     started = time.monotonic()
     phone.wait(check, limit + 3, what)
     took = time.monotonic() - started
+    print(f"live: {phone.name} saw {what} after {took:.3f} s")
     assert took <= limit, f"{phone.name} saw {what} after {took:.2f} s, not within {limit} s"
     return took
 
