@@ -53,7 +53,9 @@ struct ViewsBench {
         print("hub-bench views: household of \(events) events (\(path)), \(requests) requests a route, one keep-alive connection")
         print("| route | p50 ms | p99 ms | max ms | bytes |")
         print("|---|---:|---:|---:|---:|")
+        var before = 0.0
         for route in Self.routes {
+            if route == Self.routes[1] { before = server.residentMemory }   // after /healthz, before the household is folded
             let target = route.hasPrefix("/") ? route : "/v1/households/\(household)/\(route)"
             let (warm, _) = try client.get(target, token: token)   // the first request folds the household
             guard warm == 200 else { throw BenchFailure(description: "\(target) answered \(warm)") }
@@ -69,7 +71,9 @@ struct ViewsBench {
             let f = { (ms: Double) in String(format: "%.2f", ms) }
             print("| \(route) | \(f(percentile(times, 0.5))) | \(f(percentile(times, 0.99))) | \(f(times.max() ?? 0)) | \(bytes) |")
         }
-        print("shop-hub peak RSS: \(String(format: "%.1f", server.peakRSS)) MiB (VmHWM)")
+        let after = server.residentMemory
+        print("shop-hub RSS: \(String(format: "%.1f", before)) MiB before the household was folded, \(String(format: "%.1f", after)) MiB after"
+              + " (VmRSS; peak \(String(format: "%.1f", server.peakRSS)) MiB VmHWM)")
     }
 
     /// `shop-replay bench`'s synthetic household of `events` events, written in `folder` (its own figures are not shown).
@@ -162,5 +166,15 @@ final class KeepAliveClient {
         let length = lines.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
         return (status, end + 4, length)
+    }
+}
+
+extension Server {
+    /// Resident memory now (VmRSS), in MiB.
+    var residentMemory: Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kb / 1024
     }
 }

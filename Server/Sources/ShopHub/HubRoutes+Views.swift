@@ -18,7 +18,13 @@ extension HubRoutes {
         let options = try Self.viewOptions(request.uri.query)
         let query: ViewQuery
         do { query = try ViewQuery(name: context.parameters.get("view") ?? "", options: options) } catch { throw Self.viewError(error) }
-        var (views, head) = try await storageCall { try await folds.views(household) }
+        // The suggestions' index is kept beside the views once asked for (a view asked on every keystroke).
+        let kept = query.view == .suggestions && query.asOf == .end
+        var (views, head, index): (HouseholdViews, JournalHead, SuggestionIndex?) = try await storageCall {
+            if kept { return try await folds.viewsAndSuggestions(household) }
+            let (views, head) = try await folds.views(household)
+            return (views, head, nil)
+        }
         let tag = "\"\(head.seq)\""
         if Self.matches(request.headers[.ifNoneMatch], tag) {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "private, no-cache"])
@@ -28,10 +34,10 @@ extension HubRoutes {
             guard let stop = query.asOf.replayStop(calendar: views.calendar) else {
                 throw HubError(.badRequest, ViewQueryError.Code.badOption.rawValue, "as-of names a day the household's calendar has not")
             }
-            views = try Self.fold(journal, to: stop)
+            (views, index) = (try Self.fold(journal, to: stop), nil)
         }
         let bytes: [UInt8]
-        do { bytes = try query.bytes(views, clock: clock.now()) } catch { throw Self.viewError(error) }
+        do { bytes = try query.bytes(views, clock: clock.now(), suggestions: index) } catch { throw Self.viewError(error) }
         return Response(status: .ok, headers: [.contentType: "application/json", .eTag: tag, .cacheControl: "private, no-cache"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -130,8 +130,9 @@ struct ViewRouteTests {
         let tag = try #require(before.headers["etag"])
         let same = try RawHTTP.call(port: port, "GET", path, headers: ["Authorization": "Bearer \(household.ownerToken)", "If-None-Match": tag])
         #expect(same.status == 304 && same.body.isEmpty && same.headers["etag"] == tag, "\(same.status) \(same.headers)")
-        let answers = try world.apply("ana", actor: "ana", [#"{"type":"ChangeQuantity","data":{"list":"\#(list)","item":"\#(items[2])","quantity":4}}"#])
-        #expect(answers.first?["ok"] as? Bool == true, "\(answers)")
+        let answers = try world.apply("ana", actor: "ana", [#"{"type":"ChangeQuantity","data":{"list":"\#(list)","item":"\#(items[2])","quantity":4}}"#,
+                                                            #"{"type":"CreateItem","data":{"name":"Bagels"}}"#])
+        #expect(answers.count == 2 && answers.allSatisfy { $0["ok"] as? Bool == true }, "\(answers)")
         #expect(try world.sync("ana", actor: "ana").status == 0)
         Scratch.write(try household.hub.journal(household.id), to: journal)
         let after = try RawHTTP.call(port: port, "GET", path, headers: ["Authorization": "Bearer \(household.ownerToken)", "If-None-Match": tag])
@@ -139,5 +140,9 @@ struct ViewRouteTests {
         #expect(after.status == 200 && after.text == printed.stdout, "\(after.status) \(after.text)")
         #expect(after.headers["etag"] != nil && after.headers["etag"] != tag)
         #expect(after.text.contains("\"quantity\": 4"))
+        // The suggestions' index, kept since the first suggestions view, has folded the new item too.
+        let suggested = try await HTTP.call("GET", "\(household.url)/views/suggestions?prefix=b&now=\(now)", token: household.ownerToken)
+        let suggestedHere = try world.tool.run(["view", "suggestions", "--prefix", "b", "--now", now, "--json", "--journal", journal])
+        #expect(suggested.status == 200 && suggested.text == suggestedHere.stdout && suggested.text.contains("Bagels"), "\(suggested.text)")
     }
 }
