@@ -90,8 +90,8 @@ extension ViewQuery {
         case .stores: return StoresView(views).json
         case .suggestions:
             let now = try now(views, clock: clock).time
-            // reason: `resolve` found the list, deleted ones too: the view has it.
             let index = index ?? SuggestionIndex(views)
+            // reason: `resolve` found the list, deleted ones too: the view has it.
             return SuggestionsView(views, index: index, list: found.list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: now)!.json
         case .household: return HouseholdView(views, now: try now(views, clock: clock).time).json
         case .item: return ItemView(views, item: found.item!)!.json   // reason: the item view needs --item, and `resolve` found it
