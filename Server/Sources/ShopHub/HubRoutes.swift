@@ -55,6 +55,7 @@ public struct HubRoutes: Sendable {
         (.post, "/v1/households/{household}/sync"),
         (.get, "/v1/households/{household}/report"),
         (.get, "/v1/households/{household}/journal"),
+        (.get, "/v1/households/{household}/views/{view}"),
         (.get, "/healthz"),
         (.get, "/readyz"),
         (.get, "/metrics"),
@@ -76,6 +77,7 @@ public struct HubRoutes: Sendable {
         router.post("/v1/households/:household/sync") { request, context in try await sync(request, context) }
         router.get("/v1/households/:household/report") { request, context in try await report(request, context) }
         router.get("/v1/households/:household/journal") { request, context in try await journal(request, context) }
+        router.get("/v1/households/:household/views/:view") { request, context in try await view(request, context) }
         router.get("/healthz") { _, _ in Self.json(.ok, .object([("status", "ok")])) }
         router.get("/readyz") { _, _ in
             // Within a second, also when the database is down (a pool waits for a connection far longer);
@@ -285,7 +287,7 @@ public struct HubRoutes: Sendable {
     /// `unauthorized` without a live token, `unknown_household`, `forbidden` for another household's token,
     /// `rate_limited` past the token's rate.
     /// `forSync`: the storage may answer from memory, and checks the token again as it answers the sync.
-    private func authenticate(_ request: Request, _ context: inout HubRequestContext, forSync: Bool = false) async throws -> (HouseholdID, DeviceRecord) {
+    func authenticate(_ request: Request, _ context: inout HubRequestContext, forSync: Bool = false) async throws -> (HouseholdID, DeviceRecord) {
         // A path's household that is no id is no household: nothing is looked up for it.
         guard let text = context.parameters.get("household"), let household = HouseholdID(text) else {
             throw HubError.unknownHousehold(context.parameters.get("household") ?? "")
@@ -369,7 +371,7 @@ public struct HubRoutes: Sendable {
     static func seconds(_ clock: Clock) -> Double { Double(clock.now().millisecondsSince1970) / 1000 }
 
     /// A storage call: a ``HubError`` stays itself, anything else is `unavailable` (503: try again).
-    private func storageCall<T>(_ body: () async throws -> T) async throws -> T {
+    func storageCall<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw Self.storageError(error) }
     }
 

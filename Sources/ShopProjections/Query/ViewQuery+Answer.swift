@@ -60,7 +60,8 @@ extension ViewQuery {
 
     /// The view's JSON from `views` (folded at ``Name/history`` or more; the hub's and a
     /// ``HouseholdModel``'s keep every record, enough for every view), `clock` the time now.
-    public func json(_ views: HouseholdViews, clock: Timestamp) throws(ViewQueryError) -> JSONValue {
+    /// `index`: the suggestions' index of the same views, kept by a caller that asks often (else built for this answer).
+    public func json(_ views: HouseholdViews, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(ViewQueryError) -> JSONValue {
         let found = try resolve(views)
         // reason (each `!` below): `resolve` found the list in `views.state` (deleted ones too), and each list view has such a list.
         switch view {
@@ -89,8 +90,9 @@ extension ViewQuery {
         case .stores: return StoresView(views).json
         case .suggestions:
             let now = try now(views, clock: clock).time
+            let index = index ?? SuggestionIndex(views)
             // reason: `resolve` found the list, deleted ones too: the view has it.
-            return SuggestionsView(views, list: found.list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: now)!.json
+            return SuggestionsView(views, index: index, list: found.list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: now)!.json
         case .household: return HouseholdView(views, now: try now(views, clock: clock).time).json
         case .item: return ItemView(views, item: found.item!)!.json   // reason: the item view needs --item, and `resolve` found it
         }
@@ -98,21 +100,21 @@ extension ViewQuery {
 
     /// The view's JSON as `shop-replay view NAME --json` prints it, in pieces to `sink`: pretty, with a
     /// newline, `extra` keys last (a replica's `pending`). The statistics are written a row at a time.
-    public func write(_ views: HouseholdViews, clock: Timestamp, adding extra: [(String, JSONValue)] = [],
-                      to sink: ([UInt8]) -> Void) throws(ViewQueryError) {
+    public func write(_ views: HouseholdViews, clock: Timestamp, suggestions index: SuggestionIndex? = nil,
+                      adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) throws(ViewQueryError) {
         if view == .stats {
             StatsView.writeJSON(of: views, adding: extra, to: sink)
             return
         }
-        var value = try json(views, clock: clock)
+        var value = try json(views, clock: clock, suggestions: index)
         if !extra.isEmpty, case let .object(pairs) = value { value = .object(pairs + extra) }
         value.write(pretty: true, terminator: 0x0A, to: sink)
     }
 
-    /// ``write(_:clock:adding:to:)``'s bytes, whole.
-    public func bytes(_ views: HouseholdViews, clock: Timestamp) throws(ViewQueryError) -> [UInt8] {
+    /// ``write(_:clock:suggestions:adding:to:)``'s bytes, whole.
+    public func bytes(_ views: HouseholdViews, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(ViewQueryError) -> [UInt8] {
         var out: [UInt8] = []
-        try write(views, clock: clock) { out += $0 }
+        try write(views, clock: clock, suggestions: index) { out += $0 }
         return out
     }
 }

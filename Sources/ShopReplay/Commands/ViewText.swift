@@ -28,9 +28,8 @@ extension ViewCommand {
         case .audit, .stats: return ""   // shown by `run()` as they stream
         case .suggestions:
             let (time, source) = try query.now(views, clock: clock)
-            // reason: `resolve` found the list, deleted ones too: the view has it.
             let suggestions = SuggestionsView(views, list: found.list, prefix: query.prefix ?? "",
-                                              limit: query.limit ?? SuggestionsView.defaultLimit, now: time)!
+                                              limit: query.limit ?? SuggestionsView.defaultLimit, now: time)!   // reason: `resolve` found the list, deleted ones too
             return TextViews.suggestions(suggestions, currency: currency, calendar: views.calendar, nowSource: source, prefix: query.prefix ?? "")
         case .members: return TextViews.members(MembersView(views), calendar: views.calendar)
         case .due:
