@@ -164,7 +164,9 @@ public struct HubRoutes: Sendable {
     private func revoke(_ request: Request, _ context: HubRequestContext) async throws -> Response {
         var context = context
         let (household, device) = try await authenticate(request, &context)
-        guard let name = context.parameters.get("device") else { throw HubError.badRequest("no device named") }
+        // The router hands the path's segment over as sent: "Ana's phone" arrives as Ana's%20phone.
+        guard let sent = context.parameters.get("device") else { throw HubError.badRequest("no device named") }
+        let name = sent.removingPercentEncoding ?? sent
         if name != device.name { try await requireOwner(device, household) }
         let now = clock.now()
         guard try await storageCall({ try await storage.revokeDevice(name, of: household, at: now) }) else {
