@@ -172,6 +172,8 @@ public struct HubRoutes: Sendable {
         guard try await storageCall({ try await storage.revokeDevice(name, of: household, at: now) }) else {
             throw HubError(.notFound, "unknown_device", "household \(household) has no device named \(HubError.bounded(name))")
         }
+        // The household's waiting polls wake and check their tokens: the revoked device's answers 401 now, not when its wait ends.
+        watch.bump(household)
         return Response(status: .noContent)
     }
 
@@ -235,14 +237,19 @@ public struct HubRoutes: Sendable {
             }
             waited = true
             generation = watch.generation(household)
+            // Every wake-up checks the token again: a revoke wakes the household's polls, so a revoked phone hears at once.
+            try await requireLive(device)
             answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor, token: device.tokenHash) }
         }
-        if waited {
-            guard let current = try await storageCall({ try await storage.device(tokenHash: device.tokenHash) }), current.revoked == nil else {
-                throw HubError.unknownToken
-            }
-        }
+        if waited { try await requireLive(device) }
         return answer
+    }
+
+    /// `unauthorized` unless the device's token is still enrolled and not revoked.
+    private func requireLive(_ device: DeviceRecord) async throws {
+        guard let current = try await storageCall({ try await storage.device(tokenHash: device.tokenHash) }), current.revoked == nil else {
+            throw HubError.unknownToken
+        }
     }
 
     /// `"wait"` of a pull, any number of seconds from 0 to `max` (`1.5` too): 0 when absent.

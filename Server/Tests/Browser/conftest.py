@@ -108,6 +108,12 @@ class Hub:
                               "--device", device, "--actor", actor], check=True, capture_output=True, text=True).stdout
         return re.search(r"token, shown once: (\S+)", out).group(1)
 
+    def households(self):
+        """`shop-hub household list --json`: the households the hub holds."""
+        out = subprocess.run([str(HUB), "household", "list", "--json", *self.storage_arguments()], check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out)["households"]
+
     def get(self, path, token):
         request = urllib.request.Request(self.url + path, headers={"Authorization": f"Bearer {token}"})
         with urllib.request.urlopen(request, timeout=30) as answer:

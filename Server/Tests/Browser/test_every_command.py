@@ -164,6 +164,7 @@ def test_every_screen_sends_its_commands(demo_hub, phones, tmp_path):
     act(lambda: ana.button("Buy", root=ana.entry(second["name"])).click())
     eventually(lambda: ask("list-detail", list="Weekly")["bought"] == 1, "one bought")
     act(lambda: ana.button("Clear bought", timeout=10).click())
+    confirm(ana)
     eventually(lambda: ask("list-detail", list="Weekly")["bought"] == 0, "bought cleared")
 
     # Members and devices: cleo made a viewer; a second device joins and is revoked.

@@ -20,6 +20,13 @@ def start_household(phone, hub, name="The Bergs", actor="ana", device="Ana's pho
     phone.fill("Your name", actor, root=start)
     phone.fill("Currency", "EUR", root=start)
     phone.fill("Device name", device, root=start)
+    # A time zone the core does not know: refused in words, and the next try starts the same household.
+    phone.fill("Time zone", "Mars/Olympus", root=start)
+    phone.button("Start a household", root=start).click()
+    phone.wait(lambda: [a for a in phone.driver.find_elements("css selector", "[role=alert]") if "(invalid_time_zone)" in a.text], 10,
+               "the refusal invalid_time_zone")
+    start = phone.form("Start a household")
+    phone.fill("Time zone", "Europe/Berlin", root=start)
     phone.button("Start a household", root=start).click()
     phone.heading("Lists", timeout=10)
 
@@ -92,6 +99,14 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
                        "the refusal already_on_list")
     assert "already on the list" in refusal[0] or "already" in refusal[0]
 
+    # A refused "Add" of a new thing leaves nothing behind: no entry, no item.
+    ana.fill("Item", "Caviar")
+    ana.fill("Quantity", "0")
+    ana.button("Add").click()
+    ana.wait(lambda: [a for a in ana.driver.find_elements("css selector", "[role=alert]") if "(invalid_quantity)" in a.text], 5,
+             "the refusal invalid_quantity")
+    ana.fill("Quantity", "1")
+
     # Buy and Undo on each side.
     ben.button("Buy", root=ben.entry("Bread")).click()
     seen_within(ana, lambda: "Bread" not in ana.entries(), "Bread bought")
@@ -145,7 +160,15 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
         assert others == [], f"{phone.name} asked other hosts: {others}"
         assert phone.console_errors() == [], f"{phone.name}'s console: {phone.console_errors()}"
 
-    # The journal verifies and holds each command once.
+    # An owner revokes a phone: it says so at once and goes back to the start screen.
+    ana.find("link", "Household").click()
+    ana.button("Revoke", root=ana.wait(lambda: next((li for li in ana.driver.find_elements("xpath", "//main//li[.//*[normalize-space(text())='Cleos Telefon']]")), None), 10, "cleo's phone")).click()
+    ana.wait(lambda: ana.driver.switch_to.alert, 5, "the confirmation").accept()
+    seen_within(cleo, lambda: "Zugang wurde gesperrt" in cleo.text(), "that it was revoked", limit=5)
+    cleo.button("Beitreten")
+
+    # The journal verifies and holds each command once; the refused start made no second household.
+    assert len(hub.households()) == 1, hub.households()
     token = ana.session()["token"]
     household = ana.session()["household"]
     journal = tmp_path / "household.ndjson"
@@ -164,4 +187,5 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     kinds = Counter(line["type"] for line in lines)
     assert kinds["ItemPurchased"] == 3 and kinds["PurchaseReverted"] == 2
     assert kinds["TripStarted"] == 1 and kinds["TripEnded"] == 1
+    assert not any(line["type"] == "ItemCreated" and line["data"]["name"] == "Caviar" for line in lines)
     assert took_milk <= LIVE_SECONDS

@@ -146,6 +146,33 @@ import FoundationNetworking
         #expect(try await HTTP.call("GET", "\(hub.base)/v1/households/\(household)/devices", token: token).status == 401)
     }
 
+    /// A phone revoked while its long poll waits hears 401 at once (the revoke wakes the household's polls), not when
+    /// its wait ends: the web app says so and goes back to the start screen (SPEC 9 v4, SPEC 12).
+    @Test func aRevokedPhonesWaitingPollEndsAtOnce() async throws {
+        let scratch = ToolRunner()
+        defer { scratch.remove() }
+        let hub = try HubProcess(data: scratch.path("data"))
+        defer { _ = hub.terminate() }
+        let (household, owner) = try await V4HubHTTPTests.newHousehold(hub.base)
+        let base = "\(hub.base)/v1/households/\(household)"
+        let invite = try await HTTP.call("POST", "\(base)/invites", token: owner, json: ["actor": "ben"])
+        let code = try #require(invite.json["code"] as? String)
+        let joined = try await HTTP.call("POST", "\(hub.base)/v1/join", json: ["code": code, "device": "Ben's phone"])
+        let token = try #require(joined.json["token"] as? String)
+        let started = ContinuousClock.now
+        async let poll = HTTP.call("POST", "\(base)/sync", token: token,
+                                   body: Array(#"{"pull":{"after":0,"hash":"\#(V4HubHTTPTests.zeros)","wait":30}}"#.utf8))
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await HTTP.call("DELETE", "\(base)/devices/Ben's%20phone", token: owner).status == 204)
+        let answer = try await poll
+        #expect(answer.status == 401 && answer.errorCode == "unauthorized")
+        #expect(started.duration(to: .now) < .seconds(10), "answered when revoked, not after its 30 s wait")
+        // The owner's own poll is not ended by it: it waits on (answered with no line after a short wait).
+        let own = try await HTTP.call("POST", "\(base)/sync", token: owner,
+                                      body: Array(#"{"pull":{"after":0,"hash":"\#(V4HubHTTPTests.zeros)","wait":0.2}}"#.utf8))
+        #expect(own.status == 200)
+    }
+
     static func gunzip(_ bytes: [UInt8], in scratch: ToolRunner) throws -> [UInt8] {
         let path = scratch.path("body.gz")
         Scratch.write(bytes, to: path)

@@ -60,7 +60,8 @@ const screens = {
         view.setNav(null);
         view.setTitle(t('appName'));
         const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-        view.mount(tpl.welcome({ currency: lang === 'de' ? 'EUR' : guessCurrency(), timeZone: zone, device: t('defaultDevice') }), { focus: false });
+        const notice = model.unstarted ? t('unstartedNotice') : sessionStorage.getItem('shopevents.notice') ? t('revokedNotice') : null;
+        view.mount(tpl.welcome({ currency: lang === 'de' ? 'EUR' : guessCurrency(), timeZone: zone, device: t('defaultDevice') }, notice), { focus: false });
       },
       async refresh() {},
     };
@@ -214,9 +215,10 @@ const screens = {
         if (!owner) { view.region('owners', tpl.html`<p class="help">${t('ownersOnly')}</p>`); return; }
         const form = document.querySelector('form[data-form="invite"]');
         if (form && form.contains(document.activeElement)) return;
-        const code = document.querySelector('[data-region="inviteCode"]')?.textContent ?? '';
+        const codes = document.querySelector('[data-region="inviteCode"]')?.innerHTML ?? '';
         view.region('owners', tpl.owners(await store.devices(), store.session.device, model.zone));
-        if (code) view.region('inviteCode', code);
+        const box = document.querySelector('[data-region="inviteCode"]');
+        if (box && codes) box.innerHTML = codes;   // the codes shown this visit, drawn by us above
       },
     };
   },
@@ -238,22 +240,22 @@ function guessCurrency() {
 // Members and stores change seldom: asked again at most every 30 seconds, or after this phone changed them,
 // so that a busy list (every tap a push and a redraw) stays well within the hub's rate per device.
 const cached = new Map();
-function cachedView(name, pick) {
+function cachedView(name, pick = (v) => v) {
   const hit = cached.get(name);
-  if (hit && performance.now() - hit.at < 30000) return hit.value;
-  const value = model.view(name).then(pick).catch((error) => { cached.delete(name); throw error; });
+  if (hit && performance.now() - hit.at < 30000) return hit.value.then(pick);
+  const value = model.view(name).catch((error) => { cached.delete(name); throw error; });
   cached.set(name, { at: performance.now(), value });
-  return value;
+  return value.then(pick);
 }
 const memberNames = () => cachedView('members', (m) => m.members.map((x) => x.member)).catch(() => []);
-const storesView = () => cachedView('stores', (s) => s);
+const storesView = () => cachedView('stores');
 const forget = (...names) => names.forEach((n) => cached.delete(n));
 
 // Routing: #/lists, #/list/ID[/location|name|order], #/items[/date], #/item/ID,
 // #/places, #/store/ID, #/trip, #/due, #/deleted, #/household, #/report.
 
 function route() {
-  if (!store.session) return screens.welcome();
+  if (!store.session || model.unstarted) return screens.welcome();
   const [, name, id, mode] = location.hash.split('/');
   switch (name) {
     case 'list': return id ? screens.list(id, mode || 'location') : screens.lists();
@@ -288,7 +290,7 @@ async function redraw() {
     try { await screen.refresh(); }
     catch (error) {
       if (error instanceof HubFailure && error.status === 404 && screen.name !== 'lists') { location.hash = '#/lists'; return; }
-      if (error instanceof HubFailure && error.status === 401) { signedOut(); return; }
+      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true }); return; }
       failed(error);
     }
   })();
@@ -297,8 +299,11 @@ async function redraw() {
   if (again && current === screen) { again = false; await redraw(); }
 }
 
-function signedOut() {
-  model.signOut();
+/** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so. */
+async function signedOut({ revoked = false, revoke = false } = {}) {
+  await model.signOut({ revoke });
+  if (revoked) sessionStorage.setItem('shopevents.notice', 'revoked'); else sessionStorage.removeItem('shopevents.notice');
+  document.body.removeAttribute('data-role');
   location.hash = '#/';
   show();
 }
@@ -312,6 +317,7 @@ view.bind({
   closeToast: () => view.closeToast(),
 
   start: async (form, data) => {
+    sessionStorage.removeItem('shopevents.notice');
     try {
       await model.startHousehold({
         name: data.get('name').trim(), actor: data.get('actor').trim(), device: data.get('device').trim(),
@@ -319,18 +325,19 @@ view.bind({
       });
       await begin();
     } catch (error) {
-      // The household's creation was refused after the hub enrolled the device: nothing is kept, start again.
-      if (store.session && !(error instanceof Unreachable)) model.signOut();
+      // Refused after the hub enrolled the device: it stays enrolled on the empty household, and the next try
+      // starts that one (model.unstarted); nothing else is made.
       failed(error);
     }
   },
   join: async (form, data) => {
+    sessionStorage.removeItem('shopevents.notice');
     try {
       await model.join({ code: data.get('code'), device: data.get('device').trim() });
       await begin();
     } catch (error) { failed(error); }
   },
-  signOut: () => { if (confirmed(t('signOutConfirm'))) signedOut(); },
+  signOut: () => { if (confirmed(t('signOutConfirm'))) signedOut({ revoke: true }); },
 
   // Lists
   createList: async (form, data) => {
@@ -364,7 +371,7 @@ view.bind({
     if (!purchase) return;
     if (await send('RevertPurchase', { purchase })) view.toast(t('revertedToast', { name }));
   },
-  clearBought: () => send('ClearBought', { list: selectedList() }),
+  clearBought: () => confirmed(t('confirmClear')) && send('ClearBought', { list: selectedList() }),
   changeQuantity: (form, data) => {
     const quantity = parseQuantity(data.get('quantity'));
     return send('ChangeQuantity', { list: selectedList(), item: form.dataset.item, quantity });
@@ -418,7 +425,7 @@ view.bind({
   changeRole: (form, data) => forget('members') || send('ChangeMemberRole', { member: form.dataset.member, role: data.get('role') }),
   removeMember: (el) => confirmed(t('confirmDelete', { name: el.dataset.name })) && send('RemoveMember', { member: el.dataset.member }),
   revoke: async (el) => {
-    if (!confirmed(t('confirmDelete', { name: el.dataset.name }))) return;
+    if (!confirmed(t('confirmRevoke', { name: el.dataset.name }))) return;
     try { await store.revoke(el.dataset.device); await redraw(); } catch (error) { failed(error); }
   },
   invite: (form, data) => invite(form, data),
@@ -463,12 +470,15 @@ async function addEntry(form, data) {
   const commands = [];
   let item = existing?.item;
   if (!item) {
+    // A new item carries the quantity as its own: a quantity the core refuses refuses the item too, so a
+    // refused "Add" leaves no item behind; the entry then takes it.
     item = newId();
-    commands.push({ type: 'CreateItem', data: { item, name, ...(unit ? { unit } : {}) } });
-  } else if (unit && unit !== (existing.unit ?? '')) {
-    commands.push({ type: 'ChangeItemDetails', data: { item, unit } });
+    commands.push({ type: 'CreateItem', data: { item, name, quantity, ...(unit ? { unit } : {}) } });
+    commands.push({ type: 'AddItemToList', data: { list, item } });
+  } else {
+    if (unit && unit !== (existing.unit ?? '')) commands.push({ type: 'ChangeItemDetails', data: { item, unit } });
+    commands.push({ type: 'AddItemToList', data: { list, item, quantity } });
   }
-  commands.push({ type: 'AddItemToList', data: { list, item, quantity } });
   if (member) commands.push({ type: 'AssignEntry', data: { list, item, member } });
   if (await sendAll(commands)) {
     form.reset();
@@ -513,7 +523,8 @@ async function invite(form, data) {
     if (!members.members.some((m) => m.member === actor)) { forget('members'); await model.command('AddMember', { member: actor, role }); }
     const answer = await store.invite(actor);
     form.reset();
-    view.region('inviteCode', tpl.inviteCode(answer.code, actor, answer.expires, model.zone));
+    const box = document.querySelector('[data-region="inviteCode"]');
+    box?.insertAdjacentHTML('afterbegin', tpl.text(tpl.inviteCode(answer.code, actor, answer.expires, model.zone)));
   } catch (error) { failed(error); }
 }
 
@@ -589,11 +600,21 @@ function bindDrag(list, state) {
 
 // Start
 
+/** Shows what the role allows: a viewer's screens have no controls that change things (the hub refuses them anyway). */
+async function applyRole() {
+  try {
+    const members = await cachedView('members');
+    const me = members.members.find((m) => m.member === store.session?.actor);
+    document.body.dataset.role = members.open ? 'owner' : me?.role ?? 'none';
+  } catch { /* shown by the screens */ }
+}
+
 async function begin() {
   cached.clear();
   try { await model.refreshHousehold(); } catch (error) {
     if (error instanceof HubFailure && error.status === 401) { signedOut(); return; }
   }
+  await applyRole();
   if (!location.hash || location.hash === '#/') location.hash = '#/lists';
   else await show();
   model.live();
@@ -607,13 +628,15 @@ model.addEventListener('changed', () => {
 });
 
 async function changed() {
+  applyRole();
   const hadTrip = Boolean(model.household?.trip);
   try { await model.refreshHousehold(); } catch { /* shown by the redraw */ }
   if (hadTrip !== Boolean(model.household?.trip)) view.setNav(tpl.nav(current?.name, Boolean(model.household?.trip)));
   redraw();
 }
 model.addEventListener('online', (event) => view.setLive(event.detail));
-model.addEventListener('signedOut', () => signedOut());
+model.addEventListener('signedOut', () => signedOut({ revoked: true }));
+document.addEventListener('keydown', (event) => { if (event.key === 'Escape') view.closeToast(); });
 window.addEventListener('hashchange', () => show());
 
 document.documentElement.lang = lang;

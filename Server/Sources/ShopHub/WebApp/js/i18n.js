@@ -88,7 +88,8 @@ const words = {
     byPurchaseDate: 'By purchase date',
     lastBought: 'last bought {date}',
     neverBought: 'never bought',
-    onLists: 'on {count} list(s)',
+    onLists_one: 'on 1 list',
+    onLists_other: 'on {count} lists',
     newItem: 'New item',
     createItem: 'Create item',
     // Item details
@@ -171,7 +172,14 @@ const words = {
     inviteShown: 'Invite code for {actor}: {code} (valid until {date}, works once)',
     language: 'Language',
     signOut: 'Sign out on this device',
-    signOutConfirm: 'This browser forgets the household’s token. Sign out?',
+    signOutConfirm: 'Sign out on this device? Its access to the household ends: to come back, it needs a new invite code.',
+    confirmRevoke: 'Revoke “{name}”? That device can no longer see or change the household.',
+    confirmClear: 'Remove the bought entries from this list?',
+    revokedNotice: 'This device is no longer part of the household: its access was revoked or it signed out. Ask an owner for a new invite code to join again.',
+    unstartedNotice: 'The household was not started yet: correct what was refused and press “Start a household” again.',
+    viewerNotice: 'You can look but not change anything: your role is viewer.',
+    unknownLocation: 'Unknown location',
+    tripStore: 'The trip’s store ({store})',
     openHousehold: 'Nobody is a member yet: every device may do everything.',
     you: 'you ({actor})',
     ownersOnly: 'Only owners see devices and invites.',
@@ -270,7 +278,8 @@ const words = {
     byPurchaseDate: 'Nach Kaufdatum',
     lastBought: 'zuletzt gekauft {date}',
     neverBought: 'nie gekauft',
-    onLists: 'auf {count} Liste(n)',
+    onLists_one: 'auf 1 Liste',
+    onLists_other: 'auf {count} Listen',
     newItem: 'Neuer Artikel',
     createItem: 'Artikel anlegen',
     details: 'Details',
@@ -347,7 +356,14 @@ const words = {
     inviteShown: 'Einladungscode für {actor}: {code} (gültig bis {date}, einmal verwendbar)',
     language: 'Sprache',
     signOut: 'Auf diesem Gerät abmelden',
-    signOutConfirm: 'Dieser Browser vergisst das Token des Haushalts. Abmelden?',
+    signOutConfirm: 'Auf diesem Gerät abmelden? Sein Zugang zum Haushalt endet: zurück geht es nur mit einem neuen Einladungscode.',
+    confirmRevoke: '„{name}“ sperren? Das Gerät kann den Haushalt dann weder sehen noch ändern.',
+    confirmClear: 'Die gekauften Einträge von dieser Liste entfernen?',
+    revokedNotice: 'Dieses Gerät gehört nicht mehr zum Haushalt: sein Zugang wurde gesperrt oder es hat sich abgemeldet. Frag einen Eigentümer nach einem neuen Einladungscode.',
+    unstartedNotice: 'Der Haushalt ist noch nicht gegründet: korrigiere, was abgelehnt wurde, und tippe noch einmal auf „Haushalt gründen“.',
+    viewerNotice: 'Du kannst alles ansehen, aber nichts ändern: deine Rolle ist Betrachter.',
+    unknownLocation: 'Unbekannter Ort',
+    tripStore: 'Geschäft des Einkaufs ({store})',
     openHousehold: 'Noch ist niemand Mitglied: jedes Gerät darf alles.',
     you: 'du ({actor})',
     ownersOnly: 'Nur Eigentümer sehen Geräte und Einladungen.',
@@ -365,28 +381,61 @@ const words = {
   },
 };
 
-// The hub's refusals, in German where a person meets them often; every other
-// code shows the hub's own (English) message. The code is always shown too.
-const refusalsDe = {
-  already_on_list: 'Der Artikel steht schon auf der Liste.',
-  name_taken: 'Der Name ist schon vergeben.',
-  duplicate_barcode: 'Diesen Strichcode hat schon ein anderer Artikel.',
-  nothing_to_clear: 'Auf der Liste ist nichts gekauft.',
-  already_reverted: 'Dieser Kauf ist schon rückgängig gemacht.',
-  list_deleted: 'Die Liste ist gelöscht.',
-  not_a_member: 'Dieses Gerät gehört noch zu keinem Mitglied: ein Eigentümer muss dich hinzufügen.',
-  forbidden: 'Das darf deine Rolle nicht.',
-  unknown_item: 'Diesen Artikel gibt es nicht.',
-  not_on_list: 'Der Artikel steht nicht (mehr) auf der Liste.',
-  already_bought: 'Schon gekauft.',
-  invalid_quantity: 'Die Menge ist ungültig (0,001 bis 9999, höchstens drei Nachkommastellen).',
-  invalid_name: 'Der Name ist ungültig (1 bis 200 Zeichen).',
-  unknown_invite: 'Der Einladungscode ist unbekannt, abgelaufen oder schon benutzt.',
-  rate_limited: 'Zu viele Anfragen. Versuch es gleich noch einmal.',
-  unauthorized: 'Dieses Gerät ist nicht (mehr) angemeldet.',
-  trip_in_progress: 'Es läuft schon ein Einkauf.',
-  trip_not_running: 'Es läuft kein Einkauf.',
-  last_owner: 'Der Haushalt braucht mindestens einen Eigentümer.',
+// The hub's refusals a person meets often, in words; every other code shows
+// the hub's own message. The code is always shown too.
+const refusals = {
+  en: {
+    already_on_list: 'That is already on the list.',
+    name_taken: 'That name is taken already.',
+    duplicate_barcode: 'Another item has that barcode.',
+    nothing_to_clear: 'Nothing on the list is bought.',
+    already_reverted: 'That purchase was undone already.',
+    list_deleted: 'The list is deleted.',
+    not_a_member: 'This device does not belong to a member yet: an owner has to add you.',
+    forbidden: 'Your role does not allow that.',
+    unknown_item: 'There is no such item.',
+    not_on_list: 'That is not (or no longer) on the list.',
+    already_bought: 'Bought already.',
+    invalid_quantity: 'That quantity is not allowed (0.001 to 9999, at most three decimals).',
+    invalid_name: 'That name is not allowed (1 to 200 characters).',
+    invalid_price: 'That price is not allowed.',
+    invalid_barcode: 'That is not a valid EAN-8, UPC-A or EAN-13 barcode.',
+    invalid_currency: 'That is not a currency code (EUR, USD, …).',
+    invalid_time_zone: 'That is not a time zone (Europe/Berlin, America/New_York, …).',
+    unknown_invite: 'That invite code is unknown, expired or used already.',
+    rate_limited: 'Too many requests. Try again in a moment.',
+    unauthorized: 'This device is not (or no longer) signed in.',
+    trip_in_progress: 'A trip is running already.',
+    trip_not_running: 'No trip is running.',
+    last_owner: 'The household needs at least one owner.',
+    already_member: 'That person is a member already.',
+  },
+  de: {
+    already_on_list: 'Der Artikel steht schon auf der Liste.',
+    name_taken: 'Der Name ist schon vergeben.',
+    duplicate_barcode: 'Diesen Strichcode hat schon ein anderer Artikel.',
+    nothing_to_clear: 'Auf der Liste ist nichts gekauft.',
+    already_reverted: 'Dieser Kauf ist schon rückgängig gemacht.',
+    list_deleted: 'Die Liste ist gelöscht.',
+    not_a_member: 'Dieses Gerät gehört noch zu keinem Mitglied: ein Eigentümer muss dich hinzufügen.',
+    forbidden: 'Das darf deine Rolle nicht.',
+    unknown_item: 'Diesen Artikel gibt es nicht.',
+    not_on_list: 'Der Artikel steht nicht (mehr) auf der Liste.',
+    already_bought: 'Schon gekauft.',
+    invalid_quantity: 'Die Menge ist ungültig (0,001 bis 9999, höchstens drei Nachkommastellen).',
+    invalid_name: 'Der Name ist ungültig (1 bis 200 Zeichen).',
+    invalid_price: 'Der Preis ist ungültig.',
+    invalid_barcode: 'Das ist kein gültiger EAN-8-, UPC-A- oder EAN-13-Strichcode.',
+    invalid_currency: 'Das ist kein Währungscode (EUR, USD, …).',
+    invalid_time_zone: 'Das ist keine Zeitzone (Europe/Berlin, America/New_York, …).',
+    unknown_invite: 'Der Einladungscode ist unbekannt, abgelaufen oder schon benutzt.',
+    rate_limited: 'Zu viele Anfragen. Versuch es gleich noch einmal.',
+    unauthorized: 'Dieses Gerät ist nicht (mehr) angemeldet.',
+    trip_in_progress: 'Es läuft schon ein Einkauf.',
+    trip_not_running: 'Es läuft kein Einkauf.',
+    last_owner: 'Der Haushalt braucht mindestens einen Eigentümer.',
+    already_member: 'Diese Person ist schon Mitglied.',
+  },
 };
 
 export const languages = { en: 'English', de: 'Deutsch' };
@@ -417,6 +466,11 @@ export function t(name, values = {}) {
 
 /** A refusal in words, with its stable code. */
 export function refusal(code, message) {
-  const words = lang === 'de' && refusalsDe[code] ? refusalsDe[code] : message;
-  return t('refused', { message: words, code });
+  return t('refused', { message: refusals[lang][code] ?? message, code });
+}
+
+/** Words that depend on a count: `name_one` or `name_other`, as the language's plural rules say. */
+export function tn(name, count, values = {}) {
+  const form = new Intl.PluralRules(lang).select(count) === 'one' ? 'one' : 'other';
+  return t(`${name}_${form}`, { count, ...values });
 }

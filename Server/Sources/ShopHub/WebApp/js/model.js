@@ -22,25 +22,41 @@ export class Model extends EventTarget {
 
   // Sign in
 
-  /** Starts a household: the hub enrols this device as `actor`, which becomes its first owner. */
+  /**
+   * Starts a household: the hub enrols this device as `actor`, which becomes its first owner. If the
+   * household's first commands are refused (a time zone the core does not know, say), the device stays
+   * enrolled on that empty household and the next try pushes them again there: no second household is made.
+   */
   async startHousehold({ name, currency, timeZone, actor, device }) {
-    const enrolled = await this.store.createHousehold(device, actor);
-    this.store.saveSession({ household: enrolled.household, token: enrolled.token, actor: enrolled.actor, device });
+    let session = this.store.session;
+    if (!session || session.started !== false) {
+      const enrolled = await this.store.createHousehold(device, actor);
+      session = { household: enrolled.household, token: enrolled.token, actor: enrolled.actor, device, started: false };
+      this.store.saveSession(session);
+    }
     const results = await this.run([
-      { type: 'CreateHousehold', data: { household: enrolled.household, name, currency, timeZone } },
-      { type: 'AddMember', data: { member: enrolled.actor, role: 'owner' } },
+      { type: 'CreateHousehold', data: { household: session.household, name, currency, timeZone } },
+      { type: 'AddMember', data: { member: session.actor, role: 'owner' } },
     ]);
     const refused = results.find((r) => !r.ok);
     if (refused) throw new HubFailure(400, refused.error.code, refused.error.message);
+    this.store.saveSession({ ...session, started: true });
   }
+
+  /** A household whose first commands were refused: the device is enrolled, the household still empty. */
+  get unstarted() { return this.store.session?.started === false; }
 
   async join({ code, device }) {
     const joined = await this.store.join(code.trim(), device);
     this.store.saveSession({ household: joined.household, token: joined.token, actor: joined.actor, device });
   }
 
-  signOut() {
+  /** Forgets this browser's token; with `revoke`, asks the hub first to revoke it (a copy of it works no more). */
+  async signOut({ revoke = false } = {}) {
     this.stop();
+    if (revoke && this.store.session) {
+      try { await this.store.revoke(this.store.session.device); } catch { /* already revoked, or unreachable: forgotten all the same */ }
+    }
     this.store.forget();
     this.household = null;
     this.head = null;

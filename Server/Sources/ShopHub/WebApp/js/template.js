@@ -2,7 +2,7 @@
 // is escaped; nothing here talks to the hub or keeps state. No inline style
 // and no inline script (the Content-Security-Policy allows neither): colours
 // and bar lengths are data attributes that the view sets through the CSSOM.
-import { t, languages, lang } from './i18n.js';
+import { t, tn, languages, lang } from './i18n.js';
 import { money, amount, date, dateTime, duration, days } from './format.js';
 
 class Raw { constructor(text) { this.text = text; } }
@@ -34,8 +34,9 @@ export function screen(title, body, { back } = {}) {
 
 // Start and join
 
-export function welcome(defaults) {
+export function welcome(defaults, notice) {
   return html`<div class="screen welcome">
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
     <p class="lead">${t('welcome')}</p>
     <form class="card" data-form="start" aria-labelledby="start-title">
       <h2 id="start-title">${t('startTitle')}</h2>
@@ -139,10 +140,11 @@ export function memberSelect(id, name, members, current, label) {
 }
 
 export function storeChoice(stores, chosen, trip) {
+  // With no store chosen the list follows the running trip's store (SPEC 11): the first choice says so.
+  const first = trip?.store ? t('tripStore', { store: trip.store.name }) : t('householdOrder');
   return html`<div class="row store-choice">${field('store', t('store'), html`<select id="store" data-change="store">
-    ${option('', t('householdOrder'), !chosen)}
-    ${stores.map((s) => option(s.id, s.name, s.id === chosen))}</select>`)}
-    ${trip?.store && !chosen ? html`<p class="help">${t('tripAt', { store: trip.store.name })}</p>` : ''}</div>`;
+    ${option('', first, !chosen)}
+    ${stores.map((s) => option(s.id, s.name, s.id === chosen))}</select>`)}</div>`;
 }
 
 export function summary(counts, view, currency) {
@@ -189,7 +191,7 @@ export function entries(view, options) {
   const sections = view.sections.filter((s) => s.entries.length > 0);
   if (sections.length === 0) return html`<p class="empty">${t('nothingToBuy')}</p>`;
   return sections.map((s) => html`<section class="aisle" aria-labelledby="aisle-${s.location ?? 'all'}">
-    <h3 id="aisle-${s.location ?? 'all'}" class="aisle-title" data-color-of="${s.location ?? ''}">${s.title}</h3>
+    <h3 id="aisle-${s.location ?? 'all'}" class="aisle-title">${locationName(s.location, s.title)}</h3>
     <ul class="entries">${s.entries.map((e) => entryRow(e, options))}</ul></section>`);
 }
 
@@ -219,12 +221,12 @@ export function itemsBody(mode) {
 }
 
 export function locationSelect(id, locations, current) {
-  return field(id, t('location'), html`<select id="${id}" name="location">${locations.map((l) => option(l.id, l.name, l.id === current))}</select>`);
+  return field(id, t('location'), html`<select id="${id}" name="location">${locations.map((l) => option(l.id, locationName(l.id, l.name), l.id === current))}</select>`);
 }
 
 const itemLine = (item, zone) => html`<li class="card item-card"><a href="#/item/${item.id}"><span class="name">${item.name}</span>
-  <span class="meta">${item.locationName} · ${item.lastPurchased ? t('lastBought', { date: date(item.lastPurchased, zone) }) : t('neverBought')}
-  ${item.onLists.length ? html` · ${t('onLists', { count: item.onLists.length })}` : ''}</span></a></li>`;
+  <span class="meta">${locationName(item.location, item.locationName)} · ${item.lastPurchased ? t('lastBought', { date: date(item.lastPurchased, zone) }) : t('neverBought')}
+  ${item.onLists.length ? html` · ${tn('onLists', item.onLists.length)}` : ''}</span></a></li>`;
 
 export function itemsByName(view, zone) {
   return html`<ul class="cards">${view.items.map((i) => itemLine(i, zone))}</ul>`;
@@ -282,6 +284,11 @@ export function placesBody() {
 }
 
 export const unknownLocationId = '00000000-0000-0000-0000-000000000000';
+
+/** A location's name; the Unknown Location in the app's language while it keeps the name the core gives it. */
+export function locationName(id, name) {
+  return id === unknownLocationId && name === 'Unknown Location' ? t('unknownLocation') : name;
+}
 const unknownLocation = unknownLocationId;
 
 export function locations(view) {
@@ -290,7 +297,7 @@ export function locations(view) {
     const n = movable.indexOf(l);
     return html`<li class="card location" data-color="${colorOf(l.color)}">
       <span class="swatch" aria-hidden="true" data-color="${colorOf(l.color)}"></span>
-      <span class="name" id="loc-${l.id}">${l.name}</span> <span class="meta">${t('itemsCount', { count: l.items })}</span>
+      <span class="name" id="loc-${l.id}">${locationName(l.id, l.name)}</span> <span class="meta">${t('itemsCount', { count: l.items })}</span>
       ${l.id === unknownLocation ? '' : html`
         <button class="icon" data-action="moveLocation" data-location="${l.id}" data-by="-1" aria-label="${t('moveUp')}" aria-describedby="loc-${l.id}"${n === 0 ? raw(' disabled') : ''}>↑</button>
         <button class="icon" data-action="moveLocation" data-location="${l.id}" data-by="1" aria-label="${t('moveDown')}" aria-describedby="loc-${l.id}"${n === movable.length - 1 ? raw(' disabled') : ''}>↓</button>`}
@@ -327,7 +334,7 @@ export function storeOrder(store, names) {
   return html`<p class="help">${store.ownOrder.length ? t('ownOrder') : t('sameAsHousehold')}</p>
     <ol class="cards">${store.order.map((id) => {
       const n = movable.indexOf(id);
-      return html`<li class="card"><span class="name" id="so-${id}">${names.get(id) ?? id}</span>
+      return html`<li class="card"><span class="name" id="so-${id}">${locationName(id, names.get(id) ?? id)}</span>
         ${id === unknownLocation ? '' : html`
         <button class="icon" data-action="moveStoreLocation" data-location="${id}" data-by="-1" aria-label="${t('moveUp')}" aria-describedby="so-${id}"${n === 0 ? raw(' disabled') : ''}>↑</button>
         <button class="icon" data-action="moveStoreLocation" data-location="${id}" data-by="1" aria-label="${t('moveDown')}" aria-describedby="so-${id}"${n === movable.length - 1 ? raw(' disabled') : ''}>↓</button>`}</li>`;
@@ -404,19 +411,25 @@ export function owners(devices, me, zone) {
       <div class="row">${field('invite-actor', t('inviteFor'), html`<input id="invite-actor" name="actor" required maxlength="100" autocomplete="off">`)}
       ${field('invite-role', t('role'), roleSelect('invite-role', 'member'))}</div>
       <button class="primary" type="submit">${t('invite')}</button>
-      <p class="invite-code" data-region="inviteCode" role="status"></p>
+      <ul class="invite-code" data-region="inviteCode" role="status"></ul>
     </form>
     <h3>${t('devices')}</h3>
     <ul class="cards">${devices.map((d) => html`<li class="card"><span class="name" id="dev-${d.device}">${d.device}</span>
       <span class="meta">${d.actor}${d.lastSeen ? html` · ${t('lastSeen', { date: dateTime(d.lastSeen, zone) })}` : ''}${d.device === me ? html` · ${t('thisDevice')}` : ''}</span>
-      ${d.device === me ? '' : html`<button class="danger" data-action="revoke" data-device="${d.device}" data-name="${d.device}" aria-describedby="dev-${d.device}">${t('revoke')}</button>`}</li>`)}</ul>`;
+ ${d.device === me ? '' : html`<button class="danger" data-action="revoke" data-device="${d.device}" data-name="${d.device}" aria-describedby="dev-${d.device}">${t('revoke')}</button>`}</li>`)}</ul>`;
 }
 
 export function inviteCode(code, actor, expires, zone) {
-  return html`${t('inviteShown', { actor, code, date: dateTime(expires, zone) })}`;
+  return html`<li>${t('inviteShown', { actor, code, date: dateTime(expires, zone) })}</li>`;
 }
 
 // Report
+
+/** "2026-07" as the language says a month: "Jul 2026". */
+function monthName(month) {
+  const [year, number] = month.split('-').map(Number);
+  return new Intl.DateTimeFormat(lang, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, number - 1, 15));
+}
 
 export function report(stats, currency) {
   const months = stats.months.slice(-12);
@@ -426,9 +439,9 @@ export function report(stats, currency) {
   const purchases = stats.months.reduce((n, m) => n + m.purchases, 0);
   return html`<p><button class="primary" data-action="downloadReport">${t('downloadReport')}</button></p>
     <p>${t('purchasesCount', { count: purchases })}${stats.trips?.count ? html` · ${t('trips', { count: stats.trips.count, mean: duration(stats.trips.meanSeconds) })}` : ''}</p>
-    <section class="card"><h3>${t('spendByMonth')}</h3><ul class="bars">${months.map((m) => html`<li><span class="label">${m.month}</span>
+    <section class="card"><h3>${t('spendByMonth')}</h3><ul class="bars">${months.map((m) => html`<li><span class="label">${monthName(m.month)}</span>
       <span class="bar" data-fraction="${m.spend / most}"></span><span class="value">${money(m.spend, currency)}</span></li>`)}</ul></section>
-    <section class="card"><h3>${t('spendByStore')}</h3><ul class="bars">${stats.stores.map((s) => html`<li><span class="label">${s.name}</span>
+    <section class="card"><h3>${t('spendByStore')}</h3><ul class="bars">${stats.stores.map((s) => html`<li><span class="label">${s.store ? s.name : t('anyStore')}</span>
       <span class="bar" data-fraction="${s.spend / storesMost}"></span><span class="value">${money(s.spend, currency)}</span></li>`)}</ul></section>
     <section class="card"><h3>${t('topItems')}</h3><ol class="plain">${top.map((i) => html`<li>${i.name} · ${i.purchases} · ${money(i.spend, currency)}</li>`)}</ol></section>`;
 }

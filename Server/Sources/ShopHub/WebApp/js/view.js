@@ -36,6 +36,7 @@ export class View {
   clicked(event) {
     const el = event.target.closest('[data-action]');
     if (!el || el.disabled) return;
+    if (el.classList.contains('what') && this.doc.body.dataset.role === 'viewer') return;   // a viewer's tap on a row buys nothing
     event.preventDefault();
     this.call(el.dataset.action, el, undefined, event);
   }
@@ -52,6 +53,12 @@ export class View {
   /** A new screen: its whole markup; focus goes to its heading so a screen reader says where it is. */
   mount(markup, { focus = true } = {}) {
     this.main.innerHTML = markupText(markup);
+    if (this.doc.body.dataset.role === 'viewer') {
+      const note = this.doc.createElement('p');
+      note.className = 'notice';
+      note.textContent = t('viewerNotice');
+      this.doc.querySelector('.screen-head')?.after(note);
+    }
     this.paint(this.main);
     if (focus) this.doc.getElementById('screen-title')?.focus({ preventScroll: true });
   }
@@ -62,6 +69,8 @@ export class View {
     if (!box) return;
     const active = this.doc.activeElement;
     const key = active && box.contains(active) ? focusKey(active) : null;
+    const kind = active?.dataset?.action, peers = kind ? [...box.querySelectorAll(`[data-action="${kind}"]`)] : [];
+    const place = peers.indexOf(active);
     const open = [...box.querySelectorAll('details[open]')].map((d) => focusKey(d.closest('[data-item],[data-location],[data-store],[data-member],li')));
     // What a person typed or chose and has not sent yet stays as it was.
     const typed = [...box.querySelectorAll('input, select, textarea')].filter(edited).map((el) => [focusKey(el), el.value, el.checked]);
@@ -76,7 +85,11 @@ export class View {
       if (again.type === 'checkbox') again.checked = checked; else again.value = value;
     }
     this.paint(box);
-    if (key) findByKey(box, key)?.focus({ preventScroll: true });
+    if (key) {
+      // The control itself, or (a bought entry left the list) the same kind of control where it was, or the heading.
+      const again = findByKey(box, key) ?? (place >= 0 ? [...box.querySelectorAll(`[data-action="${kind}"]`)][Math.min(place, peers.length - 2)] : null);
+      (again ?? this.doc.getElementById('screen-title'))?.focus({ preventScroll: true });
+    }
   }
 
   /** What the CSP keeps out of the markup: colours and lengths, set through the CSSOM. */
