@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // TLS in the process (`--tls-cert`/`--tls-key`), for a hub with no proxy in front.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // gzip for the web app's files and the views' JSON (zlib on ByteBuffers; the system's libz).
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // The hub: storage behind one protocol, tokens, the routes. No process concerns.
@@ -38,7 +40,10 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+            .product(name: "CompressNIO", package: "compress-nio"),
+        ],
+        // The household's web app (SPEC section 12): HTML, CSS and JavaScript modules, served as they are.
+        resources: [.copy("WebApp")]),
         // `shop-hub`: arguments, signals, the service group.
         .executableTarget(name: "ShopHubServer", dependencies: [
             "ShopHub",

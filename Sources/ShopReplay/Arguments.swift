@@ -91,50 +91,27 @@ struct JournalOptions {
     }
 }
 
-/// A time given on the command line: an instant, or a calendar day, which
-/// means a day of the household's time zone (SPEC section 5).
-enum TimeArgument: Sendable {
-    case instant(Timestamp)
-    case day(year: Int, month: Int, day: Int)
+/// A time given on the command line (``ViewTime``: an instant, or a day of
+/// the household's time zone), with the tool's usage errors.
+typealias TimeArgument = ViewTime
 
-    /// The journal's form, any ISO 8601 date-time, or a day `2026-03-01`.
-    static func parse(_ text: String) -> TimeArgument? {
-        if let time = Timestamp(text) { return .instant(time) }
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return .instant(Timestamp(date)) }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return .instant(Timestamp(date)) }
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        if text.count == 10, parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-           (1...12).contains(m), (1...31).contains(d) {
-            return .day(year: y, month: m, day: d)
-        }
-        return nil
-    }
-
+extension ViewTime {
     /// The instant, or the first millisecond of the day in `calendar`'s zone.
     func start(in calendar: HouseholdCalendar) throws(UsageError) -> Timestamp {
-        switch self {
-        case let .instant(time): return time
-        case let .day(y, m, d):
-            guard let start = calendar.start(ofDay: y, m, d) else { throw UsageError(message: "\(y)-\(m)-\(d) is not a day of the calendar") }
-            return start
-        }
+        guard let start = startTime(in: calendar) else { throw UsageError(message: "\(dayText) is not a day of the calendar") }
+        return start
     }
 
     /// The instant, or the first millisecond after the day in `calendar`'s zone.
     func end(in calendar: HouseholdCalendar) throws(UsageError) -> Timestamp {
+        guard let end = endTime(in: calendar) else { throw UsageError(message: "\(dayText) is not a day of the calendar") }
+        return end
+    }
+
+    private var dayText: String {
         switch self {
-        case let .instant(time): return time
-        case let .day(y, m, d):
-            let start = try start(in: calendar)
-            // The next day's start: 23 to 25 hours later around a change of clocks.
-            let next = start.adding(milliseconds: 36 * 3_600_000)
-            let day = calendar.day(next).split(separator: "-").compactMap { Int($0) }
-            guard day.count == 3, let end = calendar.start(ofDay: day[0], day[1], day[2]) else {
-                throw UsageError(message: "\(y)-\(m)-\(d) is not a day of the calendar")
-            }
-            return end
+        case let .instant(time): time.description
+        case let .day(y, m, d): "\(y)-\(m)-\(d)"
         }
     }
 
@@ -150,30 +127,26 @@ enum TimeArgument: Sendable {
     }
 }
 
-/// `--as-of SEQ|TIME`, resolved once the household's time zone is known.
-enum AsOf: Sendable {
-    case end
-    case seq(Int)
-    case time(TimeArgument)
+/// `--as-of SEQ|TIME` (``ViewAsOf``), resolved once the household's time zone is known.
+typealias AsOf = ViewAsOf
 
+extension ViewAsOf {
     static let help = "  --as-of SEQ|TIME the views as of event SEQ, or of a time (2026-03-01T18:00:00.000Z, any ISO 8601 time,\n                   or a day 2026-03-01: its end, in the household's time zone)"
 
     static func parse(_ arguments: inout Arguments) throws(UsageError) -> AsOf {
         guard let text = try arguments.option("--as-of", "SEQ|TIME") else { return .end }
-        if let seq = Int(text), seq >= 0 { return .seq(seq) }
-        if let time = TimeArgument.parse(text) { return .time(time) }
-        throw UsageError(message: "--as-of expects an event number (seq) or a time such as 2026-03-01T18:00:00.000Z or 2026-03-01, not \"\(text)\"")
+        guard let asOf = ViewAsOf.parse(text) else {
+            throw UsageError(message: "--as-of expects an event number (seq) or a time such as 2026-03-01T18:00:00.000Z or 2026-03-01, not \"\(text)\"")
+        }
+        return asOf
     }
 
     /// Where replay stops; a day ends with its last millisecond in the household's time zone.
     func stop(calendar: HouseholdCalendar) throws(UsageError) -> ReplayStop {
-        switch self {
-        case .end: return .end
-        case let .seq(seq): return .seq(seq)
-        case let .time(time):
-            if case .instant = time { return .time(try time.start(in: calendar)) }
-            return .time(try time.end(in: calendar).adding(milliseconds: -1))
+        guard let stop = replayStop(calendar: calendar) else {
+            throw UsageError(message: "--as-of names a day that is not a day of the household's calendar")
         }
+        return stop
     }
 }
 
@@ -194,15 +167,6 @@ enum Lookup {
 
     static func item(_ text: String, in state: ShopState, scope: ShopState.Scope = .includingDeleted) throws(UsageError) -> ItemID {
         do { return try state.find(item: text, in: scope) } catch { throw UsageError(message: error.message) }
-    }
-
-    /// `--for MEMBER`: in a closed household, one of its members (`unknown_member` otherwise); any name in an open one.
-    static func member(_ name: String, in state: ShopState) throws(UsageError) -> String {
-        guard state.isOpen || state.member(named: name) != nil else {
-            let names = state.members.map(\.name)
-            throw UsageError(message: "unknown_member: --for \"\(name)\" is not a member; the members are \(names.joined(separator: ", "))")
-        }
-        return name
     }
 
     /// `--store`: a live store for a view's order; a deleted one too for a question about the past (history, audit).

@@ -867,3 +867,51 @@ import ShopProjections
         for row in offered.items { print(row.name, row.due, row.recentPurchases) }
     }
 }
+
+// Sources/ShopProjections/Query/ViewTime.swift #1
+@MainActor func example_ViewTime_1() throws {
+    let day = ViewTime.parse("2026-03-01")                 // a day: its start or end in the household's zone
+    let start = day?.startTime(in: .utc)                       // 2026-03-01T00:00:00.000Z
+}
+
+// Sources/ShopProjections/Query/ViewTime.swift #2
+@MainActor func example_ViewTime_2() throws {
+    let asOf = ViewAsOf.parse("120")                     // .seq(120)
+    let stop = asOf.flatMap { $0.replayStop(calendar: .utc) }  // ReplayStop.seq(120)
+}
+
+// Sources/ShopProjections/Query/ViewQuery.swift #1
+@MainActor func example_ViewQuery_1() throws {
+    let query = try ViewQuery(name: "suggestions", options: ["prefix": "mi", "limit": "5"])
+    let json = try query.json(HouseholdViews(), clock: Timestamp("2026-11-26T10:00:00.000Z")!)
+    _ = json
+}
+
+// Sources/ShopProjections/Query/ViewQuery+Answer.swift #1
+@MainActor func example_ViewQuery_Answer_1(views: HouseholdViews) throws {
+    let found = try ViewQuery(view: .prices, item: "milk").resolve(views)
+    print(found.item.map(\.description) ?? "every item")
+}
+
+// Sources/ShopProjections/Query/ViewQueryError.swift #1
+@MainActor func example_ViewQueryError_1() throws {
+    do { _ = try ViewQuery(name: "nope", options: [:]) } catch { print(error.code.rawValue) }   // unknown_view
+}
+
+// Sources/ShopProjections/Query/ViewQueryName.swift #1
+@MainActor func example_ViewQueryName_1() throws {
+    let name = ViewQuery.Name(rawValue: "list-detail")   // .listDetail
+    print(name?.needsList == true)                      // true
+}
+
+// Sources/ShopProjections/Views/HouseholdView.swift #1
+@MainActor func example_HouseholdView_1(views: HouseholdViews) throws {
+    let view = HouseholdView(views, now: Timestamp("2026-11-26T10:00:00.000Z")!)
+    print(view.household?.name ?? "none", view.open, view.trip?.activeSeconds ?? 0)
+}
+
+// Sources/ShopProjections/Views/ItemView.swift #1
+@MainActor func example_ItemView_1(views: HouseholdViews, milk: ItemID) throws {
+    guard let view = ItemView(views, item: milk) else { return }   // no such item
+    print(view.item.name, view.lists.map(\.name), view.prices.map(\.name), view.purchases.count)
+}

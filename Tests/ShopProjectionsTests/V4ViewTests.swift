@@ -190,8 +190,9 @@ import ShopTestSupport
         ]))
         let detail = { (item: ItemID, name: String, bought: Bool) in
             JSONValue.object([("item", .string(item.description)), ("name", .string(name)), ("quantity", 1), ("bought", .bool(bought)),
-                              ("unit", .null), ("assignee", .null)])
+                              ("unit", .null), ("assignee", .null)] + (bought ? [("purchase", .string(purchase.description))] : []))
         }
+        // v4 (issue 52): a bought entry names the purchase that bought it, for an app's Undo.
         #expect(ListDetailView(views, list: weekly)!.json == .object([
             ("view", "list-detail"), ("asOf", 7), ("list", .object([("id", .string(weekly.description)), ("name", "Weekly")])),
             ("entries", .array([detail(butter, "Butter", false), detail(bread, "Bread", true)])), ("bought", 1), ("total", 2),

@@ -95,7 +95,7 @@ struct SmallHousehold {
             entries: [.init(item: h.milk, name: "Whole milk", quantity: 2, bought: false),
                       .init(item: h.butter, name: "butter", quantity: 1, bought: false),
                       .init(item: h.eggs, name: "Eggs", quantity: 6, bought: false),
-                      .init(item: h.bread, name: "Bread", quantity: 1, bought: true)],
+                      .init(item: h.bread, name: "Bread", quantity: 1, bought: true, purchase: h.breadPurchase)],
             bought: 1, total: 4))
         #expect(ListsView(views).lists == [
             .init(id: h.weekly, name: "Weekly", priority: .high, createdAt: Timestamp("2026-03-01T09:08:00.000Z")!,

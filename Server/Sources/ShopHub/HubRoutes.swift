@@ -55,6 +55,7 @@ public struct HubRoutes: Sendable {
         (.post, "/v1/households/{household}/sync"),
         (.get, "/v1/households/{household}/report"),
         (.get, "/v1/households/{household}/journal"),
+        (.get, "/v1/households/{household}/views/{view}"),
         (.get, "/healthz"),
         (.get, "/readyz"),
         (.get, "/metrics"),
@@ -76,6 +77,7 @@ public struct HubRoutes: Sendable {
         router.post("/v1/households/:household/sync") { request, context in try await sync(request, context) }
         router.get("/v1/households/:household/report") { request, context in try await report(request, context) }
         router.get("/v1/households/:household/journal") { request, context in try await journal(request, context) }
+        router.get("/v1/households/:household/views/:view") { request, context in try await view(request, context) }
         router.get("/healthz") { _, _ in Self.json(.ok, .object([("status", "ok")])) }
         router.get("/readyz") { _, _ in
             // Within a second, also when the database is down (a pool waits for a connection far longer);
@@ -162,12 +164,16 @@ public struct HubRoutes: Sendable {
     private func revoke(_ request: Request, _ context: HubRequestContext) async throws -> Response {
         var context = context
         let (household, device) = try await authenticate(request, &context)
-        guard let name = context.parameters.get("device") else { throw HubError.badRequest("no device named") }
+        // The router hands the path's segment over as sent: "Ana's phone" arrives as Ana's%20phone.
+        guard let sent = context.parameters.get("device") else { throw HubError.badRequest("no device named") }
+        let name = sent.removingPercentEncoding ?? sent
         if name != device.name { try await requireOwner(device, household) }
         let now = clock.now()
         guard try await storageCall({ try await storage.revokeDevice(name, of: household, at: now) }) else {
             throw HubError(.notFound, "unknown_device", "household \(household) has no device named \(HubError.bounded(name))")
         }
+        // The household's waiting polls wake and check their tokens: the revoked device's answers 401 now, not when its wait ends.
+        watch.bump(household)
         return Response(status: .noContent)
     }
 
@@ -231,14 +237,19 @@ public struct HubRoutes: Sendable {
             }
             waited = true
             generation = watch.generation(household)
+            // Every wake-up checks the token again: a revoke wakes the household's polls, so a revoked phone hears at once.
+            try await requireLive(device)
             answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor, token: device.tokenHash) }
         }
-        if waited {
-            guard let current = try await storageCall({ try await storage.device(tokenHash: device.tokenHash) }), current.revoked == nil else {
-                throw HubError.unknownToken
-            }
-        }
+        if waited { try await requireLive(device) }
         return answer
+    }
+
+    /// `unauthorized` unless the device's token is still enrolled and not revoked.
+    private func requireLive(_ device: DeviceRecord) async throws {
+        guard let current = try await storageCall({ try await storage.device(tokenHash: device.tokenHash) }), current.revoked == nil else {
+            throw HubError.unknownToken
+        }
     }
 
     /// `"wait"` of a pull, any number of seconds from 0 to `max` (`1.5` too): 0 when absent.
@@ -285,7 +296,7 @@ public struct HubRoutes: Sendable {
     /// `unauthorized` without a live token, `unknown_household`, `forbidden` for another household's token,
     /// `rate_limited` past the token's rate.
     /// `forSync`: the storage may answer from memory, and checks the token again as it answers the sync.
-    private func authenticate(_ request: Request, _ context: inout HubRequestContext, forSync: Bool = false) async throws -> (HouseholdID, DeviceRecord) {
+    func authenticate(_ request: Request, _ context: inout HubRequestContext, forSync: Bool = false) async throws -> (HouseholdID, DeviceRecord) {
         // A path's household that is no id is no household: nothing is looked up for it.
         guard let text = context.parameters.get("household"), let household = HouseholdID(text) else {
             throw HubError.unknownHousehold(context.parameters.get("household") ?? "")
@@ -369,7 +380,7 @@ public struct HubRoutes: Sendable {
     static func seconds(_ clock: Clock) -> Double { Double(clock.now().millisecondsSince1970) / 1000 }
 
     /// A storage call: a ``HubError`` stays itself, anything else is `unavailable` (503: try again).
-    private func storageCall<T>(_ body: () async throws -> T) async throws -> T {
+    func storageCall<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw Self.storageError(error) }
     }
 

@@ -31,17 +31,22 @@ func buildApplication(_ configuration: HubConfiguration) async throws -> some Ap
     var metrics: (@Sendable () -> [UInt8])?
     if let registry = configuration.metrics { metrics = { registry.emitToBuffer() } }
     let routes = HubRoutes(storage: storage, limits: configuration.limits, clock: configuration.clock, metricsText: metrics)
+    let router = routes.router()
+    router.add(middleware: Compression())
+    let webApp = try loadWebApp(configuration.app)
+    webApp?.add(to: router)
     let scheme = configuration.tls == nil ? "http" : "https"
     let host = configuration.host, port = configuration.port, level = configuration.level
     var app = Application(
-        router: routes.router(),
+        router: router,
         server: try serverBuilder(configuration.tls, logger: logger),
         configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-hub"),
         onServerRunning: { channel in
             let bound = channel.localAddress?.port ?? port
             // Written at once (no buffering): a test or a supervisor waits for this line.
             FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(bound) (\(description))\n".utf8))
-            logger.info("started", metadata: ["address": "\(scheme)://\(host):\(bound)", "storage": "\(description)", "level": "\(level)"])
+            logger.info("started", metadata: ["address": "\(scheme)://\(host):\(bound)", "storage": "\(description)", "level": "\(level)",
+                                              "app": "\(webApp.map { "version \($0.version)" } ?? "none")"])
         },
         logger: logger
     )
@@ -72,6 +77,21 @@ private func openStorage(_ configuration: HubConfiguration, logger: Logger) asyn
         } catch let error as HubError {
             throw StartFailure(message: error.message)
         }
+    }
+}
+
+/// The web app `choice` names; a folder that holds none stops the start (``StartFailure``).
+private func loadWebApp(_ choice: HubConfiguration.App) throws -> WebApp? {
+    do {
+        switch choice {
+        case .none: return nil
+        case .bundled: return try WebApp.bundled()
+        case let .directory(path): return try WebApp(directory: URL(fileURLWithPath: path))
+        }
+    } catch let error as HubError {
+        throw StartFailure(message: "--app: \(error.message)")
+    } catch {
+        throw StartFailure(message: "--app: the web app cannot be read: \(error)")
     }
 }
 

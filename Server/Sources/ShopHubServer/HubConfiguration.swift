@@ -27,11 +27,22 @@ struct HubConfiguration: Sendable {
         var key: String
     }
 
+    /// Which copy of the web app the hub serves at `/` (SPEC section 12).
+    enum App: Sendable, Equatable {
+        /// The one built into the hub (its resources beside the executable); none if they were not copied with it.
+        case bundled
+        /// The one in a folder, read at start.
+        case directory(String)
+        /// None: the API alone.
+        case none
+    }
+
     var host = "127.0.0.1"
     /// 0: any free port (the `listening on` line says which).
     var port = 8080
     var storage = Storage.files(directory: "shop-hub-data")
     var tls: TLSFiles?
+    var app = App.bundled
     var limits = HubLimits()
     /// The least level logged.
     var level = Logger.Level.info

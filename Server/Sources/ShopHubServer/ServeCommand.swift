@@ -43,7 +43,11 @@ extension HubConfiguration {
             guard wait <= 60 else { throw UsageFailure(message: "--max-wait is at most 60 seconds") }
             limits.maxWaitSeconds = wait
         }
+        let appFolder = try options.value("--app")
+        let noApp = options.flag("--no-app")
         try options.finish()
+        guard appFolder == nil || !noApp else { throw UsageFailure(message: "--app and --no-app do not go together") }
+        app = noApp ? .none : appFolder.map { .directory($0) } ?? .bundled
         guard (cert == nil) == (key == nil) else { throw UsageFailure(message: "--tls-cert and --tls-key go together") }
         if let cert, let key { tls = TLSFiles(certificate: cert, key: key) }
         self.level = level

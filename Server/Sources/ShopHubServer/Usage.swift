@@ -5,6 +5,7 @@ import Foundation
 let serveUsage = """
 Usage: shop-hub serve [--host 127.0.0.1] [--port 8080] [--data DIR | --postgres URL] [--tls-cert FILE --tls-key FILE]
                       [--households-per-hour N] [--requests-per-second N] [--joins-per-minute N] [--max-wait S]
+                      [--app DIR | --no-app]
 
 serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            finishes the requests it holds, takes no more, exits 0). --data is
@@ -18,6 +19,10 @@ serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            --max-wait seconds (default 60) however long it asks for (a proxy
            with a shorter read timeout wants less). A database that cannot be
            used stops it within 10 seconds, exit 3, with the database's reason.
+           The household's web app (SPEC section 12) is at / : open
+           http://HOST:PORT in a browser. It is the copy built into the hub;
+           --app DIR serves the one in DIR instead (a copy of
+           Server/Sources/ShopHub/WebApp, read at start), --no-app none.
 """
 
 let householdUsage = """

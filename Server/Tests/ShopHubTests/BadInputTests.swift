@@ -152,6 +152,7 @@ struct BadInputTests {
         let routes: [(String, String, Any?)] = [
             ("POST", "/invites", ["actor": "eve"]), ("GET", "/devices", nil), ("DELETE", "/devices/ana-phone", nil),
             ("POST", "/sync", ["pull": ["after": 0, "hash": Self.zeros]]), ("GET", "/report", nil), ("GET", "/journal", nil),
+            ("GET", "/views/lists", nil),
         ]
         func call(_ method: String, _ path: String, token: String?, body: Any?, on base: String = base) async throws -> Answer {
             if let body { return try await api.call(method, base, path, token: token, json: body) }
@@ -205,6 +206,14 @@ struct BadInputTests {
         let report = try await api.call("GET", base, "\(h)/report", token: ben)
         #expect(report.status == 200 && report.text.contains("<html") && report.text.contains("Home"))
         #expect(try await api.call("GET", base, "\(h)/devices", token: owner).status == 200)
+        // Views (SPEC section 12): any member's device; 304 for the head it has; an option the view does not take.
+        let lists = try await api.call("GET", base, "\(h)/views/lists", token: ben)
+        #expect(lists.status == 200 && lists.json["view"] as? String == "lists")
+        let notModified = api.check(try RawHTTP.call(port: asked.port, "GET", "\(h)/views/lists",
+                                                     headers: ["Authorization": "Bearer \(ben)", "If-None-Match": lists.headers["etag"] ?? "none"]), "GET", "\(h)/views/lists")
+        #expect(notModified.status == 304)
+        before = files()
+        refused(try await api.call("GET", base, "\(h)/views/lists?limit=5", token: ben), 400, "bad_option", "an option the lists view does not take")
         let journal = try await api.call("GET", base, "\(h)/journal", token: owner)
         let sameJournal = try journal.body == hub.journal(household.id)
         #expect(journal.status == 200 && sameJournal)

@@ -28,6 +28,18 @@ import Testing
     print(push.token == nil)   // true: checked by the caller
 }
 
+// Sources/ShopHub/WebApp.swift #1
+@MainActor func example_WebApp_1() throws {
+    let router = Router(context: HubRequestContext.self)
+    if let app = try WebApp.bundled() { app.add(to: router) }
+}
+
+// Sources/ShopHub/Compression.swift #1
+@MainActor func example_Compression_1() {
+    let router = Router(context: HubRequestContext.self)
+    router.add(middleware: Compression())
+}
+
 // Sources/ShopHub/HubError.swift #1
 @MainActor func example_HubError_1() {
     let refusal = HubError.forbidden("the token is another household's")

@@ -307,16 +307,26 @@ public struct Trip: Hashable, Sendable {
     public var phase: Phase
     /// Running time before the current running stretch (or in all, once ended).
     public var activeMilliseconds: Int64 = 0
+    /// When it was paused, while it is (`nil` otherwise, and for a pause read from a snapshot written before it was kept).
+    public var pausedAt: Timestamp?
 
     mutating func pause(at: Timestamp) {
         guard case let .running(since) = phase else { return }
         activeMilliseconds += at.millisecondsSince1970 - since.millisecondsSince1970
         phase = .paused
+        pausedAt = at
     }
 
     mutating func resume(at: Timestamp) {
         guard case .paused = phase else { return }
         phase = .running(since: at)
+        pausedAt = nil
+    }
+
+    /// Running time to `now`: the running stretches so far, paused time excluded (a running trip counts to `now`).
+    public func activeMilliseconds(at now: Timestamp) -> Int64 {
+        guard case let .running(since) = phase else { return activeMilliseconds }
+        return activeMilliseconds + max(0, now.millisecondsSince1970 - since.millisecondsSince1970)
     }
 
     package mutating func end(at: Timestamp) {
@@ -324,5 +334,6 @@ public struct Trip: Hashable, Sendable {
             activeMilliseconds += at.millisecondsSince1970 - since.millisecondsSince1970
         }
         phase = .ended(at: at)
+        pausedAt = nil
     }
 }

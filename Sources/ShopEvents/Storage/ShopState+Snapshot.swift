@@ -32,7 +32,8 @@ extension ShopState {
             w.id(t.id); w.optional(t.list) { $0.id($1) }; w.optional(t.store) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
             switch t.phase {
             case let .running(since): w.int(0); w.timestamp(since)
-            case .paused: w.int(1)
+            // 3: paused, with when (the time a snapshot of an earlier build did not keep, 1).
+            case .paused: if let pausedAt = t.pausedAt { w.int(3); w.timestamp(pausedAt) } else { w.int(1) }
             case let .ended(at): w.int(2); w.timestamp(at)
             }
         }
@@ -108,13 +109,15 @@ extension ShopState {
                 (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.optional { r throws(BinaryDecodingError) in try r.id() },
                  try r.timestamp(), try r.int())
             let phase: Trip.Phase
+            var pausedAt: Timestamp?
             switch try r.int() {
             case 0: phase = .running(since: try r.timestamp())
             case 1: phase = .paused
+            case 3: (phase, pausedAt) = (.paused, try r.timestamp())
             case 2: phase = .ended(at: try r.timestamp())
             case let other: throw BinaryDecodingError("trip phase \(other)")
             }
-            return Trip(id: id, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active))
+            return Trip(id: id, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active), pausedAt: pausedAt)
         }
         func isEnded(_ trip: Trip) -> Bool { if case .ended = trip.phase { true } else { false } }
         trips.reserveCapacity(keepingHistory ? savedTrips.count : savedTrips.lazy.filter { !isEnded($0) }.count)

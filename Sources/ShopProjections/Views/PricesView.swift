@@ -132,14 +132,19 @@ public struct PricesView: Hashable, Sendable {
             ("view", "prices"), ("asOf", .int(asOf)),
             ("items", .array(items.map { item in
                 .object([("item", .string(item.item.description)), ("name", .string(item.name)), ("unit", .optional(item.unit)),
-                         ("stores", .array(item.stores.map { row in
-                             .object([("store", .optional(row.store?.description)), ("name", .string(row.name)),
-                                      ("lastUnitPrice", .int(row.lastUnitPrice)), ("lastPurchased", .string(row.lastPurchased.description)),
-                                      ("lowest", .optional(row.lowest)), ("highest", .optional(row.highest)),
-                                      ("purchases", .int(row.purchases))])
-                         })),
+                         ("stores", .array(item.stores.map(Self.json))),
                          ("cheapest", .optional(item.cheapest?.description))])
             })),
         ])
+    }
+}
+
+extension PricesView {
+    /// One row of an item's `stores` in ``json`` (the item view's `prices` too).
+    static func json(_ row: StoreRow) -> JSONValue {
+        .object([("store", .optional(row.store?.description)), ("name", .string(row.name)),
+                 ("lastUnitPrice", .int(row.lastUnitPrice)), ("lastPurchased", .string(row.lastPurchased.description)),
+                 ("lowest", .optional(row.lowest)), ("highest", .optional(row.highest)),
+                 ("purchases", .int(row.purchases))])
     }
 }

@@ -214,10 +214,14 @@ public struct ListDetailView: Hashable, Sendable {
         public var assignee: String?
         /// What the quantity counts (`kg`); `nil`: pieces (SPEC section 10).
         public var unit: String?
+        /// The purchase that bought it (what `RevertPurchase` names); `nil` while it is to buy.
+        public var purchase: PurchaseID?
 
         /// Memberwise, for preview data and tests.
-        public init(item: ItemID, name: String, quantity: Quantity, bought: Bool, assignee: String? = nil, unit: String? = nil) {
+        public init(item: ItemID, name: String, quantity: Quantity, bought: Bool, assignee: String? = nil, unit: String? = nil,
+                    purchase: PurchaseID? = nil) {
             self.item = item; self.name = name; self.quantity = quantity; self.bought = bought; self.assignee = assignee; self.unit = unit
+            self.purchase = purchase
         }
     }
 
@@ -237,7 +241,7 @@ public struct ListDetailView: Hashable, Sendable {
         self.list = ListRef(id: id, name: list.name)
         let row = { (entry: ListEntry) in
             Entry(item: entry.item, name: views.name(of: entry.item), quantity: entry.quantity, bought: entry.isBought,
-                  assignee: views.state.assignee(of: entry), unit: views.state.items[entry.item]?.details.unit)
+                  assignee: views.state.assignee(of: entry), unit: views.state.items[entry.item]?.details.unit, purchase: entry.purchase)
         }
         let boughtEntries = list.entries.filter(\.isBought).sorted { ($0.boughtSeq ?? 0) < ($1.boughtSeq ?? 0) }
         entries = list.entries.filter { !$0.isBought }.map(row) + boughtEntries.map(row)
@@ -249,9 +253,11 @@ public struct ListDetailView: Hashable, Sendable {
         .object([
             ("view", "list-detail"), ("asOf", .int(asOf)), ("list", list.json),
             ("entries", .array(entries.map { entry in
+                // A bought entry names its purchase (SPEC section 12: an app's "Undo"); an unbought one has no such key.
                 .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
                          ("quantity", .quantity(entry.quantity)), ("bought", .bool(entry.bought)),
-                         ("unit", .optional(entry.unit)), ("assignee", .optional(entry.assignee))])
+                         ("unit", .optional(entry.unit)), ("assignee", .optional(entry.assignee))]
+                        + (entry.purchase.map { [("purchase", JSONValue.string($0.description))] } ?? []))
             })),
             ("bought", .int(bought)), ("total", .int(total)),
         ])

@@ -2,37 +2,8 @@ import Foundation
 import ShopEvents
 import ShopProjections
 
-/// The views a journal can show, by their names in the specification.
-enum ViewName: String, CaseIterable {
-    case shoppingListByLocation = "shopping-list-by-location"
-    case shoppingListByName = "shopping-list-by-name"
-    case listDetail = "list-detail"
-    case lists
-    case deletedLists = "deleted-lists"
-    case locations
-    case allItemsByName = "all-items-by-name"
-    case allItemsByPurchaseDate = "all-items-by-purchase-date"
-    case audit
-    case stats
-    case shareText = "share-text"
-    case members
-    case due
-    case prices
-    case suggestions
-    case stores
-
-    var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
-    /// How much of the purchase history the view shows: statistics, the
-    /// items' last purchases, due, prices, suggestions and stores the totals; the others only
-    /// which list entries are bought (the audit streams the journal).
-    var history: PurchaseHistory.Depth {
-        switch self {
-        case .audit: .none       // the views say where the history ends; the audit streams the journal
-        case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions, .stores: .totals
-        default: .entries
-        }
-    }
-}
+/// The views a journal can show, by their names in the specification (``ViewQuery/Name``).
+typealias ViewName = ViewQuery.Name
 
 /// Loads the views of a journal as of a point, saying why a snapshot was not used.
 func loadViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, history: PurchaseHistory.Depth = .records) throws -> HouseholdViews {
@@ -67,7 +38,9 @@ func loadStatsViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = t
 func showStats(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws {
     if options.json {
         let (views, pending) = try loadStatsViews(options, asOf: asOf, useSnapshot: useSnapshot)
-        StatsView.writeJSON(of: views, adding: pending.map { [("pending", .int($0))] } ?? []) { Output.write(bytes: $0) }
+        try ViewQuery(view: .stats).write(views, clock: Clock.system.now(), adding: pending.map { [("pending", .int($0))] } ?? []) {
+            Output.write(bytes: $0)
+        }
         return
     }
     let (stats, pending, currency, calendar) = try {
@@ -92,7 +65,7 @@ func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool
 
 struct ViewCommand: ToolCommand {
     static let name = "view"
-    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due, prices, suggestions, stores"
+    static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due, prices, suggestions, stores, household, item"
     static let help = """
     Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--store ID|NAME] [--item ID|NAME] [--now TIME]
                                  [--prefix TEXT] [--limit N] [--as-of SEQ|TIME] [--journal PATH] [--json]
@@ -103,7 +76,7 @@ struct ViewCommand: ToolCommand {
     Views:
       shopping-list-by-location   one list's unbought entries by store location, with totals
       shopping-list-by-name       the same, by name
-      list-detail                 one list in manual order, bought entries last
+      list-detail                 one list in manual order, bought entries last (each with the purchase that bought it)
       lists                       the live lists by priority
       deleted-lists               soft-deleted lists that can be restored
       locations                   locations in visiting order with item counts
@@ -117,6 +90,8 @@ struct ViewCommand: ToolCommand {
       prices                      what each item cost at each store: last, lowest and highest in a year, cheapest
       suggestions                 items to offer while typing one into a list: due first, then bought most in 90 days
       stores                      the live stores: each one's order of locations, purchases, spend, last purchase
+      household                   the household (name, currency, time zone), open or not, the trip running now
+      item                        one item (--item): its details, lists, prices per store, last 20 purchases
 
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
@@ -124,64 +99,43 @@ struct ViewCommand: ToolCommand {
                        (in a household with members, MEMBER must be one: unknown_member)
       --store ID|NAME  shopping-list-by-location: sections in that live store's order (default: the store of
                        the trip running now, else the household's order); the view names the store it used
-      --item ID|NAME   prices: that item only (a barcode names its item too)
+      --item ID|NAME   prices: that item only; item: the item to show, deleted ones too (a barcode names its item too)
     \(ViewCommand.suggestionsHelp)
-      --now TIME       due, suggestions: count the days to TIME (2026-11-26T10:00:00Z, or a day: its start in the
-                       household's time zone) rather than to the clock; with --as-of, the days are
+      --now TIME       due, suggestions, household: count the days (the trip's time) to TIME (2026-11-26T10:00:00Z, or a
+                       day: its start in the household's time zone) rather than to the clock; with --as-of, they are
                        counted to the time of that event unless --now is given
     \(AsOf.help)
       --no-snapshot    ignore <journal>.snapshot and replay the whole journal
     \(JournalOptions.help)
     """
 
-    var view: ViewName
-    var list: String?
-    /// `--for MEMBER`: the shopping list views show that member's entries and nobody's.
-    var member: String?
-    /// `--item ID|NAME`: the prices of that item only.
-    var item: String?
-    /// `--store ID|NAME`: the shopping list by location in that store's order.
-    var store: String?
-    /// `--now TIME`: the due view counts days to it, not to the clock.
-    var now: TimeArgument?
-    /// `--prefix TEXT` and `--limit N`: the suggestions' text typed so far and how many to offer.
-    var prefix: String?
-    var limit: Int?
-    var asOf: AsOf
+    var query: ViewQuery
+    var view: ViewName { query.view }
+    var asOf: AsOf { query.asOf }
     var useSnapshot: Bool
     var options: JournalOptions
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         options = try JournalOptions(&arguments)
-        list = try arguments.option("--list", "ID|NAME")
-        member = try arguments.option("--for", "MEMBER")
-        item = try arguments.option("--item", "ID|NAME")
-        store = try arguments.option("--store", "ID|NAME")
-        now = try Audit.time(&arguments, "--now")
-        prefix = try arguments.option("--prefix", "TEXT")
-        limit = try arguments.number("--limit", "N", in: 1...100_000)
-        asOf = try AsOf.parse(&arguments)
+        let list = try arguments.option("--list", "ID|NAME")
+        let member = try arguments.option("--for", "MEMBER")
+        let item = try arguments.option("--item", "ID|NAME")
+        let store = try arguments.option("--store", "ID|NAME")
+        let now = try Audit.time(&arguments, "--now")
+        let prefix = try arguments.option("--prefix", "TEXT")
+        let limit = try arguments.number("--limit", "N", in: 1...ViewQuery.maxLimit)
+        let asOf = try AsOf.parse(&arguments)
         useSnapshot = !arguments.flag("--no-snapshot")
         guard let name = arguments.positional() else {
             throw UsageError(message: "which view? expected one of \(ViewName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let aliases = ["soft-deleted-lists": ViewName.deletedLists, "share": .shareText]
-        guard let view = ViewName(rawValue: name) ?? aliases[name] else {
+        guard let view = ViewName(rawValue: name) ?? ViewName.aliases[name] else {
             throw UsageError(message: "there is no view \"\(name)\"; expected one of \(ViewName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        self.view = view
-        if list != nil, !view.needsList, view != .suggestions { throw UsageError(message: "--list is for the list views, not \(view.rawValue)") }
-        if member != nil, ![.shoppingListByLocation, .shoppingListByName].contains(view) {
-            throw UsageError(message: "--for is for the shopping list views, not \(view.rawValue)")
-        }
-        if item != nil, view != .prices { throw UsageError(message: "--item is for the prices view, not \(view.rawValue)") }
-        if store != nil, view != .shoppingListByLocation { throw UsageError(message: "--store is for shopping-list-by-location, not \(view.rawValue)") }
-        if now != nil, ![.due, .suggestions].contains(view) {
-            throw UsageError(message: "--now is for the due and suggestions views, not \(view.rawValue)")
-        }
-        if prefix != nil || limit != nil, view != .suggestions {
-            throw UsageError(message: "\(prefix != nil ? "--prefix" : "--limit") is for the suggestions view, not \(view.rawValue)")
-        }
+        do throws(ViewQueryError) {
+            query = try ViewQuery(view: view, list: list, member: member, item: item, store: store, prefix: prefix, limit: limit,
+                                  now: now, asOf: asOf)
+        } catch { throw UsageError(message: error.message) }
     }
 
     func run() throws -> Int32 {
@@ -189,86 +143,21 @@ struct ViewCommand: ToolCommand {
             try AuditOutput.show(options, asOf: asOf, useSnapshot: useSnapshot) { _ in AuditView.Filter() }
             return 0
         }
-        let out = Output(json: options.json)
         if view == .stats {
             try showStats(options, asOf: asOf, useSnapshot: useSnapshot)
             return 0
         }
-        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, 
+        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot,
                                                       // list-detail's text shows how many each bought entry's purchase bought
                                                       history: view == .listDetail && !options.json ? .totals : view.history)
-        let currency = views.state.household?.currency
-        func show(_ json: JSONValue, _ text: () -> String) { out.view(json, pending: pending, text) }
-        func chosenList() throws -> ListID {
-            if let list { return try Lookup.list(list, in: views.state) }
-            guard let first = ListsView(views).lists.first else {
-                throw UsageError(message: "the household has no lists yet\(views.asOf > 0 ? " (as of seq \(views.asOf))" : "")")
+        do throws(ViewQueryError) {
+            if options.json {
+                try query.write(views, clock: Clock.system.now(), adding: pending.map { [("pending", .int($0))] } ?? []) { Output.write(bytes: $0) }
+            } else {
+                let text = try showText(views)
+                Output(json: false).view(.null, pending: pending) { text }
             }
-            return first.id
-        }
-        switch view {
-        case .shoppingListByLocation, .shoppingListByName:
-            let list = try chosenList()
-            let member = try member.map { name throws(UsageError) in try Lookup.member(name, in: views.state) }
-            let store = try store.map { text throws(UsageError) in try Lookup.store(text, in: views.state, scope: .live) }
-            // `chosenList()` found the list in `views.state`, deleted ones too: each list view has it.
-            let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation,
-                                            for: member, store: store)!
-            show(shopping.json) { TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views) }
-        case .listDetail:
-            let list = try chosenList()
-            let detail = ListDetailView(views, list: list)!   // found by `chosenList()`, as above
-            show(detail.json) { TextViews.deletedMark(TextViews.listDetail(detail, views: views), list: list, views: views) }
-        case .shareText:
-            let list = try chosenList()
-            let text = ShoppingListView.shareText(views, list: list)!   // found by `chosenList()`, as above
-            let listName = views.state.lists[list]!.name   // as above
-            show(.object([("view", "share-text"), ("asOf", .int(views.asOf)),
-                          ("list", .object([("id", .string(list.description)), ("name", .string(listName))])),
-                          ("text", .string(text))])) { text.trimmingCharacters(in: .newlines) }
-        case .lists:
-            let lists = ListsView(views)
-            show(lists.json) { TextViews.lists(lists, calendar: views.calendar) }
-        case .deletedLists:
-            let deleted = DeletedListsView(views)
-            show(deleted.json) { TextViews.deletedLists(deleted, calendar: views.calendar) }
-        case .locations:
-            let locations = LocationsView(views)
-            show(locations.json) { TextViews.locations(locations) }
-        case .allItemsByName:
-            let items = ItemsByNameView(views)
-            show(items.json) { TextViews.itemsByName(items, views: views) }
-        case .allItemsByPurchaseDate:
-            let items = ItemsByPurchaseDateView(views)
-            show(items.json) { TextViews.itemsByPurchaseDate(items) }
-        case .audit, .stats:
-            break   // above
-        case .suggestions:
-            try showSuggestions(views, pending: pending)
-        case .members:
-            let members = MembersView(views)
-            show(members.json) { TextViews.members(members, calendar: views.calendar) }
-        case .due:
-            let (time, source) = try dueNow(views, clock: .system)
-            let due = DueView(views, now: time)
-            show(due.json) { TextViews.due(due, calendar: views.calendar, nowSource: source) }
-        case .prices:
-            let prices = PricesView(views, item: try item.map { text throws(UsageError) in try Lookup.item(text, in: views.state, scope: .live) })
-            show(prices.json) { TextViews.prices(prices, currency: currency, calendar: views.calendar) }
-        case .stores:
-            let stores = StoresView(views)
-            show(stores.json) { TextViews.stores(stores, views: views, currency: currency) }
-        }
+        } catch { throw UsageError(message: error.message) }
         return 0
-    }
-}
-
-extension ViewCommand {
-    /// What the due view counts days to (SPEC section 10): `--now`, else with
-    /// `--as-of` the time of the last event shown, else the clock; and where it came from, for the text.
-    func dueNow(_ views: HouseholdViews, clock: Clock) throws(UsageError) -> (Timestamp, String) {
-        if let now { return (try now.start(in: views.calendar), "--now") }
-        if case .end = asOf {} else if let time = views.asOfTime { return (time, "the time of seq \(views.asOf)") }
-        return (clock.now(), "the clock")
     }
 }

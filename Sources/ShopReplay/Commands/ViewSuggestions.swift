@@ -10,18 +10,6 @@ extension ViewCommand {
                        and diacritics (words: runs of letters and digits); none or empty: every item
       --limit N        suggestions: offer at most N (default \(SuggestionsView.defaultLimit))
     """
-
-    /// Shows the suggestions of `views` (folded at `.totals` or more) for the options given.
-    func showSuggestions(_ views: HouseholdViews, pending: Int?) throws {
-        let list = try list.map { text throws(UsageError) in try Lookup.list(text, in: views.state) }
-        let (time, source) = try dueNow(views, clock: .system)
-        // reason: `Lookup.list` found the list in `views.state`, deleted ones too: the view has it.
-        let suggestions = SuggestionsView(views, list: list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: time)!
-        Output(json: options.json).view(suggestions.json, pending: pending) {
-            TextViews.suggestions(suggestions, currency: views.state.household?.currency, calendar: views.calendar,
-                                  nowSource: source, prefix: prefix ?? "")
-        }
-    }
 }
 
 extension TextViews {

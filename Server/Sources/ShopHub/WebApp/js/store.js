@@ -1,0 +1,154 @@
+// The store: everything the app says to the hub, and the session this browser
+// keeps. It decides nothing; the hub's core does (SPEC sections 7, 9 and 12).
+
+const sessionKey = 'shopevents.session';
+
+/** A refusal from the hub: its HTTP status, stable code and message. */
+export class HubFailure extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** The hub could not be reached (no network, a dropped connection). */
+export class Unreachable extends Error {}
+
+export class Store {
+  constructor(base = '') {
+    this.base = base;
+    this.session = Store.loadSession();
+  }
+
+  /** The household, actor, device and token this browser signed in with; null before. */
+  static loadSession() {
+    try {
+      const value = JSON.parse(localStorage.getItem(sessionKey) || 'null');
+      return value && value.household && value.token ? value : null;
+    } catch { return null; }
+  }
+
+  saveSession(session) {
+    this.session = session;
+    localStorage.setItem(sessionKey, JSON.stringify(session));
+  }
+
+  forget() {
+    this.session = null;
+    localStorage.removeItem(sessionKey);
+  }
+
+  async request(method, path, options = {}) {
+    try {
+      return await this.once(method, path, options);
+    } catch (error) {
+      // Past the device's rate (429): a read waits as long as the hub asks, once, and asks again.
+      if (!(error instanceof Unreachable) || !error.retryAfter || method !== 'GET') throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(error.retryAfter, 3) * 1000));
+      return this.once(method, path, options);
+    }
+  }
+
+  async once(method, path, { body, auth = true, signal, accept = 'application/json' } = {}) {
+    const headers = { Accept: accept };
+    if (auth && this.session) headers.Authorization = `Bearer ${this.session.token}`;
+    if (body !== undefined) headers['Content-Type'] = typeof body === 'string' ? 'application/x-ndjson' : 'application/json';
+    let response;
+    try {
+      response = await fetch(this.base + path, {
+        method, headers, signal, cache: 'no-store',
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    } catch (error) {
+      if (error.name === 'AbortError') throw error;
+      throw new Unreachable(String(error));
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      let code = 'unavailable', message = `HTTP ${response.status}`;
+      try { ({ code, message } = JSON.parse(text).error); } catch { /* not the hub's JSON */ }
+      if (response.status >= 500 || response.status === 429) {
+        const failure = new Unreachable(`${code}: ${message}`);
+        failure.retryAfter = Number(response.headers.get('Retry-After')) || (response.status === 429 ? 1 : 0);
+        throw failure;
+      }
+      throw new HubFailure(response.status, code, message);
+    }
+    return text;
+  }
+
+  householdPath(rest) { return `/v1/households/${this.session.household}${rest}`; }
+
+  // Households and devices (SPEC section 9)
+
+  async createHousehold(device, actor) {
+    return JSON.parse(await this.request('POST', '/v1/households', { body: { device, actor }, auth: false }));
+  }
+
+  async join(code, device) {
+    return JSON.parse(await this.request('POST', '/v1/join', { body: { code, device }, auth: false }));
+  }
+
+  async invite(actor) {
+    return JSON.parse(await this.request('POST', this.householdPath('/invites'), { body: { actor } }));
+  }
+
+  async devices() {
+    return JSON.parse(await this.request('GET', this.householdPath('/devices'))).devices;
+  }
+
+  async revoke(device) {
+    await this.request('DELETE', this.householdPath(`/devices/${encodeURIComponent(device)}`));
+  }
+
+  async report() {
+    return this.request('GET', this.householdPath('/report'), { accept: 'text/html' });
+  }
+
+  // Views (SPEC section 12): the same JSON as `shop-replay view NAME --json`.
+
+  async view(name, options = {}) {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(options)) {
+      if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+    }
+    const suffix = query.toString() ? `?${query}` : '';
+    return JSON.parse(await this.request('GET', this.householdPath(`/views/${name}${suffix}`)));
+  }
+
+  // Sync (SPEC section 7 over section 9's route): one request line, one answer.
+
+  async sync(request, signal) {
+    return this.request('POST', this.householdPath('/sync'), { body: `${JSON.stringify(request)}\n`, signal, accept: 'application/x-ndjson' });
+  }
+
+  /** The hub's head: `{seq, hash}`. */
+  async hello() {
+    const s = this.session;
+    const answer = JSON.parse(await this.sync({ hello: { protocol: 1, device: s.device, actor: s.actor } }));
+    return answer.hello.head;
+  }
+
+  /** Pushes commands; the hub decides them in order: one result each. */
+  async push(commands) {
+    const answer = JSON.parse(await this.sync({ push: { commands } }));
+    if (answer.error) throw new HubFailure(400, answer.error.code, answer.error.message);
+    return answer.results;
+  }
+
+  /** The lines after `seq` (whose line has `hash`), waiting up to `wait` seconds for one. */
+  async pull(seq, hash, wait, signal) {
+    const text = await this.sync({ pull: { after: seq, hash, wait } }, signal);
+    const lines = text.split('\n').filter((line) => line.length > 0);
+    const header = JSON.parse(lines.shift());
+    if (header.error) throw new HubFailure(409, header.error.code, header.error.message);
+    return { lines, more: header.more };
+  }
+}
+
+/** The SHA-256 of a journal line's bytes, in hex: how the chain names a line. */
+export async function lineHash(line) {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(line));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}

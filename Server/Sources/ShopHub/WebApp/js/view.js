@@ -1,0 +1,193 @@
+// The view: puts the templates into the page and tells the controller what a
+// person did (a tap, a form sent, a choice changed). It keeps what a person is
+// typing: a live update redraws a screen's regions, never its forms.
+import { t } from './i18n.js';
+import { timer } from './format.js';
+import { text as markupText } from './template.js';
+
+export class View {
+  constructor(doc = document) {
+    this.doc = doc;
+    this.main = doc.getElementById('main');
+    this.nav = doc.getElementById('nav');
+    this.toastBox = doc.getElementById('toast');
+    this.title = doc.getElementById('title');
+    this.liveMark = doc.getElementById('live');
+    this.handlers = {};
+    this.timerTick = null;
+    this.toastTimer = null;
+    this.main.addEventListener('click', (event) => this.clicked(event));
+    this.toastBox.addEventListener('click', (event) => this.clicked(event));
+    this.main.addEventListener('submit', (event) => {
+      const form = event.target.closest('form[data-form]');
+      if (!form) return;
+      event.preventDefault();
+      this.call(form.dataset.form, form, new FormData(form));
+    });
+    this.main.addEventListener('change', (event) => {
+      const el = event.target.closest('[data-change]');
+      if (el) this.call(el.dataset.change, el, el.value);
+    });
+  }
+
+  /** What to do for each `data-action`, `data-form` and `data-change` name: `fn(element, detail, event)`. */
+  bind(handlers) { Object.assign(this.handlers, handlers); }
+
+  clicked(event) {
+    const el = event.target.closest('[data-action]');
+    if (!el || el.disabled) return;
+    if (el.classList.contains('what') && this.doc.body.dataset.role === 'viewer') return;   // a viewer's tap on a row buys nothing
+    event.preventDefault();
+    this.call(el.dataset.action, el, undefined, event);
+  }
+
+  async call(name, el, detail, event) {
+    const handler = this.handlers[name];
+    if (!handler) return;
+    const busy = el instanceof HTMLFormElement ? el.querySelector('button[type=submit]') : el;
+    if (busy) busy.setAttribute('aria-busy', 'true');
+    try { await handler(el, detail, event); }
+    finally { if (busy) busy.removeAttribute('aria-busy'); }
+  }
+
+  /** A new screen: its whole markup; focus goes to its heading so a screen reader says where it is. */
+  mount(markup, { focus = true } = {}) {
+    this.main.innerHTML = markupText(markup);
+    if (this.doc.body.dataset.role === 'viewer') {
+      const note = this.doc.createElement('p');
+      note.className = 'notice';
+      note.textContent = t('viewerNotice');
+      this.doc.querySelector('.screen-head')?.after(note);
+    }
+    this.paint(this.main);
+    if (focus) this.doc.getElementById('screen-title')?.focus({ preventScroll: true });
+  }
+
+  /** Redraws one region of the screen, keeping the focus on the control that had it where it still exists. */
+  region(name, markup) {
+    const box = this.main.querySelector(`[data-region="${name}"]`);
+    if (!box) return;
+    const active = this.doc.activeElement;
+    const key = active && box.contains(active) ? focusKey(active) : null;
+    const kind = active?.dataset?.action, peers = kind ? [...box.querySelectorAll(`[data-action="${kind}"]`)] : [];
+    const place = peers.indexOf(active);
+    const open = [...box.querySelectorAll('details[open]')].map((d) => focusKey(d.closest('[data-item],[data-location],[data-store],[data-member],li')));
+    // What a person typed or chose and has not sent yet stays as it was.
+    const typed = [...box.querySelectorAll('input, select, textarea')].filter(edited).map((el) => [focusKey(el), el.value, el.checked]);
+    box.innerHTML = markupText(markup);
+    for (const k of open) {
+      const again = k && findByKey(box, k);
+      again?.querySelector('details')?.setAttribute('open', '');
+    }
+    for (const [k, value, checked] of typed) {
+      const again = k && findByKey(box, k);
+      if (!again) continue;
+      if (again.type === 'checkbox') again.checked = checked; else again.value = value;
+    }
+    this.paint(box);
+    if (key) {
+      // The control itself, or (a bought entry left the list) the same kind of control where it was, or the heading.
+      const again = findByKey(box, key) ?? (place >= 0 ? [...box.querySelectorAll(`[data-action="${kind}"]`)][Math.min(place, peers.length - 2)] : null);
+      (again ?? this.doc.getElementById('screen-title'))?.focus({ preventScroll: true });
+    }
+  }
+
+  /** What the CSP keeps out of the markup: colours and lengths, set through the CSSOM. */
+  paint(root) {
+    for (const el of root.querySelectorAll('[data-color]')) {
+      if (el.dataset.color) el.style.setProperty('--swatch', el.dataset.color);
+    }
+    for (const el of root.querySelectorAll('[data-fraction]')) {
+      el.style.setProperty('--fraction', String(Math.max(0.01, Number(el.dataset.fraction) || 0)));
+    }
+    this.startTimers(root);
+  }
+
+  startTimers(root) {
+    const clock = root.querySelector('[data-timer]');
+    if (!clock && root === this.main) { clearInterval(this.timerTick); this.timerTick = null; }
+    if (!clock) return;
+    clearInterval(this.timerTick);
+    const base = Number(clock.dataset.seconds), started = performance.now(), paused = clock.dataset.paused === 'true';
+    const show = () => { clock.textContent = timer(base + (paused ? 0 : (performance.now() - started) / 1000)); };
+    show();
+    if (!paused) this.timerTick = setInterval(show, 1000);
+  }
+
+  setNav(markup) {
+    if (markup === null) { this.nav.hidden = true; this.nav.innerHTML = ''; return; }
+    this.nav.hidden = false;
+    this.nav.setAttribute('aria-label', t('nav'));
+    this.nav.innerHTML = markupText(markup);
+  }
+
+  setTitle(text) {
+    this.title.textContent = text;
+    this.doc.title = text === t('appName') ? text : `${text} · ${t('appName')}`;
+  }
+
+  setLive(online) {
+    this.liveMark.textContent = online ? t('live') : t('offline');
+    this.liveMark.classList.toggle('offline', !online);
+  }
+
+  /** A message that goes away by itself; with `action`, a button (say "Undo") beside it. */
+  toast(message, { action, label, data = {}, error = false } = {}) {
+    clearTimeout(this.toastTimer);
+    this.toastBox.hidden = false;
+    this.toastBox.classList.toggle('error', error);
+    this.toastBox.textContent = '';
+    const words = this.doc.createElement('span');
+    words.textContent = message;
+    this.toastBox.append(words);
+    if (action) {
+      const button = this.doc.createElement('button');
+      button.textContent = label;
+      button.dataset.action = action;
+      for (const [k, v] of Object.entries(data)) button.dataset[k] = v;
+      this.toastBox.append(button);
+    }
+    const close = this.doc.createElement('button');
+    close.className = 'icon';
+    close.textContent = '×';
+    close.setAttribute('aria-label', 'OK');
+    close.dataset.action = 'closeToast';
+    this.toastBox.append(close);
+    this.toastTimer = setTimeout(() => this.closeToast(), error ? 12000 : 6000);
+  }
+
+  closeToast() { this.toastBox.hidden = true; this.toastBox.textContent = ''; }
+
+  /** The suggestions under the "Item" field, or none. */
+  suggestions(markup) {
+    const box = this.doc.getElementById('add-suggestions');
+    const input = this.doc.getElementById('add-item');
+    if (!box || !input) return;
+    const empty = !markup || markup.length === 0;
+    box.innerHTML = empty ? '' : markupText(markup);
+    box.hidden = empty;
+    input.setAttribute('aria-expanded', String(!empty));
+    input.removeAttribute('aria-activedescendant');
+  }
+}
+
+/** Whether a person changed a field from what the page drew. */
+function edited(el) {
+  if (el.type === 'checkbox') return el.checked !== el.defaultChecked;
+  if (el.tagName === 'SELECT') return [...el.options].some((o) => o.selected !== o.defaultSelected);
+  return el.value !== el.defaultValue;
+}
+
+/** How a control is found again after its region was redrawn. */
+function focusKey(el) {
+  if (!el) return null;
+  if (el.id) return `#${el.id}`;
+  const data = ['action', 'form', 'item', 'location', 'store', 'member', 'list', 'device', 'by'].map((k) => el.dataset?.[k] ?? '').join('|');
+  const form = el.form?.dataset ? `${el.form.dataset.form ?? ''}:${el.form.dataset.item ?? el.form.dataset.list ?? el.form.dataset.member ?? el.form.dataset.location ?? el.form.dataset.store ?? ''}` : '';
+  return `${el.tagName}|${el.getAttribute('name') ?? ''}|${el.getAttribute('aria-label') ?? ''}|${form}|${data}`;
+}
+
+function findByKey(root, key) {
+  if (key.startsWith('#')) return root.querySelector(key);
+  return [...root.querySelectorAll('*')].find((el) => focusKey(el) === key) ?? null;
+}

@@ -1,0 +1,313 @@
+"""The web app's browser tests (SPEC section 12): a real `shop-hub serve` on
+loopback, on files and on PostgreSQL, driven by Debian's chromium through
+chromium-driver and selenium, one browser profile per phone.
+
+Things are found as a person or a screen reader finds them: by role and
+accessible name, by a field's label, by the text a person reads; never by a
+CSS class. Each check skips, saying why, where chromium, chromium-driver,
+selenium or (for the PostgreSQL runs) a cluster is missing.
+
+Run: .build/venv/bin/python -m pytest Server/Tests/Browser (after `swift build`
+at the root and in Server/; under pg_virtualenv for PostgreSQL too).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+HUB = Path(os.environ.get("SHOP_HUB", ROOT / "Server/.build/debug/shop-hub"))
+REPLAY = Path(os.environ.get("SHOP_REPLAY", ROOT / ".build/debug/shop-replay"))
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    HAVE_SELENIUM = True
+except ImportError:  # pragma: no cover - said in the skip
+    HAVE_SELENIUM = False
+
+
+def pytest_collection_modifyitems(config, items):
+    reasons = []
+    if not HAVE_SELENIUM:
+        reasons.append("selenium is not installed (.ci/run installs it into .build/venv)")
+    if not CHROMIUM:
+        reasons.append("no chromium (Debian's chromium package)")
+    if not Path(DRIVER).exists():
+        reasons.append("no chromedriver (Debian's chromium-driver package)")
+    if not HUB.exists():
+        reasons.append(f"no shop-hub at {HUB}: run `swift build --package-path Server` first")
+    if reasons:
+        skip = pytest.mark.skip(reason="; ".join(reasons))
+        for item in items:
+            item.add_marker(skip)
+
+
+# The hub
+
+def postgres_cluster():
+    host, user = os.environ.get("PGHOST"), os.environ.get("PGUSER")
+    if not host or not user:
+        return None
+    return host, os.environ.get("PGPORT", "5432"), user, os.environ.get("PGPASSWORD", "")
+
+
+def new_database():
+    host, port, user, password = postgres_cluster()
+    name = f"shop_app_test_{uuid.uuid4().hex[:8]}"
+    subprocess.run(["psql", "-c", f"CREATE DATABASE {name}"], check=True, capture_output=True,
+                   env={**os.environ, "PGDATABASE": "postgres"})
+    return f"postgres://{user}:{password}@{host}:{port}/{name}"
+
+
+class Hub:
+    """A `shop-hub serve` process on a free loopback port."""
+
+    def __init__(self, storage, folder):
+        self.storage = storage
+        self.folder = Path(folder)
+        self.place = str(self.folder / "data") if storage == "files" else new_database()
+        self.process = None
+        self.url = None
+
+    def storage_arguments(self):
+        return ["--data", self.place] if self.storage == "files" else ["--postgres", self.place]
+
+    def start(self):
+        log = open(self.folder / "hub.log", "ab")
+        # $SHOP_HUB_APP: serve the app from that folder (the sources, while editing) rather than the built copy.
+        app = ["--app", os.environ["SHOP_HUB_APP"]] if os.environ.get("SHOP_HUB_APP") else []
+        self.process = subprocess.Popen([str(HUB), "serve", "--port", "0", *self.storage_arguments(), *app],
+                                        stdout=subprocess.PIPE, stderr=log, env={**os.environ, "LOG_LEVEL": "warning"})
+        line = self.process.stdout.readline().decode()
+        match = re.search(r"listening on (http://\S+)", line)
+        assert match, f"shop-hub did not start: {line!r}; see {self.folder / 'hub.log'}"
+        self.url = match.group(1)
+        return self
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+
+    def import_journal(self, household, journal, device, actor):
+        """`shop-hub household import`: the household's token, shown once."""
+        out = subprocess.run([str(HUB), "household", "import", household, str(journal), *self.storage_arguments(),
+                              "--device", device, "--actor", actor], check=True, capture_output=True, text=True).stdout
+        return re.search(r"token, shown once: (\S+)", out).group(1)
+
+    def households(self):
+        """`shop-hub household list --json`: the households the hub holds."""
+        out = subprocess.run([str(HUB), "household", "list", "--json", *self.storage_arguments()], check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out)["households"]
+
+    def get(self, path, token):
+        request = urllib.request.Request(self.url + path, headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.read()
+
+
+STORAGES = ["files", "postgres"]
+
+
+@pytest.fixture(params=STORAGES)
+def hub(request, tmp_path):
+    if request.param == "postgres" and postgres_cluster() is None:
+        pytest.skip("no PostgreSQL: run under pg_virtualenv (it sets PGHOST, PGPORT, PGUSER, PGPASSWORD), as .ci/run does")
+    hub = Hub(request.param, tmp_path).start()
+    yield hub
+    hub.stop()
+
+
+# The phones
+
+class Phone:
+    """One browser profile: one phone. Finds things by role, name and label."""
+
+    def __init__(self, name, folder, language="en-US", size=(390, 844)):
+        self.name = name
+        self.folder = Path(folder)
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                         f"--user-data-dir={folder}/{name}-profile", f"--window-size={size[0]},{size[1]}",
+                         f"--lang={language}", "--no-first-run", "--disable-background-networking",
+                         "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
+            options.add_argument(argument)
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+        self.driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+        self.driver.set_window_size(*size)
+        # The page sees exactly a phone's (or a desktop's) viewport, as the screenshots show it.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
+        self.requests = []
+
+    def quit(self):
+        self.collect_requests()
+        self.driver.quit()
+
+    def open(self, url):
+        self.driver.get(url)
+
+    # Finding things as a person does
+
+    ROLES = {
+        "button": "button, [role=button], input[type=submit]",
+        "link": "a[href]",
+        "option": "[role=option], option",
+        "heading": "h1, h2, h3, [role=heading]",
+        "field": "input, select, textarea",
+        "listitem": "li",
+    }
+
+    def all(self, role, name, root=None, exact=True):
+        found = []
+        for element in (root or self.driver).find_elements(By.CSS_SELECTOR, self.ROLES[role]):
+            try:
+                if not element.is_displayed():
+                    continue
+                label = (element.accessible_name or "").strip()
+            except Exception:  # gone while looked at: the screen was redrawn
+                continue
+            if (label == name) if exact else (name in label):
+                found.append(element)
+        return found
+
+    def find(self, role, name, root=None, timeout=5, exact=True):
+        """The one visible element of `role` named `name`, waiting up to `timeout` seconds for it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = self.all(role, name, root, exact)
+            if found:
+                # As a person scrolls to what they look for: into the middle of the screen, clear of the bars.
+                try:
+                    self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", found[0])
+                    return found[0]
+                except Exception:  # redrawn meanwhile: look again
+                    pass
+            if time.monotonic() > deadline:
+                names = [e.accessible_name for e in (root or self.driver).find_elements(By.CSS_SELECTOR, self.ROLES[role]) if e.is_displayed()]
+                raise AssertionError(f"{self.name}: no {role} named {name!r} within {timeout} s; there are {names}{self.evidence()}")
+            time.sleep(0.05)
+
+    def button(self, name, **kw):
+        return self.find("button", name, **kw)
+
+    def field(self, label, **kw):
+        return self.find("field", label, **kw)
+
+    def form(self, name):
+        """A form by its accessible name (its heading)."""
+        for form in self.driver.find_elements(By.CSS_SELECTOR, "form"):
+            if form.is_displayed() and (form.accessible_name or "").strip() == name:
+                return form
+        raise AssertionError(f"{self.name}: no form named {name!r}")
+
+    def fill(self, label, text, root=None):
+        element = self.field(label, root=root)
+        element.clear()
+        element.send_keys(text)
+        return element
+
+    def entry(self, name, timeout=5):
+        """The list entry whose item is called `name` (as its row reads)."""
+        return self.wait(lambda: self.entries().get(name), timeout, f"entry {name!r}")
+
+    def entries(self):
+        """The list's entries shown now, by the item's name."""
+        found = {}
+        for row in self.driver.find_elements(By.XPATH, "//main//li[.//button]"):
+            try:
+                names = row.find_elements(By.XPATH, ".//*[@id and starts-with(@id, 'n-')]")
+                if names and row.is_displayed():
+                    found[names[0].text.strip()] = row
+            except Exception:
+                continue
+        return found
+
+    def wait(self, check, timeout, what):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                value = check()
+            except Exception:
+                value = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.name}: {what} not seen within {timeout} s{self.evidence()}")
+            time.sleep(0.05)
+
+    def heading(self, text, timeout=5):
+        return self.wait(lambda: any(h.text.strip() == text for h in self.driver.find_elements(By.CSS_SELECTOR, "main h2")), timeout,
+                         f"heading {text!r}")
+
+    def evidence(self):
+        """What the phone showed when a check failed: its screenshot's path, its alerts and console."""
+        path = self.folder / f"{self.name}-failed-{int(time.time() * 1000)}.png"
+        try:
+            self.screenshot(path)
+            alerts = [a.text for a in self.driver.find_elements(By.CSS_SELECTOR, "[role=alert]") if a.is_displayed()]
+            console = [e["message"] for e in self.driver.get_log("browser")]
+            return f"\n  screenshot: {path}\n  alerts: {alerts}\n  console: {console}\n  address: {self.driver.current_url}"
+        except Exception as error:
+            return f"\n  (no evidence: {error})"
+
+    def text(self):
+        return self.driver.find_element(By.TAG_NAME, "body").text
+
+    def session(self):
+        return json.loads(self.driver.execute_script("return localStorage.getItem('shopevents.session')") or "null")
+
+    def screenshot(self, path):
+        self.driver.save_screenshot(str(path))
+
+    # What it asked for
+
+    def collect_requests(self):
+        try:
+            for entry in self.driver.get_log("performance"):
+                message = json.loads(entry["message"])["message"]
+                if message.get("method") == "Network.requestWillBeSent":
+                    self.requests.append(message["params"]["request"]["url"])
+        except Exception:
+            pass
+        return self.requests
+
+    def console_errors(self):
+        return [e for e in self.driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+@pytest.fixture
+def phones(tmp_path):
+    made = []
+
+    def make(name, language="en-US", size=(390, 844)):
+        phone = Phone(name, tmp_path, language, size)
+        made.append(phone)
+        return phone
+
+    yield make
+    for phone in made:
+        phone.quit()
+
+
+def verify_journal(path):
+    """`shop-replay verify` on a journal: its output, asserting it passed."""
+    result = subprocess.run([str(REPLAY), "verify", "--journal", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, f"shop-replay verify failed: {result.stdout}{result.stderr}"
+    return result.stdout
