@@ -110,7 +110,7 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     # Buy and Undo on each side.
     ben.button("Buy", root=ben.entry("Bread")).click()
     seen_within(ana, lambda: "Bread" not in ana.entries(), "Bread bought")
-    ben.button("Undo", root=ben.driver.find_element("css selector", "[role=alert]")).click()
+    ben.button("Undo", root=ben.alert("Bought Bread")).click()
     seen_within(ana, lambda: "Bread" in ana.entries(), "Bread's purchase undone")
     ana.button("Buy", root=ana.entry("Milk")).click()
     seen_within(ben, lambda: "Milk" not in ben.entries(), "Milk bought")

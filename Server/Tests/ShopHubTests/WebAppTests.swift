@@ -71,6 +71,11 @@ import FoundationNetworking
         let manifest = try RawHTTP.call(port: hub.port, "GET", "/manifest.webmanifest")
         #expect(manifest.status == 200 && manifest.headers["content-type"] == "application/manifest+json")
         #expect(manifest.text.contains("/app/\(version)/icon.svg"))
+        // The service worker: at the root (its scope is the app), revalidated, with the version and every file filled in.
+        let worker = try RawHTTP.call(port: hub.port, "GET", "/sw.js")
+        #expect(worker.status == 200 && worker.headers["cache-control"] == "no-cache")
+        #expect(worker.headers["content-type"] == "text/javascript; charset=utf-8")
+        #expect(!worker.text.contains("%APP_") && worker.text.contains("\"/app/\(version)/js/app.js\"") && worker.text.contains("'\(version)'"))
         // Another version's paths are no file of this hub.
         #expect(try RawHTTP.call(port: hub.port, "GET", "/app/000000000000/js/app.js").status == 404)
     }

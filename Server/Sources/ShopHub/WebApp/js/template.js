@@ -2,7 +2,7 @@
 // is escaped; nothing here talks to the hub or keeps state. No inline style
 // and no inline script (the Content-Security-Policy allows neither): colours
 // and bar lengths are data attributes that the view sets through the CSSOM.
-import { t, tn, languages, lang } from './i18n.js';
+import { t, tn, languages, lang, refusal } from './i18n.js';
 import { money, amount, date, dateTime, duration, days } from './format.js';
 
 class Raw { constructor(text) { this.text = text; } }
@@ -155,19 +155,23 @@ export function summary(counts, view, currency) {
     ${counts.bought > 0 ? html`<button data-action="clearBought">${t('clearBought')}</button>` : ''}`;
 }
 
-function entryRow(e, { currency, members, list, ordering, position, count }) {
+function entryRow(e, { currency, members, list, ordering, position, count, location }) {
   const id = `n-${e.item}`;
+  // What a purchase made offline takes with it (SPEC 7: resolved when it is made).
+  const resolved = html` data-quantity="${e.quantity}"${e.unitPrice === null || e.unitPrice === undefined ? '' : html` data-price="${e.unitPrice}"`}${location ? html` data-location="${location}"` : ''}`;
+  const waiting = e.pending ? html`<span class="badge pending">${t('pendingMark')}</span>` : '';
   const who = e.assignee ? html`<span class="who">${t('forMember', { member: e.assignee })}</span>` : '';
   const price = e.unitPrice !== undefined && e.unitPrice !== null ? html`<span class="price">${money(e.unitPrice, currency)}</span>` : '';
-  const buyOrUndo = e.bought
+  const buyOrUndo = e.pending && e.bought ? html`<span class="done-mark" aria-hidden="true">✓</span>`
+    : e.bought
     ? html`<button class="undo" data-action="undo" data-purchase="${e.purchase ?? ''}" data-name="${e.name}" aria-describedby="${id}">${t('undo')}</button>`
-    : html`<button class="buy" data-action="buy" data-item="${e.item}" data-name="${e.name}" aria-describedby="${id}">${t('buy')}</button>`;
+    : html`<button class="buy" data-action="buy" data-item="${e.item}" data-name="${e.name}"${resolved} aria-describedby="${id}">${t('buy')}</button>`;
   const moves = ordering && !e.bought ? html`
     <button class="icon" data-action="moveEntry" data-item="${e.item}" data-by="-1" aria-describedby="${id}"${position === 0 ? raw(' disabled') : ''} aria-label="${t('moveUp')}">↑</button>
     <button class="icon" data-action="moveEntry" data-item="${e.item}" data-by="1" aria-describedby="${id}"${position === count - 1 ? raw(' disabled') : ''} aria-label="${t('moveDown')}">↓</button>` : '';
-  return html`<li class="entry${e.bought ? ' bought' : ''}${e.available === false ? ' unavailable' : ''}" data-item="${e.item}"${ordering && !e.bought ? raw(' draggable="true"') : ''}>
+  return html`<li class="entry${e.bought ? ' bought' : ''}${e.pending ? ' pending' : ''}${e.available === false ? ' unavailable' : ''}" data-item="${e.item}"${ordering && !e.bought ? raw(' draggable="true"') : ''}>
     ${buyOrUndo}
-    <span class="what"${e.bought ? '' : html` data-action="buy" data-item="${e.item}" data-name="${e.name}"`}><span class="name" id="${id}">${e.name}</span>
+    <span class="what"${e.bought ? '' : html` data-action="buy" data-item="${e.item}" data-name="${e.name}"${resolved}`}><span class="name" id="${id}">${e.name}</span> ${waiting}
       <span class="qty">${amount(e.quantity, e.unit)}</span> ${who} ${price}
       ${e.available === false ? html`<span class="badge">${t('notAvailable')}</span>` : ''}</span>
     ${moves}
@@ -192,7 +196,7 @@ export function entries(view, options) {
   if (sections.length === 0) return html`<p class="empty">${t('nothingToBuy')}</p>`;
   return sections.map((s) => html`<section class="aisle" aria-labelledby="aisle-${s.location ?? 'all'}">
     <h3 id="aisle-${s.location ?? 'all'}" class="aisle-title">${locationName(s.location, s.title)}</h3>
-    <ul class="entries">${s.entries.map((e) => entryRow(e, options))}</ul></section>`);
+    <ul class="entries">${s.entries.map((e) => entryRow(e, { ...options, location: s.location }))}</ul></section>`);
 }
 
 export function suggestionOptions(items, typed) {
@@ -203,6 +207,14 @@ export function suggestionOptions(items, typed) {
     rows.push(html`<li role="option" id="sugg-new" data-name="${typed.trim()}" data-unit="" aria-selected="false"><span>${typed.trim()}</span> <span class="badge">${t('newItemMark')}</span></li>`);
   }
   return rows;
+}
+
+/** Commands that waited and were then refused: each with its message, kept until dismissed (SPEC 12). */
+export function refusals(kept) {
+  if (kept.length === 0) return html``;
+  return html`<h2 class="visually-hidden">${t('notDone')}</h2><ul>${kept.map((r) => html`<li>
+    <span>${t('notDoneItem', { what: r.label ?? r.command.type, why: refusal(r.error.code, r.error.message) })}</span>
+    <button data-action="dismiss" data-n="${r.n}">${t('dismiss')}</button></li>`)}</ul>`;
 }
 
 // Items
