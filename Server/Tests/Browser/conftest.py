@@ -172,6 +172,9 @@ class Phone:
         self.requests = []
 
     def quit(self):
+        if getattr(self, "gone", False):
+            return
+        self.gone = True
         self.collect_requests()
         self.driver.quit()
 

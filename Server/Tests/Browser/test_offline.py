@@ -8,10 +8,12 @@ back online it sends them within 10 s. The journal then holds Bread bought
 once, both Eggs purchases (B's off the list, with the purchase id B made), no
 command twice, and verifies. A hub SIGKILLed while B sends loses nothing."""
 import json
+import os
 import random
 import socket
 import threading
 import time
+from pathlib import Path
 
 from conftest import verify_journal
 from test_two_phones import start_household, invite, open_list, add
@@ -183,6 +185,18 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     for item in ["Bread", "Eggs"]:
         ben.wait(lambda: "waiting to send" in ben.entry(item).text, 10, f"{item} still waiting after the reload")
     ben.wait(lambda: "2 changes waiting" in ben.text(), 5, "the count after the reload")
+    if os.environ.get("SHOP_APP_SCREENSHOTS"):
+        ben.screenshot(Path(os.environ["SHOP_APP_SCREENSHOTS"]) / "phone-offline-waiting.png")
+
+    # The phone restarted, still offline: the browser opens the app again, from its own copy.
+    ben.quit()
+    ben = phones("ben")
+    network(ben, online=False)
+    ben.open(proxy.url)
+    ben.heading("Lists", timeout=15)
+    open_list(ben, "Weekly")
+    for item in ["Bread", "Eggs"]:
+        ben.wait(lambda: "waiting to send" in ben.entry(item).text, 10, f"{item} still waiting after a restart")
 
     # The network back: the outbox drains within 10 s.
     proxy.start()
@@ -221,3 +235,76 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     each_command_once(lines)
     assert [line["data"]["purchase"] for line in lines if line["type"] == "ItemPurchased"].count(milk) == 1, "Milk bought once"
     proxy.stop()
+
+
+def test_two_phones_offline_at_once_converge(hub, phones, tmp_path):
+    """Both phones offline, conflicting: both buy Milk; one takes Bread off the list while the other changes
+    its quantity. Back online, both show the same list, every purchase is in the journal once (the later
+    Milk off the list), and the refused quantity change is shown with its words until dismissed."""
+    port = int(hub.url.rsplit(":", 1)[1])
+    ana_proxy, ben_proxy = Proxy(port).start(), Proxy(port).start()
+    ana = phones("ana")
+    ana.open(ana_proxy.url)
+    start = ana.form("Start a household")
+    for label, value in [("Household name", "Conflicts"), ("Your name", "ana"), ("Currency", "EUR"), ("Time zone", "Europe/Berlin")]:
+        ana.fill(label, value, root=start)
+    ana.button("Start a household", root=start).click()
+    ana.heading("Lists", timeout=10)
+    ana.fill("List name", "Weekly")
+    ana.button("Create list").click()
+    ana.heading("Weekly")
+    for item in ["Milk", "Bread"]:
+        add(ana, item, 1)
+    code = invite(ana, "ben")
+    ben = phones("ben")
+    ben.open(ben_proxy.url)
+    form = ben.form("Join a household")
+    ben.fill("Invite code", code, root=form)
+    ben.fill("Device name", "Bens phone", root=form)
+    ben.button("Join", root=form).click()
+    ben.heading("Lists", timeout=10)
+    for phone in (ana, ben):
+        controlled(phone)
+    ana.find("link", "Lists").click()
+    open_list(ana, "Weekly")
+    open_list(ben, "Weekly")
+    ben.entry("Bread", timeout=10)
+
+    for proxy, phone in ((ana_proxy, ana), (ben_proxy, ben)):
+        proxy.stop()
+        network(phone, online=False)
+    for phone in (ana, ben):
+        phone.button("Buy", root=phone.entry("Milk")).click()
+        phone.wait(lambda: "waiting to send" in phone.entry("Milk").text, 5, "Milk bought, waiting")
+    row = ana.entry("Bread")
+    row.find_element("xpath", ".//summary").click()
+    ana.button("Remove", root=ana.entry("Bread")).click()
+    ana.wait(lambda: "Bread" not in ana.entries(), 5, "Bread taken off, waiting")
+    row = ben.entry("Bread")
+    row.find_element("xpath", ".//summary").click()
+    ben.fill("Quantity: Bread", "3", root=ben.entry("Bread"))
+    ben.button("Change", root=ben.entry("Bread").find_element("xpath", ".//form[@data-form='changeQuantity']")).click()
+    ben.wait(lambda: "×3" in ben.entry("Bread").text, 5, "Bread ×3, waiting")
+    purchases = {phone.name: [c["data"]["purchase"] for c in waiting(phone) if c["type"] == "PurchaseItem"] for phone in (ana, ben)}
+
+    # Back online, Ana first, then Ben.
+    for proxy, phone in ((ana_proxy, ana), (ben_proxy, ben)):
+        proxy.start()
+        network(phone, online=True)
+        phone.wait(lambda: waiting(phone) == [], DRAIN_SECONDS, f"{phone.name}'s outbox drained")
+    # Ben's quantity change was refused (Bread is no longer on the list): kept, in words, until dismissed.
+    refusal = ben.alert("Not done", timeout=10)
+    assert "(not_on_list)" in refusal.text, refusal.text
+    ben.button("Dismiss", root=refusal).click()
+    ben.wait(lambda: not ben.driver.find_element("id", "refused").is_displayed(), 5, "the refusal dismissed")
+
+    # Both phones show the same list.
+    shown = lambda phone: sorted((name, row.text) for name, row in phone.entries().items())  # noqa: E731
+    ana.wait(lambda: shown(ana) == shown(ben) and "Bread" not in ana.entries(), 10, "the same list on both phones")
+    lines = journal_lines(hub, ana, tmp_path)
+    each_command_once(lines)
+    bought = [line["data"] for line in lines if line["type"] == "ItemPurchased"]
+    assert sorted(p["purchase"] for p in bought) == sorted(purchases["ana"] + purchases["ben"]), "every purchase once"
+    assert sorted(p.get("list") is None for p in bought) == [False, True], "the later Milk off the list"
+    for proxy in (ana_proxy, ben_proxy):
+        proxy.stop()
