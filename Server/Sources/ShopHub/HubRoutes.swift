@@ -69,6 +69,8 @@ public struct HubRoutes: Sendable {
         router.add(middleware: HubMiddleware(watch: watch, metrics: hubMetrics) { [storage, clock] device in
             await storage.seen(device, at: clock.now())
         })
+        // Before the routes: a Hummingbird router's middleware wraps the routes added after it.
+        router.add(middleware: Compression())
         router.post("/v1/households") { request, context in try await createHousehold(request, context) }
         router.post("/v1/join") { request, context in try await join(request, context) }
         router.post("/v1/households/:household/invites") { request, context in try await invite(request, context) }

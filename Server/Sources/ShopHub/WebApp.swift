@@ -146,14 +146,17 @@ public struct WebApp: Sendable {
     private static func response(_ file: File, _ request: Request) -> Response {
         var headers = securityHeaders()
         headers[.contentType] = file.contentType
-        headers[.eTag] = file.etag
         headers[.cacheControl] = file.immutable ? "public, max-age=31536000, immutable" : "no-cache"
         headers[.vary] = "Accept-Encoding"
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingBlanks == file.etag }) {
+        // The gzipped bytes are another representation: a tag of their own (RFC 9110 8.8.3).
+        let gzip = file.gzipped != nil && Compression.acceptsGzip(request.headers[.acceptEncoding])
+        let etag = gzip ? String(file.etag.dropLast()) + "-gzip\"" : file.etag
+        headers[.eTag] = etag
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingBlanks == etag }) {
             return Response(status: .notModified, headers: headers)
         }
         var body = file.body
-        if let gzipped = file.gzipped, Compression.acceptsGzip(request.headers[.acceptEncoding]) {
+        if gzip, let gzipped = file.gzipped {
             headers[.contentEncoding] = "gzip"
             body = gzipped
         }

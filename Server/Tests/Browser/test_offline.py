@@ -33,6 +33,8 @@ class Proxy:
         self.listener = None
         self.sockets = set()
         self.lock = threading.Lock()
+        self.clients = set()
+        self.on_push = None   # called once, in its own thread, right after a push's bytes were passed on
 
     @property
     def url(self):
@@ -60,6 +62,7 @@ class Proxy:
                 continue
             with self.lock:
                 self.sockets |= {client, upstream}
+                self.clients.add(client)
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
 
@@ -67,6 +70,9 @@ class Proxy:
         try:
             while data := source.recv(65536):
                 sink.sendall(data)
+                if self.on_push and source in self.clients and b'"push"' in data:
+                    hook, self.on_push = self.on_push, None
+                    threading.Thread(target=hook, daemon=True).start()
         except OSError:
             pass
         for s in (source, sink):
@@ -225,10 +231,17 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     ben.button("Buy", root=ben.entry("Milk")).click()
     ben.wait(lambda: "1 change waiting" in ben.text(), 5, "Milk waiting")
     milk = waiting(ben)[0]["data"]["purchase"]
+    killed = threading.Event()
+
+    def kill_while_pushing():
+        time.sleep(random.uniform(0.0, 0.02))   # before, during or just after the hub's commit
+        hub.kill()
+        killed.set()
+
+    proxy.on_push = kill_while_pushing
     proxy.start()
     network(ben, online=True)
-    time.sleep(random.uniform(0.0, 0.4))
-    hub.kill()
+    assert killed.wait(15), "the phone pushed"
     hub.restart()
     ben.wait(lambda: waiting(ben) == [], DRAIN_SECONDS + 5, "the outbox drained after the hub's restart")
     lines = journal_lines(hub, ana, tmp_path)

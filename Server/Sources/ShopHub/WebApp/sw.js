@@ -23,22 +23,36 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   // Only this hub's reads: a push or a pull goes to the network as it is (the outbox keeps what could not go).
   if (url.origin !== self.location.origin || request.method !== 'GET') return;
-  if (request.mode === 'navigate' || url.pathname === '/') {
-    event.respondWith(networkFirst(request, shell, '/'));
+  if (url.pathname === '/') {
+    event.respondWith(networkFirst(request, shell, '/', isPage));
   } else if (url.pathname.startsWith(`/app/${version}/`) || url.pathname === '/manifest.webmanifest') {
     event.respondWith(caches.match(request).then((kept) => kept ?? fetch(request)));
-  } else if (/^\/v1\/households\/[^/]+\/views\//.test(url.pathname)) {
+  } else if (/^\/v1\/households\/[^/]+\/views\//.test(url.pathname) && !url.pathname.endsWith('/views/suggestions')) {
+    // Suggestions are asked at every keystroke: not kept (offline, "Add" names the item and the hub finds it).
     event.respondWith(networkFirst(request, views));
   }
 });
 
-/** The network's answer (kept for next time), or, without a network, the last one kept. */
-async function networkFirst(request, cacheName, key = request) {
+const isPage = (answer) => (answer.headers.get('Content-Type') ?? '').startsWith('text/html');
+/** How long a slow network is waited for before the kept answer is shown (a weak signal in a shop). */
+const patience = 4000;
+
+/** The network's answer (kept for next time, if `keep` says so), or, without a network, the last one kept. */
+async function networkFirst(request, cacheName, key = request, keep = (answer) => answer.ok) {
   const cache = await caches.open(cacheName);
-  try {
-    const answer = await fetch(request);
-    if (answer.ok) await cache.put(key, answer.clone());
+  const fetched = fetch(request).then((answer) => {
+    if (answer.ok && keep(answer)) {
+      const copy = answer.clone();
+      // Kept after it was answered: the page does not wait for the disk.
+      cache.put(key, copy).catch(() => {});
+    }
     return answer;
+  });
+  const late = new Promise((resolve) => setTimeout(resolve, patience, null));
+  try {
+    const answer = await Promise.race([fetched, late.then(() => cache.match(key).then((kept) => kept ?? fetched))]);
+    if (answer) return answer;
+    return await fetched;
   } catch (error) {
     const kept = await cache.match(key);
     if (kept) return kept;

@@ -1,7 +1,7 @@
 // The controller: which screen the address names, what each tap or form
 // sends, and redrawing when the household changes. Rules are the hub's: a
 // refusal comes back with its code and is shown in words.
-import { t, lang, setLanguage, refusal } from './i18n.js';
+import { t, tn, lang, setLanguage, refusal } from './i18n.js';
 import { Store, HubFailure, Unreachable } from './store.js';
 import { Model, newId } from './model.js';
 import { View } from './view.js';
@@ -277,6 +277,7 @@ function route() {
 
 async function show() {
   current = route();
+  current.address = location.hash;
   if (store.session) {
     view.setNav(tpl.nav(current.name, Boolean(model.household?.trip)));
     if (!current.list && !current.item && !current.storeId) view.setTitle(model.household?.household?.name ?? t('appName'));
@@ -341,7 +342,13 @@ view.bind({
       await begin();
     } catch (error) { failed(error); }
   },
-  signOut: () => { if (confirmed(t('signOutConfirm'))) signedOut({ revoke: true }); },
+  signOut: async () => {
+    // What still waits goes first if it can; what cannot is named in the question.
+    await model.flush();
+    const left = (await model.pending()).length;
+    const question = left > 0 ? `${t('signOutConfirm')} ${tn('signOutLoses', left)}` : t('signOutConfirm');
+    if (confirmed(question)) signedOut({ revoke: true });
+  },
 
   // Lists
   createList: async (form, data) => {
@@ -369,6 +376,8 @@ view.bind({
     const { name, item, quantity, price, location } = el.dataset;
     // Resolved when it is made (SPEC 7): what the row shows, and the time on this phone.
     const data = { purchase, item, list: selectedList(), purchasedAt: new Date().toISOString() };
+    const trip = model.household?.trip;
+    if (trip?.store) data.store = trip.store.id;   // a purchase during a trip is at its store, also when sent later
     if (quantity) data.quantity = Number(quantity);
     if (price) data.unitPrice = Number(price);
     if (location) data.location = location;
@@ -465,11 +474,19 @@ function withPending(fetched, waiting, list) {
   const shown = structuredClone(fetched);
   const rows = shown.view === 'list-detail' ? [shown.entries] : shown.sections.map((s) => s.entries);
   const find = (item) => rows.flat().find((e) => e.item === item);
+  // A new item's quantity is the item's own (its CreateItem carries it); a purchase undone before it went is no purchase.
+  const created = new Map(waiting.filter((w) => w.command.type === 'CreateItem').map((w) => [w.command.data.item, w.command.data]));
+  const reverted = new Set(waiting.filter((w) => w.command.type === 'RevertPurchase').map((w) => w.command.data.purchase));
   for (const { command: { type, data }, label } of waiting) {
+    const entry = data?.item ? find(data.item) : null;
+    if (type === 'RevertPurchase') {
+      const bought = rows.flat().find((e) => e.bought && e.purchase === data.purchase);
+      if (bought) { Object.assign(bought, { bought: false, pending: true }); shown.bought -= 1; if (shown.remaining !== undefined) shown.remaining += 1; }
+      continue;
+    }
     if (data?.list !== list) continue;
-    const entry = find(data.item);
-    if (type === 'PurchaseItem' && entry && !entry.bought) {
-      Object.assign(entry, { bought: true, pending: true });
+    if (type === 'PurchaseItem' && entry && !entry.bought && !reverted.has(data.purchase)) {
+      Object.assign(entry, { bought: true, pending: true, purchase: data.purchase });
       shown.bought += 1;
       if (shown.remaining !== undefined) shown.remaining -= 1;
     } else if (type === 'AddItemToList' && !(entry && !entry.bought)) {
@@ -478,8 +495,9 @@ function withPending(fetched, waiting, list) {
         shown.sections.push(section);
         rows.push(section.entries);
       }
-      rows[rows.length - 1].push({ item: data.item, name: label ?? String(data.item), quantity: data.quantity ?? 1, bought: false,
-        unit: null, assignee: null, pending: true });
+      const item = created.get(data.item);
+      rows[rows.length - 1].push({ item: data.item, name: label ?? String(data.item), quantity: data.quantity ?? item?.quantity ?? 1,
+        bought: false, unit: item?.unit ?? null, assignee: null, pending: true });
       if (shown.remaining !== undefined) shown.remaining += 1; else shown.total += 1;
     } else if (type === 'ChangeQuantity' && entry) {
       Object.assign(entry, { quantity: data.quantity, pending: true });
@@ -707,7 +725,15 @@ window.addEventListener('online', () => model.retryNow());
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
 model.addEventListener('signedOut', () => signedOut({ revoked: true }));
 document.addEventListener('keydown', (event) => { if (event.key === 'Escape') view.closeToast(); });
-window.addEventListener('hashchange', () => show());
+window.addEventListener('hashchange', () => {
+  // "Skip to content" is no screen: it moves the focus to the screen shown.
+  if (location.hash === '#main') {
+    history.replaceState(null, '', current?.address ?? '#/lists');
+    document.getElementById('main').focus();
+    return;
+  }
+  show();
+});
 
 document.documentElement.lang = lang;
 if (store.session) begin(); else show();

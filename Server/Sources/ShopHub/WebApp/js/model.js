@@ -25,6 +25,9 @@ export class Model extends EventTarget {
     this.controller = null;
     this.outbox = new Outbox();
     this.flushing = Promise.resolve();
+    this.fresh = new Set();    // ids of commands made in this tab whose maker waits for their answer
+    this.results = new Map();  // the hub's answers to them, by id
+    this.living = false;
     this.wake = null;          // ends the live loop's pause at once (the network is back)
   }
 
@@ -61,15 +64,20 @@ export class Model extends EventTarget {
     this.store.saveSession({ household: joined.household, token: joined.token, actor: joined.actor, device });
   }
 
-  /** Forgets this browser's token; with `revoke`, asks the hub first to revoke it (a copy of it works no more). */
+  /**
+   * Forgets this browser's token. `revoke`: asks the hub first to revoke it (a copy of it works no more);
+   * what still waits in the outbox is then dropped (the person was told how much, and agreed). Without it
+   * (the hub refused the token), what waits is kept: joined again to the household, the phone sends it.
+   */
   async signOut({ revoke = false } = {}) {
     this.stop();
-    if (this.store.session) await this.outbox.forget(this.store.session.household).catch(() => {});
-    if (globalThis.caches) await caches.delete('views').catch(() => {});
-    if (revoke && this.store.session) {
-      try { await this.store.revoke(this.store.session.device); } catch { /* already revoked, or unreachable: forgotten all the same */ }
+    const session = this.store.session;
+    if (revoke && session) {
+      try { await this.store.revoke(session.device); } catch { /* already revoked, or unreachable: forgotten all the same */ }
+      await this.outbox.forget(session.household).catch(() => {});
+      if (globalThis.caches) await caches.delete('views').catch(() => {});
     }
-    this.store.forget();
+    this.store.forget(session?.token);
     this.household = null;
     this.head = null;
   }
@@ -85,10 +93,14 @@ export class Model extends EventTarget {
   async run(commands) {
     const household = this.session.household;
     const sent = commands.map((c) => ({ type: c.type, id: c.id ?? newId(), data: c.data }));
+    // Made now: a refusal of one of these is answered to the person looking, whichever flush sends it.
+    for (const c of sent) this.fresh.add(c.id);
     await this.outbox.add(sent.map((command, n) => ({ household, command, label: commands[n].label })));
     this.pendingChanged();
-    const answered = await this.flush(new Set(sent.map((c) => c.id)));
-    return sent.map((c) => answered.get(c.id) ?? { command: c.id, ok: true, pending: true });
+    await this.flush();
+    const results = sent.map((c) => this.results.get(c.id) ?? { command: c.id, ok: true, pending: true });
+    for (const c of sent) { this.fresh.delete(c.id); this.results.delete(c.id); }
+    return results;
   }
 
   /** One command: its result (`pending` while offline), or a thrown HubFailure with the hub's code when refused. */
@@ -109,51 +121,57 @@ export class Model extends EventTarget {
   pendingChanged() { this.dispatchEvent(new CustomEvent('pending')); }
 
   /**
-   * Sends the outbox in order, one push at a time; safe to interrupt anywhere and to repeat: the hub
-   * answers a command id it has from its record. `now`: the ids of commands made just now.
+   * Sends the outbox in order, one push at a time, in this tab and across the browser's tabs (a lock);
+   * safe to interrupt anywhere and to repeat: the hub answers a command id it has from its record.
    */
-  async flush(now = new Set()) {
+  async flush() {
     const previous = this.flushing;
     let release;
     this.flushing = new Promise((resolve) => { release = resolve; });
     await previous;
-    const answered = new Map(), retries = new Map();   // a retry's id → the command it stands for
     try {
-      for (let round = 0; round < 50 && this.session; round++) {
-        const waiting = (await this.outbox.all(this.session.household)).slice(0, 1000);
-        if (waiting.length === 0) break;
-        const results = await this.pushed(waiting);
-        if (!results) break;   // unreachable: everything stays
-        let again = false;
-        const done = [];
-        for (const entry of waiting) {
-          const result = results.get(entry.command.id);
-          if (!result) continue;
-          const original = retries.get(entry.command.id) ?? entry.command.id;
-          if (result.ok) { done.push(entry.n); answered.set(original, result); continue; }
-          const retry = offList(entry.command, result.error);
-          if (retry) {
-            // Recorded in the outbox before it is sent.
-            await this.outbox.replace(entry.n, retry);
-            retries.set(retry.id, original);
-            again = true;
-          } else if (now.has(original)) {
-            done.push(entry.n);
-            answered.set(original, result);
-          } else {
-            await this.outbox.reject(entry.n, result.error);
-          }
-        }
-        await this.outbox.remove(done);
-        if (done.length) this.changed('push');
-        if (!again && waiting.length < 1000) break;
-      }
+      if (navigator.locks) await navigator.locks.request('shopevents-outbox', () => this.send());
+      else await this.send();
     } finally {
       release();
       this.pendingChanged();
     }
-    return answered;
   }
+
+  async send() {
+    const retries = new Map();   // a retry's id → the command it stands for
+    for (let round = 0; round < 50 && this.session; round++) {
+      const waiting = batch(await this.outbox.all(this.session.household));
+      if (waiting.length === 0) break;
+      const results = await this.pushed(waiting);
+      if (!results) break;   // unreachable: everything stays
+      let again = false, refused = 0;
+      const done = [];
+      for (const entry of waiting) {
+        const result = results.get(entry.command.id);
+        if (!result) continue;
+        const original = retries.get(entry.command.id) ?? entry.command.correlation ?? entry.command.id;
+        if (result.ok) { done.push(entry.n); this.answer(original, result); continue; }
+        const retry = offList(entry.command, result.error);
+        if (retry) {
+          // Recorded in the outbox before it is sent.
+          if (await this.outbox.replace(entry.n, retry)) { retries.set(retry.id, original); again = true; }
+        } else if (this.fresh.has(original)) {
+          done.push(entry.n);
+          this.answer(original, result);
+        } else {
+          await this.outbox.reject(entry.n, result.error);
+          refused += 1;
+        }
+      }
+      await this.outbox.remove(done);
+      if (done.length) this.changed('push');
+      // Again while anything moved (more may wait behind this push); never round and round on the same commands.
+      if (!again && done.length === 0 && refused === 0) break;
+    }
+  }
+
+  answer(id, result) { if (this.fresh.has(id)) this.results.set(id, result); }
 
   /** One push of `waiting`: the hub's results by command id, or null while it cannot be reached. */
   async pushed(waiting) {
@@ -165,14 +183,14 @@ export class Model extends EventTarget {
       if (error instanceof Unreachable) { this.setOnline(false); return null; }
       if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut')); return null; }
       if (error instanceof HubFailure && waiting.length > 1) {
-        // The push as a whole was refused (a line the hub cannot read): each alone, so only that one is refused.
-        const each = new Map();
-        for (const entry of waiting) {
-          const one = await this.pushed([entry]);
-          if (!one) return each.size ? each : null;
-          for (const [id, r] of one) each.set(id, r);
-        }
-        return each;
+        // The push as a whole was refused (a line the hub cannot read): its halves, so that only that line is refused.
+        const half = Math.ceil(waiting.length / 2);
+        const first = await this.pushed(waiting.slice(0, half));
+        if (!first) return null;
+        const second = await this.pushed(waiting.slice(half));
+        const both = new Map([...first, ...(second ?? [])]);
+        if (!second) both.partial = true;
+        return both;
       }
       if (error instanceof HubFailure) return new Map([[waiting[0].command.id, { command: waiting[0].command.id, ok: false, error: { code: error.code, message: error.message } }]]);
       throw error;
@@ -212,6 +230,12 @@ export class Model extends EventTarget {
 
   /** Follows the household's journal until stopped: each line that arrives is a change to show. */
   async live() {
+    if (this.living) return;   // one long poll per tab
+    this.living = true;
+    try { await this.follow(); } finally { this.living = false; }
+  }
+
+  async follow() {
     this.stopped = false;
     let pause = 1000, behind = false;
     while (!this.stopped && this.session) {
@@ -243,6 +267,18 @@ export class Model extends EventTarget {
       }
     }
   }
+}
+
+/** As many waiting commands as one push may carry: at most 1,000, and well under the hub's 1 MiB body. */
+function batch(entries) {
+  const taken = [];
+  let bytes = 64;
+  for (const entry of entries) {
+    bytes += JSON.stringify(entry.command).length * 3 + 1;   // UTF-8 at most 3 bytes a UTF-16 unit
+    if (taken.length === 1000 || (taken.length > 0 && bytes > 900_000)) break;
+    taken.push(entry);
+  }
+  return taken;
 }
 
 /** The same purchase off any list, with a new command id, if `error` says its entry is gone; else null. */

@@ -74,8 +74,10 @@ export class Outbox {
     const tx = db.transaction('outbox', 'readwrite', { durability: 'strict' });
     const store = tx.objectStore('outbox');
     const entry = await request(store.get(n));
+    if (!entry) { await done(tx); return false; }   // answered meanwhile (another tab): nothing to put back
     store.put({ ...entry, command });
     await done(tx);
+    return true;
   }
 
   /** Moves the entry `n` to the refusals kept for the person, with the hub's error. */

@@ -21,6 +21,9 @@ export function html(strings, ...values) {
 }
 export const text = (value) => piece(value);
 
+/** An element id made from a name a person typed (spaces, quotes): letters, digits, '-' and '_' only, and unique. */
+const idOf = (prefix, text) => `${prefix}-${Array.from(new TextEncoder().encode(String(text)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
 const field = (id, label, input) => html`<label class="field" for="${id}"><span>${label}</span>${input}</label>`;
 const option = (value, label, selected) => html`<option value="${value}"${selected ? raw(' selected') : ''}>${label}</option>`;
 const tabs = (label, items) => html`<div class="tabs" role="group" aria-label="${label}">${items.map((i) =>
@@ -162,8 +165,7 @@ function entryRow(e, { currency, members, list, ordering, position, count, locat
   const waiting = e.pending ? html`<span class="badge pending">${t('pendingMark')}</span>` : '';
   const who = e.assignee ? html`<span class="who">${t('forMember', { member: e.assignee })}</span>` : '';
   const price = e.unitPrice !== undefined && e.unitPrice !== null ? html`<span class="price">${money(e.unitPrice, currency)}</span>` : '';
-  const buyOrUndo = e.pending && e.bought ? html`<span class="done-mark" aria-hidden="true">✓</span>`
-    : e.bought
+  const buyOrUndo = e.bought
     ? html`<button class="undo" data-action="undo" data-purchase="${e.purchase ?? ''}" data-name="${e.name}" aria-describedby="${id}">${t('undo')}</button>`
     : html`<button class="buy" data-action="buy" data-item="${e.item}" data-name="${e.name}"${resolved} aria-describedby="${id}">${t('buy')}</button>`;
   const moves = ordering && !e.bought ? html`
@@ -409,11 +411,11 @@ const roleSelect = (id, current, label) => html`<select id="${id}" name="role"${
 
 export function members(view, me, owner) {
   return html`${view.open ? html`<p class="help">${t('openHousehold')}</p>` : ''}<ul class="cards">${view.members.map((m) => html`<li class="card">
-    <span class="name" id="m-${m.member}">${m.member === me ? t('you', { actor: me }) : m.member}</span> <span class="badge">${t(`role_${m.role}`)}</span>
-    ${owner ? html`<details class="more"><summary aria-describedby="m-${m.member}">${t('more')}</summary>
-      <form data-form="changeRole" data-member="${m.member}" class="row">${roleSelect(`role-${m.member}`, m.role, `${t('role')}: ${m.member}`)}
-        <button type="submit" aria-describedby="m-${m.member}">${t('changeRole')}</button></form>
-      <button class="danger" data-action="removeMember" data-member="${m.member}" data-name="${m.member}" aria-describedby="m-${m.member}">${t('removeMember')}</button>
+    <span class="name" id="${idOf('m', m.member)}">${m.member === me ? t('you', { actor: me }) : m.member}</span> <span class="badge">${t(`role_${m.role}`)}</span>
+    ${owner ? html`<details class="more"><summary aria-describedby="${idOf('m', m.member)}">${t('more')}</summary>
+      <form data-form="changeRole" data-member="${m.member}" class="row">${roleSelect(idOf('role', m.member), m.role, `${t('role')}: ${m.member}`)}
+        <button type="submit" aria-describedby="${idOf('m', m.member)}">${t('changeRole')}</button></form>
+      <button class="danger" data-action="removeMember" data-member="${m.member}" data-name="${m.member}" aria-describedby="${idOf('m', m.member)}">${t('removeMember')}</button>
     </details>` : ''}</li>`)}</ul>`;
 }
 
@@ -426,9 +428,9 @@ export function owners(devices, me, zone) {
       <ul class="invite-code" data-region="inviteCode" role="status"></ul>
     </form>
     <h3>${t('devices')}</h3>
-    <ul class="cards">${devices.map((d) => html`<li class="card"><span class="name" id="dev-${d.device}">${d.device}</span>
+    <ul class="cards">${devices.map((d) => html`<li class="card"><span class="name" id="${idOf('dev', d.device)}">${d.device}</span>
       <span class="meta">${d.actor}${d.lastSeen ? html` · ${t('lastSeen', { date: dateTime(d.lastSeen, zone) })}` : ''}${d.device === me ? html` · ${t('thisDevice')}` : ''}</span>
- ${d.device === me ? '' : html`<button class="danger" data-action="revoke" data-device="${d.device}" data-name="${d.device}" aria-describedby="dev-${d.device}">${t('revoke')}</button>`}</li>`)}</ul>`;
+ ${d.device === me ? '' : html`<button class="danger" data-action="revoke" data-device="${d.device}" data-name="${d.device}" aria-describedby="${idOf('dev', d.device)}">${t('revoke')}</button>`}</li>`)}</ul>`;
 }
 
 export function inviteCode(code, actor, expires, zone) {

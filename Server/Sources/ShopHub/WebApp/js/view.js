@@ -139,7 +139,10 @@ export class View {
   /** The refusals kept for the person, above the screen. */
   refusals(markup) {
     this.refusedBox.setAttribute('aria-label', t('notDone'));
-    this.refusedBox.innerHTML = markupText(markup);
+    // Written only when it changed: an alert region rewritten is read out again.
+    const text = markupText(markup);
+    if (this.refusedBox.innerHTML === text) return;
+    this.refusedBox.innerHTML = text;
     this.refusedBox.hidden = this.refusedBox.children.length === 0;
   }
 
