@@ -10,7 +10,7 @@ import Glibc
 // owner over another connection, and each device of that household is timed from the push's answer
 // (and from its request) to its own answer with the new line, then polls again. Beside it in the same
 // run: `GET /healthz` over a fresh connection, and a push's own latency, with no poll open and with all
-// open; the hub's resident memory, files and threads before and after the polls opened. On files with
+// open (`/healthz` also as the polls arrive); the hub's resident memory, files and threads before and after the polls opened. On files with
 // one process, then on PostgreSQL with two processes over one database (devices spread over both, so
 // half the wakes cross processes by LISTEN/NOTIFY) when a cluster is given. Not a test.
 //
@@ -113,18 +113,22 @@ struct OpenBench {
         start = .now
         let polls = try OpenPolls(made, ports: ports, wait: wait)
         defer { polls.close() }
-        try polls.hello()
         let connected = figures()
+        try polls.hello()
+        let greeted = figures()
         try polls.openPolls()
         progress("\(storage): \(polls.count) devices connected, hello'd and polling in \(String(format: "%.1f", seconds(since: start))) s")
-        let healthOpen = try healthzLatencies(ports)
+        // Asked as the polls arrive (the hub still taking them), and again after the wakes, every poll waiting.
+        let healthArriving = try healthzLatencies(ports)
         let open = figures()
         let (wakes, pushing) = try polls.wake(pushes, pushers: pushers, limit: limit)
+        let healthOpen = try healthzLatencies(ports)
         let after = figures()
         let table = OpenTable(storage: storage, devices: polls.count, processes: servers.count)
-        table.latencies(quiet: quiet, open: pushing, healthQuiet: healthQuiet, healthOpen: healthOpen, wakes: wakes)
+        table.latencies(quiet: quiet, open: pushing, wakes: wakes, healthz: (quiet: healthQuiet, arriving: healthArriving, open: healthOpen))
         table.memory([("\(households) households made, no device connected", enrolled),
-                      ("\(polls.count) devices connected, after hello (idle keep-alive)", connected),
+                      ("\(polls.count) devices connected, nothing asked yet", connected),
+                      ("\(polls.count) devices after hello (idle keep-alive)", greeted),
                       ("\(polls.count) polls waiting", open), ("after the wakes (polls waiting again)", after)])
     }
 
