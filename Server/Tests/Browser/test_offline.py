@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from conftest import verify_journal
-from test_two_phones import start_household, invite, open_list, add
+from test_two_phones import start_household, invite, join, open_list, add
 
 DRAIN_SECONDS = 10
 
@@ -157,12 +157,7 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     # Ben's phone, through the proxy: joined, the list seen once while the app is kept.
     proxy = Proxy(int(hub.url.rsplit(":", 1)[1])).start()
     ben = phones("ben")
-    ben.open(proxy.url)
-    form = ben.form("Join a household")
-    ben.fill("Invite code", code, root=form)
-    ben.fill("Device name", "Ben's phone", root=form)
-    ben.button("Join", root=form).click()
-    ben.heading("Lists", timeout=10)
+    join(ben, proxy.url, code, "Ben's phone")
     controlled(ben)
     open_list(ben, "Weekly")
     ben.entry("Eggs", timeout=10)
@@ -270,12 +265,7 @@ def test_two_phones_offline_at_once_converge(hub, phones, tmp_path):
         add(ana, item, 1)
     code = invite(ana, "ben")
     ben = phones("ben")
-    ben.open(ben_proxy.url)
-    form = ben.form("Join a household")
-    ben.fill("Invite code", code, root=form)
-    ben.fill("Device name", "Bens phone", root=form)
-    ben.button("Join", root=form).click()
-    ben.heading("Lists", timeout=10)
+    join(ben, ben_proxy.url, code, "Bens phone")
     for phone in (ana, ben):
         controlled(phone)
     ana.find("link", "Lists").click()

@@ -39,8 +39,9 @@ def invite(phone, actor):
     return status.group(1)
 
 
-def join(phone, hub, code, device, labels=("Invite code", "Device name", "Join"), lists="Lists"):
-    phone.open(hub.url)
+def join(phone, base, code, device, labels=("Invite code", "Device name", "Join"), lists="Lists"):
+    """Joins with an invite code on the app at `base` (the hub's address, or a proxy's)."""
+    phone.open(base)
     code_label, device_label, join_label = labels
     form = phone.form({"Join": "Join a household", "Beitreten": "Einem Haushalt beitreten"}[join_label])
     phone.fill(code_label, code, root=form)
@@ -81,7 +82,7 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     ana.button("Create list").click()
     ana.heading("Weekly")
     code = invite(ana, "ben")
-    join(ben, hub, code, "Ben's phone")
+    join(ben, hub.url, code, "Ben's phone")
     open_list(ben, "Weekly")
     ana.find("link", "Lists").click()
     open_list(ana, "Weekly")
@@ -142,7 +143,7 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     ana.find("link", "Household").click()
     code = invite(ana, "cleo")
     cleo = phones("cleo", language="de-DE")
-    join(cleo, hub, code, "Cleos Telefon", labels=("Einladungscode", "Gerätename", "Beitreten"), lists="Listen")
+    join(cleo, hub.url, code, "Cleos Telefon", labels=("Einladungscode", "Gerätename", "Beitreten"), lists="Listen")
     open_list(cleo, "Weekly")
     for label in ["Artikel", "Menge"]:
         cleo.field(label)
