@@ -60,17 +60,7 @@ struct PostgresBench {
     }
 
     /// A new database in the cluster: its URL.
-    func newDatabase() throws -> String {
-        let name = "hub_bench_\(UUID().uuidString.prefix(8).lowercased())"
-        let psql = Process()
-        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        psql.arguments = [cluster, "-q", "-c", "CREATE DATABASE \(name)"]
-        try psql.run()
-        psql.waitUntilExit()
-        guard var parts = URLComponents(string: cluster) else { throw BenchFailure(description: "bad URL") }
-        parts.path = "/" + name
-        return parts.string ?? cluster
-    }
+    func newDatabase() throws -> String { try createDatabase(in: cluster) }
 
     /// One run of a peer (`eventsourcing` or `pgbench`) on a fresh database: its events or rows a second.
     func peer(_ kind: String, _ size: Int) -> Result<Double, BenchFailure> {

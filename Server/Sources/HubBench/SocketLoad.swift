@@ -45,22 +45,7 @@ final class SocketLoad: @unchecked Sendable {
 
     init(_ targets: [Target]) throws {
         for target in targets {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw BenchFailure(description: "socket: \(String(cString: strerror(errno)))") }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(target.port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
-                let why = String(cString: strerror(errno))
-                Glibc.close(fd)
-                throw BenchFailure(description: "connect to 127.0.0.1:\(target.port): \(why)")
-            }
-            var one: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let fd = try connectLoopback(port: target.port)
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
             let head = "POST /v1/households/\(target.household)/sync HTTP/1.1\r\nHost: 127.0.0.1:\(target.port)\r\n"

@@ -30,6 +30,8 @@ public struct Compression: RouterMiddleware {
               let type = response.headers[.contentType], type.hasPrefix("application/json") || type.hasPrefix("text/html") else {
             return response
         }
+        // A body whose length is known and out of range goes as it is, unread.
+        if let length = response.body.contentLength, length < Self.minimumBytes || length > Self.maximumBytes { return response }
         let collected = Collected()
         try await response.body.write(Collector(into: collected))
         let whole = collected.buffer.withLock { $0 }

@@ -69,6 +69,8 @@ public struct HubRoutes: Sendable {
         router.add(middleware: HubMiddleware(watch: watch, metrics: hubMetrics) { [storage, clock] device in
             await storage.seen(device, at: clock.now())
         })
+        // Before the routes: a Hummingbird router's middleware wraps the routes added after it.
+        router.add(middleware: Compression())
         router.post("/v1/households") { request, context in try await createHousehold(request, context) }
         router.post("/v1/join") { request, context in try await join(request, context) }
         router.post("/v1/households/:household/invites") { request, context in try await invite(request, context) }
@@ -226,7 +228,7 @@ public struct HubRoutes: Sendable {
     /// it waited is answered `unauthorized`.
     private func longPoll(_ household: HouseholdID, after: Int, hash: SHA256Digest, device: DeviceRecord, until deadline: ContinuousClock.Instant,
                           seen: Int, first: SyncResponse) async throws -> SyncResponse {
-        var answer = first, generation = seen, waited = false
+        var answer = first, generation = seen
         while case let .lines(lines, _) = answer, lines.isEmpty, !watch.isStopped {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { break }
@@ -235,13 +237,12 @@ public struct HubRoutes: Sendable {
             } onGracefulShutdown: {
                 watch.stop()
             }
-            waited = true
             generation = watch.generation(household)
             // Every wake-up checks the token again: a revoke wakes the household's polls, so a revoked phone hears at once.
             try await requireLive(device)
             answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor, token: device.tokenHash) }
         }
-        if waited { try await requireLive(device) }
+        // Every wait ended in the token's check above: the answer goes to a live token.
         return answer
     }
 

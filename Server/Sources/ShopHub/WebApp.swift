@@ -42,8 +42,10 @@ public struct WebApp: Sendable {
         "manifest-src 'self'", "worker-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    /// The placeholder in `index.html` (and the manifest) that becomes ``version``.
+    /// The placeholder in `index.html` (and the manifest, the service worker) that becomes ``version``.
     static let versionMark = "%APP_VERSION%"
+    /// The placeholder in `sw.js` that becomes the list of the versioned files' paths (a JavaScript array).
+    static let filesMark = "%APP_FILES%"
     /// The files served at fixed paths (the page, the manifest, the service worker): revalidated on every use.
     static let fixedPaths: Set<String> = ["index.html", "manifest.webmanifest", "sw.js"]
 
@@ -66,11 +68,17 @@ public struct WebApp: Sendable {
         for (path, bytes) in contents { hasher.update(Array(path.utf8)); hasher.update(bytes) }
         let version = String(hasher.finalize().description.prefix(12))
         self.version = version
+        // What the service worker keeps for opening without a network: every versioned file.
+        let versioned = contents.map(\.0).filter { !Self.fixedPaths.contains($0) }.map { "/app/\(version)/\($0)" } + ["/manifest.webmanifest"]
+        let list = "[" + versioned.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         var files: [String: File] = [:]
         for (relative, original) in contents {
             let fixed = Self.fixedPaths.contains(relative)
             var bytes = original
-            if fixed { bytes = Array(String(decoding: original, as: UTF8.self).replacingOccurrences(of: Self.versionMark, with: version).utf8) }
+            if fixed {
+                bytes = Array(String(decoding: original, as: UTF8.self).replacingOccurrences(of: Self.versionMark, with: version)
+                    .replacingOccurrences(of: Self.filesMark, with: list).utf8)
+            }
             let path = relative == "index.html" ? "/" : fixed ? "/\(relative)" : "/app/\(version)/\(relative)"
             files[path] = Self.file(relative, bytes, immutable: !fixed)
         }
@@ -138,14 +146,17 @@ public struct WebApp: Sendable {
     private static func response(_ file: File, _ request: Request) -> Response {
         var headers = securityHeaders()
         headers[.contentType] = file.contentType
-        headers[.eTag] = file.etag
         headers[.cacheControl] = file.immutable ? "public, max-age=31536000, immutable" : "no-cache"
         headers[.vary] = "Accept-Encoding"
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingBlanks == file.etag }) {
+        // The gzipped bytes are another representation: a tag of their own (RFC 9110 8.8.3).
+        let gzip = file.gzipped != nil && Compression.acceptsGzip(request.headers[.acceptEncoding])
+        let etag = gzip ? String(file.etag.dropLast()) + "-gzip\"" : file.etag
+        headers[.eTag] = etag
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingBlanks == etag }) {
             return Response(status: .notModified, headers: headers)
         }
         var body = file.body
-        if let gzipped = file.gzipped, Compression.acceptsGzip(request.headers[.acceptEncoding]) {
+        if gzip, let gzipped = file.gzipped {
             headers[.contentEncoding] = "gzip"
             body = gzipped
         }

@@ -32,7 +32,6 @@ func buildApplication(_ configuration: HubConfiguration) async throws -> some Ap
     if let registry = configuration.metrics { metrics = { registry.emitToBuffer() } }
     let routes = HubRoutes(storage: storage, limits: configuration.limits, clock: configuration.clock, metricsText: metrics)
     let router = routes.router()
-    router.add(middleware: Compression())
     let webApp = try loadWebApp(configuration.app)
     webApp?.add(to: router)
     let scheme = configuration.tls == nil ? "http" : "https"

@@ -85,17 +85,32 @@ class Hub:
     def storage_arguments(self):
         return ["--data", self.place] if self.storage == "files" else ["--postgres", self.place]
 
-    def start(self):
+    def start(self, port=0):
         log = open(self.folder / "hub.log", "ab")
         # $SHOP_HUB_APP: serve the app from that folder (the sources, while editing) rather than the built copy.
         app = ["--app", os.environ["SHOP_HUB_APP"]] if os.environ.get("SHOP_HUB_APP") else []
-        self.process = subprocess.Popen([str(HUB), "serve", "--port", "0", *self.storage_arguments(), *app],
+        self.process = subprocess.Popen([str(HUB), "serve", "--port", str(port), *self.storage_arguments(), *app],
                                         stdout=subprocess.PIPE, stderr=log, env={**os.environ, "LOG_LEVEL": "warning"})
         line = self.process.stdout.readline().decode()
         match = re.search(r"listening on (http://\S+)", line)
         assert match, f"shop-hub did not start: {line!r}; see {self.folder / 'hub.log'}"
         self.url = match.group(1)
         return self
+
+    def kill(self):
+        """SIGKILL, at whatever moment it is."""
+        self.process.kill()
+        self.process.wait(timeout=20)
+
+    def restart(self):
+        """The same hub again, on the same port and storage."""
+        port = int(self.url.rsplit(":", 1)[1])
+        for _ in range(50):
+            try:
+                return self.start(port)
+            except AssertionError:   # the port not free yet
+                time.sleep(0.1)
+        raise AssertionError("shop-hub did not restart")
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -157,6 +172,9 @@ class Phone:
         self.requests = []
 
     def quit(self):
+        if getattr(self, "gone", False):
+            return
+        self.gone = True
         self.collect_requests()
         self.driver.quit()
 
@@ -230,7 +248,7 @@ class Phone:
     def entries(self):
         """The list's entries shown now, by the item's name."""
         found = {}
-        for row in self.driver.find_elements(By.XPATH, "//main//li[.//button]"):
+        for row in self.driver.find_elements(By.XPATH, "//main//li[.//*[@id and starts-with(@id, 'n-')]]"):
             try:
                 names = row.find_elements(By.XPATH, ".//*[@id and starts-with(@id, 'n-')]")
                 if names and row.is_displayed():
@@ -251,6 +269,11 @@ class Phone:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{self.name}: {what} not seen within {timeout} s{self.evidence()}")
             time.sleep(0.05)
+
+    def alert(self, containing, timeout=5):
+        """The visible alert (a message, a refusal) whose words contain `containing`."""
+        return self.wait(lambda: next((a for a in self.driver.find_elements(By.CSS_SELECTOR, "[role=alert]")
+                                       if a.is_displayed() and containing in a.text), None), timeout, f"an alert with {containing!r}")
 
     def heading(self, text, timeout=5):
         return self.wait(lambda: any(h.text.strip() == text for h in self.driver.find_elements(By.CSS_SELECTOR, "main h2")), timeout,

@@ -71,6 +71,11 @@ import FoundationNetworking
         let manifest = try RawHTTP.call(port: hub.port, "GET", "/manifest.webmanifest")
         #expect(manifest.status == 200 && manifest.headers["content-type"] == "application/manifest+json")
         #expect(manifest.text.contains("/app/\(version)/icon.svg"))
+        // The service worker: at the root (its scope is the app), revalidated, with the version and every file filled in.
+        let worker = try RawHTTP.call(port: hub.port, "GET", "/sw.js")
+        #expect(worker.status == 200 && worker.headers["cache-control"] == "no-cache")
+        #expect(worker.headers["content-type"] == "text/javascript; charset=utf-8")
+        #expect(!worker.text.contains("%APP_") && worker.text.contains("\"/app/\(version)/js/app.js\"") && worker.text.contains("'\(version)'"))
         // Another version's paths are no file of this hub.
         #expect(try RawHTTP.call(port: hub.port, "GET", "/app/000000000000/js/app.js").status == 404)
     }
@@ -131,6 +136,31 @@ import FoundationNetworking
         let refused = try scratch.run(["serve", "--port", "0", "--data", scratch.path("data"), "--app", empty], executable: Programs.shopHub)
         #expect(refused.status == 3)
         #expect(refused.stderr.contains("holds no index.html"))
+    }
+
+    /// The API's GET answers too (a view, the report) go gzipped to a client that asks, at 1 KiB or more.
+    @Test func viewsAndTheReportAreGzippedWhenAsked() async throws {
+        let scratch = ToolRunner()
+        defer { scratch.remove() }
+        let hub = try HubProcess(data: scratch.path("data"))
+        defer { _ = hub.terminate() }
+        let (household, token) = try await V4HubHTTPTests.newHousehold(hub.base)
+        var commands = [#"{"type":"CreateHousehold","id":"\#(UUID())","data":{"household":"\#(household)","name":"Home","currency":"EUR","timeZone":"Europe/Berlin"}}"#]
+        for n in 0..<60 { commands.append(#"{"type":"CreateItem","id":"\#(UUID())","data":{"name":"Item number \#(n)"}}"#) }
+        let push = "{\"push\":{\"commands\":[\(commands.joined(separator: ","))]}}"
+        #expect(try await HTTP.call("POST", "\(hub.base)/v1/households/\(household)/sync", token: token, body: Array(push.utf8)).status == 200)
+        for path in ["views/all-items-by-name", "report"] {
+            let headers = ["Authorization": "Bearer \(token)"]
+            let plain = try RawHTTP.call(port: hub.port, "GET", "/v1/households/\(household)/\(path)", headers: headers)
+            let packed = try RawHTTP.call(port: hub.port, "GET", "/v1/households/\(household)/\(path)", headers: headers.merging(["Accept-Encoding": "gzip"]) { a, _ in a })
+            #expect(plain.status == 200 && plain.headers["content-encoding"] == nil && plain.body.count > 1024, "\(path)")
+            #expect(packed.status == 200 && packed.headers["content-encoding"] == "gzip" && packed.headers["vary"] == "Accept-Encoding", "\(path)")
+            #expect(try Self.gunzip(packed.body, in: scratch) == plain.body, "\(path)")
+        }
+        // A sync answer is left as it is (a device hashes the journal's lines it pulls).
+        let pulled = try RawHTTP.exchange(port: hub.port, Array(("POST /v1/households/\(household)/sync HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            + "Authorization: Bearer \(token)\r\nAccept-Encoding: gzip\r\nContent-Length: \(V4HubHTTPTests.emptyPull.count)\r\n\r\n").utf8) + V4HubHTTPTests.emptyPull)
+        #expect(pulled.status == 200 && pulled.headers["content-encoding"] == nil)
     }
 
     /// A browser names a device in a path percent-encoded ("Ana's phone" is `Ana's%20phone`): revoked all the same.

@@ -1,7 +1,7 @@
 // The controller: which screen the address names, what each tap or form
 // sends, and redrawing when the household changes. Rules are the hub's: a
 // refusal comes back with its code and is shown in words.
-import { t, lang, setLanguage, refusal } from './i18n.js';
+import { t, tn, lang, setLanguage, refusal } from './i18n.js';
 import { Store, HubFailure, Unreachable } from './store.js';
 import { Model, newId } from './model.js';
 import { View } from './view.js';
@@ -24,9 +24,9 @@ function failed(error) {
 }
 
 /** Runs a command and redraws; a refusal is shown and changes nothing. */
-async function send(type, data, { toast } = {}) {
+async function send(type, data, { toast, label } = {}) {
   try {
-    const result = await model.command(type, data);
+    const result = await model.command(type, data, label);
     if (toast) view.toast(toast.message, toast);
     return result;
   } catch (error) {
@@ -88,7 +88,10 @@ const screens = {
         const name = mode === 'order' ? 'list-detail' : mode === 'name' ? 'shopping-list-by-name' : 'shopping-list-by-location';
         const options = { list: id };
         if (mode === 'location' && state.store) options.store = state.store;
-        const [shown, members, stores] = await Promise.all([model.view(name, options), memberNames(), mode === 'location' ? storesView() : null]);
+        const [fetched, members, stores, waiting] = await Promise.all([model.view(name, options), memberNames(),
+          mode === 'location' ? storesView().catch(() => null) : null, model.pending()]);
+        // What this phone did that the hub has not taken yet shows at once, marked as waiting (SPEC 12).
+        const shown = withPending(fetched, waiting, id);
         // The counts of the whole list: the shopping list views count bought and left; list-detail all and bought.
         const counts = shown.view === 'list-detail' ? { bought: shown.bought, remaining: shown.total - shown.bought }
           : { bought: shown.bought, remaining: shown.remaining };
@@ -274,6 +277,7 @@ function route() {
 
 async function show() {
   current = route();
+  current.address = location.hash;
   if (store.session) {
     view.setNav(tpl.nav(current.name, Boolean(model.household?.trip)));
     if (!current.list && !current.item && !current.storeId) view.setTitle(model.household?.household?.name ?? t('appName'));
@@ -315,6 +319,7 @@ function selectedList() { return current?.list; }
 view.bind({
   language: async (el, code) => { setLanguage(code); document.documentElement.lang = lang; await show(); },
   closeToast: () => view.closeToast(),
+  dismiss: (el) => model.dismiss(Number(el.dataset.n)),
 
   start: async (form, data) => {
     sessionStorage.removeItem('shopevents.notice');
@@ -337,7 +342,13 @@ view.bind({
       await begin();
     } catch (error) { failed(error); }
   },
-  signOut: () => { if (confirmed(t('signOutConfirm'))) signedOut({ revoke: true }); },
+  signOut: async () => {
+    // What still waits goes first if it can; what cannot is named in the question.
+    await model.flush();
+    const left = (await model.pending()).length;
+    const question = left > 0 ? `${t('signOutConfirm')} ${tn('signOutLoses', left)}` : t('signOutConfirm');
+    if (confirmed(question)) signedOut({ revoke: true });
+  },
 
   // Lists
   createList: async (form, data) => {
@@ -362,9 +373,19 @@ view.bind({
   addEntry: (form, data) => addEntry(form, data),
   buy: async (el) => {
     const purchase = newId();
-    const name = el.dataset.name;
-    await send('PurchaseItem', { purchase, item: el.dataset.item, list: selectedList() },
-      { toast: { message: t('boughtToast', { name }), action: 'undo', label: t('undo'), data: { purchase, name } } });
+    const { name, item, quantity, price, location } = el.dataset;
+    // Resolved when it is made (SPEC 7): what the row shows, and the time on this phone.
+    const data = { purchase, item, list: selectedList(), purchasedAt: new Date().toISOString() };
+    const trip = model.household?.trip;
+    if (trip?.store) data.store = trip.store.id;   // a purchase during a trip is at its store, also when sent later
+    if (quantity) data.quantity = Number(quantity);
+    if (price) data.unitPrice = Number(price);
+    if (location) data.location = location;
+    const result = await send('PurchaseItem', data, { label: name });
+    if (result) {
+      view.toast(result.pending ? t('boughtWaiting', { name }) : t('boughtToast', { name }),
+        { action: 'undo', label: t('undo'), data: { purchase, name } });
+    }
   },
   undo: async (el) => {
     const { purchase, name } = el.dataset;
@@ -445,6 +466,60 @@ view.bind({
   },
 });
 
+/**
+ * The list as it will be once the outbox is sent: purchases shown bought, entries added, quantities changed,
+ * assignments made, entries removed; each marked `pending`. The views' JSON is not changed in place.
+ */
+function withPending(fetched, waiting, list) {
+  const shown = structuredClone(fetched);
+  const rows = shown.view === 'list-detail' ? [shown.entries] : shown.sections.map((s) => s.entries);
+  const find = (item) => rows.flat().find((e) => e.item === item);
+  // A new item's quantity is the item's own (its CreateItem carries it); a purchase undone before it went is no purchase.
+  const created = new Map(waiting.filter((w) => w.command.type === 'CreateItem').map((w) => [w.command.data.item, w.command.data]));
+  const reverted = new Set(waiting.filter((w) => w.command.type === 'RevertPurchase').map((w) => w.command.data.purchase));
+  for (const { command: { type, data }, label } of waiting) {
+    const entry = data?.item ? find(data.item) : null;
+    if (type === 'RevertPurchase') {
+      const bought = rows.flat().find((e) => e.bought && e.purchase === data.purchase);
+      if (bought) { Object.assign(bought, { bought: false, pending: true }); shown.bought -= 1; if (shown.remaining !== undefined) shown.remaining += 1; }
+      continue;
+    }
+    if (data?.list !== list) continue;
+    if (type === 'PurchaseItem' && entry && !entry.bought && !reverted.has(data.purchase)) {
+      Object.assign(entry, { bought: true, pending: true, purchase: data.purchase });
+      shown.bought += 1;
+      if (shown.remaining !== undefined) shown.remaining -= 1;
+    } else if (type === 'AddItemToList' && !(entry && !entry.bought)) {
+      if (rows.length === 0) {
+        const section = { title: '', location: null, entries: [] };
+        shown.sections.push(section);
+        rows.push(section.entries);
+      }
+      const item = created.get(data.item);
+      rows[rows.length - 1].push({ item: data.item, name: label ?? String(data.item), quantity: data.quantity ?? item?.quantity ?? 1,
+        bought: false, unit: item?.unit ?? null, assignee: null, pending: true });
+      if (shown.remaining !== undefined) shown.remaining += 1; else shown.total += 1;
+    } else if (type === 'ChangeQuantity' && entry) {
+      Object.assign(entry, { quantity: data.quantity, pending: true });
+    } else if (type === 'AssignEntry' && entry) {
+      Object.assign(entry, { assignee: data.member ?? null, pending: true });
+    } else if (type === 'RemoveItemFromList' && entry) {
+      for (const r of rows) { const at = r.indexOf(entry); if (at >= 0) r.splice(at, 1); }
+      if (entry.bought) shown.bought -= 1; else if (shown.remaining !== undefined) shown.remaining -= 1;
+      if (shown.total !== undefined) shown.total -= 1;
+    }
+  }
+  return shown;
+}
+
+/** The header's word on the connection and the changes waiting; the refusals kept for the person. */
+async function showPending() {
+  if (!store.session) { view.setLive(model.online, 0); return; }
+  const [waiting, refused] = await Promise.all([model.pending(), model.rejected()]);
+  view.setLive(model.online, waiting.length);
+  view.refusals(tpl.refusals(refused));
+}
+
 function moveWithin(order, id, by, then) {
   const from = order.indexOf(id), to = from + by;
   if (from < 0 || to < 0 || to >= order.length) return null;
@@ -465,26 +540,31 @@ async function addEntry(form, data) {
   const unit = data.get('unit').trim();
   const member = data.get('member');
   if (!name) return;
-  const known = await model.view('suggestions', { prefix: name, limit: 100 }).then((v) => v.items).catch(() => []);
-  const existing = known.find((i) => i.name.toLocaleLowerCase() === name.toLocaleLowerCase());
+  const known = await model.view('suggestions', { prefix: name, limit: 100 }).then((v) => v.items).catch(() => null);
+  const existing = known?.find((i) => i.name.toLocaleLowerCase() === name.toLocaleLowerCase());
   const commands = [];
   let item = existing?.item;
-  if (!item) {
+  if (!known) {
+    // The hub cannot be asked (offline, nothing kept for these letters): the entry names the item, and the
+    // hub finds it by its name when the command arrives (a name it does not know is refused then, and shown).
+    commands.push({ type: 'AddItemToList', data: { list, item: name, quantity }, label: name });
+  } else if (!item) {
     // A new item carries the quantity as its own: a quantity the core refuses refuses the item too, so a
     // refused "Add" leaves no item behind; the entry then takes it.
     item = newId();
     commands.push({ type: 'CreateItem', data: { item, name, quantity, ...(unit ? { unit } : {}) } });
-    commands.push({ type: 'AddItemToList', data: { list, item } });
+    commands.push({ type: 'AddItemToList', data: { list, item }, label: name });
   } else {
     if (unit && unit !== (existing.unit ?? '')) commands.push({ type: 'ChangeItemDetails', data: { item, unit } });
-    commands.push({ type: 'AddItemToList', data: { list, item, quantity } });
+    commands.push({ type: 'AddItemToList', data: { list, item, quantity }, label: name });
   }
-  if (member) commands.push({ type: 'AssignEntry', data: { list, item, member } });
-  if (await sendAll(commands)) {
+  if (member) commands.push({ type: 'AssignEntry', data: { list, item: item ?? name, member } });
+  const results = await sendAll(commands);
+  if (results) {
     form.reset();
     view.suggestions(null);
     document.getElementById('add-item')?.focus();
-    view.toast(t('addedToast', { name }));
+    view.toast(results.some((r) => r.pending) ? t('addedWaiting', { name }) : t('addedToast', { name }));
   }
 }
 
@@ -617,15 +697,19 @@ async function begin() {
   await applyRole();
   if (!location.hash || location.hash === '#/') location.hash = '#/lists';
   else await show();
+  showPending();
+  model.flush();
   model.live();
 }
 
 // A push of this phone's and the long poll's wake-up for the same lines come within milliseconds: one redraw.
+// The outbox's changes too: a command pushed at once makes one redraw, one that waits shows as waiting.
 let changeTimer = null;
-model.addEventListener('changed', () => {
+function soon() {
   clearTimeout(changeTimer);
   changeTimer = setTimeout(changed, 80);
-});
+}
+model.addEventListener('changed', soon);
 
 async function changed() {
   applyRole();
@@ -634,10 +718,22 @@ async function changed() {
   if (hadTrip !== Boolean(model.household?.trip)) view.setNav(tpl.nav(current?.name, Boolean(model.household?.trip)));
   redraw();
 }
-model.addEventListener('online', (event) => view.setLive(event.detail));
+model.addEventListener('online', () => showPending());
+model.addEventListener('pending', () => { showPending(); soon(); });
+window.addEventListener('online', () => model.retryNow());
+// The app and the last views open without a network (sw.js, SPEC 12).
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
 model.addEventListener('signedOut', () => signedOut({ revoked: true }));
 document.addEventListener('keydown', (event) => { if (event.key === 'Escape') view.closeToast(); });
-window.addEventListener('hashchange', () => show());
+window.addEventListener('hashchange', () => {
+  // "Skip to content" is no screen: it moves the focus to the screen shown.
+  if (location.hash === '#main') {
+    history.replaceState(null, '', current?.address ?? '#/lists');
+    document.getElementById('main').focus();
+    return;
+  }
+  show();
+});
 
 document.documentElement.lang = lang;
 if (store.session) begin(); else show();

@@ -59,7 +59,10 @@ export function days(value) {
 export function parseMoney(text) {
   const cleaned = String(text).replace(/[^\d.,-]/g, '').trim();
   if (cleaned === '') return null;
-  const normal = cleaned.includes(',') && !cleaned.includes('.') ? cleaned.replace(',', '.') : cleaned.replace(/,/g, '');
+  // The last of "." and "," is the decimal mark ("1.234,56" and "1,234.56" are both 1234.56; "2,49" is 2.49).
+  const mark = Math.max(cleaned.lastIndexOf('.'), cleaned.lastIndexOf(','));
+  const digits = (text) => text.replace(/[.,]/g, '');
+  const normal = mark < 0 ? cleaned : `${digits(cleaned.slice(0, mark))}.${digits(cleaned.slice(mark + 1))}`;
   const value = Number(normal);
   return Number.isFinite(value) ? Math.round(value * 100) : NaN;
 }

@@ -1,8 +1,15 @@
 // The model: the household as this browser knows it, the commands it sends,
 // and the live connection that tells it when anything changed. Every rule is
 // the hub's: a command goes to the hub, and its answer (accepted or refused
-// with a code) is what the screen shows.
+// with a code) is what the screen shows. A command waits in the outbox
+// (IndexedDB) from the moment it is made until the hub answered it, so a
+// phone without a network keeps working and sends everything, in order, when
+// it is back (SPEC sections 7 and 12).
 import { HubFailure, Unreachable, lineHash } from './store.js';
+import { Outbox } from './outbox.js';
+
+/** A purchase refused because its entry is gone or bought is sent again off the list (SPEC 7): never lost. */
+const entryGone = new Set(['not_on_list', 'already_bought', 'unknown_list', 'list_deleted', 'item_deleted']);
 
 /** Ids made here, as SPEC 12 asks: every command and every thing it creates. */
 export const newId = () => crypto.randomUUID().toUpperCase();
@@ -16,6 +23,12 @@ export class Model extends EventTarget {
     this.online = true;
     this.stopped = false;
     this.controller = null;
+    this.outbox = new Outbox();
+    this.flushing = Promise.resolve();
+    this.fresh = new Set();    // ids of commands made in this tab whose maker waits for their answer
+    this.results = new Map();  // the hub's answers to them, by id
+    this.living = false;
+    this.wake = null;          // ends the live loop's pause at once (the network is back)
   }
 
   get session() { return this.store.session; }
@@ -51,13 +64,20 @@ export class Model extends EventTarget {
     this.store.saveSession({ household: joined.household, token: joined.token, actor: joined.actor, device });
   }
 
-  /** Forgets this browser's token; with `revoke`, asks the hub first to revoke it (a copy of it works no more). */
+  /**
+   * Forgets this browser's token. `revoke`: asks the hub first to revoke it (a copy of it works no more);
+   * what still waits in the outbox is then dropped (the person was told how much, and agreed). Without it
+   * (the hub refused the token), what waits is kept: joined again to the household, the phone sends it.
+   */
   async signOut({ revoke = false } = {}) {
     this.stop();
-    if (revoke && this.store.session) {
-      try { await this.store.revoke(this.store.session.device); } catch { /* already revoked, or unreachable: forgotten all the same */ }
+    const session = this.store.session;
+    if (revoke && session) {
+      try { await this.store.revoke(session.device); } catch { /* already revoked, or unreachable: forgotten all the same */ }
+      await this.outbox.forget(session.household).catch(() => {});
+      if (globalThis.caches) await caches.delete('views').catch(() => {});
     }
-    this.store.forget();
+    this.store.forget(session?.token);
     this.household = null;
     this.head = null;
   }
@@ -65,21 +85,116 @@ export class Model extends EventTarget {
   // Commands
 
   /**
-   * Sends commands in one push; each gets an id made here. Answers the hub's
-   * results, one a command. A refused command changed nothing.
+   * Commands made now: each gets an id made here and is kept in the outbox before anything is
+   * shown; then the outbox is sent. Answers one result a command: the hub's, or `{pending: true}`
+   * while the hub cannot be reached. A command refused now (the person is looking) leaves the
+   * outbox with its refusal; one refused later (it waited) is kept until the person dismisses it.
    */
   async run(commands) {
+    const household = this.session.household;
     const sent = commands.map((c) => ({ type: c.type, id: c.id ?? newId(), data: c.data }));
-    const results = await this.store.push(sent);
-    if (results.some((r) => r.ok)) this.changed('push');
+    // Made now: a refusal of one of these is answered to the person looking, whichever flush sends it.
+    for (const c of sent) this.fresh.add(c.id);
+    await this.outbox.add(sent.map((command, n) => ({ household, command, label: commands[n].label })));
+    this.pendingChanged();
+    await this.flush();
+    const results = sent.map((c) => this.results.get(c.id) ?? { command: c.id, ok: true, pending: true });
+    for (const c of sent) { this.fresh.delete(c.id); this.results.delete(c.id); }
     return results;
   }
 
-  /** One command: its result, or a thrown HubFailure with the hub's code when refused. */
-  async command(type, data) {
-    const [result] = await this.run([{ type, data }]);
+  /** One command: its result (`pending` while offline), or a thrown HubFailure with the hub's code when refused. */
+  async command(type, data, label) {
+    const [result] = await this.run([{ type, data, label }]);
     if (!result.ok) throw new HubFailure(400, result.error.code, result.error.message);
     return result;
+  }
+
+  /** The household's waiting commands, oldest first. */
+  pending() { return this.session ? this.outbox.all(this.session.household) : Promise.resolve([]); }
+
+  /** Refusals of commands that had waited, kept until dismissed. */
+  rejected() { return this.session ? this.outbox.rejected(this.session.household) : Promise.resolve([]); }
+
+  async dismiss(n) { await this.outbox.dismiss(n); this.pendingChanged(); }
+
+  pendingChanged() { this.dispatchEvent(new CustomEvent('pending')); }
+
+  /**
+   * Sends the outbox in order, one push at a time, in this tab and across the browser's tabs (a lock);
+   * safe to interrupt anywhere and to repeat: the hub answers a command id it has from its record.
+   */
+  async flush() {
+    const previous = this.flushing;
+    let release;
+    this.flushing = new Promise((resolve) => { release = resolve; });
+    await previous;
+    try {
+      if (navigator.locks) await navigator.locks.request('shopevents-outbox', () => this.send());
+      else await this.send();
+    } finally {
+      release();
+      this.pendingChanged();
+    }
+  }
+
+  async send() {
+    const retries = new Map();   // a retry's id → the command it stands for
+    for (let round = 0; round < 50 && this.session; round++) {
+      const waiting = batch(await this.outbox.all(this.session.household));
+      if (waiting.length === 0) break;
+      const results = await this.pushed(waiting);
+      if (!results) break;   // unreachable: everything stays
+      let again = false, refused = 0;
+      const done = [];
+      for (const entry of waiting) {
+        const result = results.get(entry.command.id);
+        if (!result) continue;
+        const original = retries.get(entry.command.id) ?? entry.command.correlation ?? entry.command.id;
+        if (result.ok) { done.push(entry.n); this.answer(original, result); continue; }
+        const retry = offList(entry.command, result.error);
+        if (retry) {
+          // Recorded in the outbox before it is sent.
+          if (await this.outbox.replace(entry.n, retry)) { retries.set(retry.id, original); again = true; }
+        } else if (this.fresh.has(original)) {
+          done.push(entry.n);
+          this.answer(original, result);
+        } else {
+          await this.outbox.reject(entry.n, result.error);
+          refused += 1;
+        }
+      }
+      await this.outbox.remove(done);
+      if (done.length) this.changed('push');
+      // Again while anything moved (more may wait behind this push); never round and round on the same commands.
+      if (!again && done.length === 0 && refused === 0) break;
+    }
+  }
+
+  answer(id, result) { if (this.fresh.has(id)) this.results.set(id, result); }
+
+  /** One push of `waiting`: the hub's results by command id, or null while it cannot be reached. */
+  async pushed(waiting) {
+    try {
+      const results = await this.store.push(waiting.map((e) => e.command));
+      this.setOnline(true);
+      return new Map(results.map((r) => [r.command, r]));
+    } catch (error) {
+      if (error instanceof Unreachable) { this.setOnline(false); return null; }
+      if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut')); return null; }
+      if (error instanceof HubFailure && waiting.length > 1) {
+        // The push as a whole was refused (a line the hub cannot read): its halves, so that only that line is refused.
+        const half = Math.ceil(waiting.length / 2);
+        const first = await this.pushed(waiting.slice(0, half));
+        if (!first) return null;
+        const second = await this.pushed(waiting.slice(half));
+        const both = new Map([...first, ...(second ?? [])]);
+        if (!second) both.partial = true;
+        return both;
+      }
+      if (error instanceof HubFailure) return new Map([[waiting[0].command.id, { command: waiting[0].command.id, ok: false, error: { code: error.code, message: error.message } }]]);
+      throw error;
+    }
   }
 
   // Views
@@ -102,7 +217,11 @@ export class Model extends EventTarget {
     if (this.online === online) return;
     this.online = online;
     this.dispatchEvent(new CustomEvent('online', { detail: online }));
+    if (online) this.flush();   // back: what waited goes now
   }
+
+  /** The network is back (the browser says so): try at once rather than after the pause. */
+  retryNow() { this.wake?.(); }
 
   stop() {
     this.stopped = true;
@@ -111,14 +230,21 @@ export class Model extends EventTarget {
 
   /** Follows the household's journal until stopped: each line that arrives is a change to show. */
   async live() {
+    if (this.living) return;   // one long poll per tab
+    this.living = true;
+    try { await this.follow(); } finally { this.living = false; }
+  }
+
+  async follow() {
     this.stopped = false;
     let pause = 1000, behind = false;
     while (!this.stopped && this.session) {
       try {
-        if (!this.head) this.head = await this.store.hello();
+        if (!this.head) { this.head = await this.store.hello(); this.setOnline(true); }
         this.controller = new AbortController();
-        // Catching up (more lines than one answer holds) asks without waiting.
-        const { lines, more } = await this.store.pull(this.head.seq, this.head.hash, behind ? 0 : 25, this.controller.signal);
+        // Catching up (more lines than one answer holds), or not yet sure the hub is reachable, asks without waiting:
+        // a long poll answers only when something changes, and the outbox waits for the word that the hub is back.
+        const { lines, more } = await this.store.pull(this.head.seq, this.head.hash, behind || !this.online ? 0 : 25, this.controller.signal);
         behind = more;
         this.setOnline(true);
         pause = 1000;
@@ -135,9 +261,29 @@ export class Model extends EventTarget {
         }
         if (error instanceof HubFailure && error.status === 409) { this.head = null; continue; }   // diverged: ask the head again
         if (error instanceof Unreachable || error instanceof HubFailure) this.setOnline(false);
-        await new Promise((resolve) => setTimeout(resolve, pause));
-        pause = Math.min(pause * 2, 10000);
+        await new Promise((resolve) => { this.wake = resolve; setTimeout(resolve, pause); });
+        this.wake = null;
+        pause = Math.min(pause * 2, 4000);
       }
     }
   }
+}
+
+/** As many waiting commands as one push may carry: at most 1,000, and well under the hub's 1 MiB body. */
+function batch(entries) {
+  const taken = [];
+  let bytes = 64;
+  for (const entry of entries) {
+    bytes += JSON.stringify(entry.command).length * 3 + 1;   // UTF-8 at most 3 bytes a UTF-16 unit
+    if (taken.length === 1000 || (taken.length > 0 && bytes > 900_000)) break;
+    taken.push(entry);
+  }
+  return taken;
+}
+
+/** The same purchase off any list, with a new command id, if `error` says its entry is gone; else null. */
+function offList(command, error) {
+  if (command.type !== 'PurchaseItem' || !command.data.list || !entryGone.has(error.code)) return null;
+  const { list, ...data } = command.data;
+  return { type: 'PurchaseItem', id: newId(), correlation: command.id, data };
 }

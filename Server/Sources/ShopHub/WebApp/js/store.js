@@ -34,9 +34,11 @@ export class Store {
     localStorage.setItem(sessionKey, JSON.stringify(session));
   }
 
-  forget() {
+  /** Forgets the session; with `token`, only if it is still that one (another tab may have joined anew). */
+  forget(token) {
+    const kept = Store.loadSession();
+    if (!token || !kept || kept.token === token) localStorage.removeItem(sessionKey);
     this.session = null;
-    localStorage.removeItem(sessionKey);
   }
 
   async request(method, path, options = {}) {

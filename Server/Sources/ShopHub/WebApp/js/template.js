@@ -2,7 +2,7 @@
 // is escaped; nothing here talks to the hub or keeps state. No inline style
 // and no inline script (the Content-Security-Policy allows neither): colours
 // and bar lengths are data attributes that the view sets through the CSSOM.
-import { t, tn, languages, lang } from './i18n.js';
+import { t, tn, languages, lang, refusal } from './i18n.js';
 import { money, amount, date, dateTime, duration, days } from './format.js';
 
 class Raw { constructor(text) { this.text = text; } }
@@ -20,6 +20,9 @@ export function html(strings, ...values) {
   return raw(strings.reduce((out, text, i) => out + text + (i < values.length ? piece(values[i]) : ''), ''));
 }
 export const text = (value) => piece(value);
+
+/** An element id made from a name a person typed (spaces, quotes): letters, digits, '-' and '_' only, and unique. */
+const idOf = (prefix, text) => `${prefix}-${Array.from(new TextEncoder().encode(String(text)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 
 const field = (id, label, input) => html`<label class="field" for="${id}"><span>${label}</span>${input}</label>`;
 const option = (value, label, selected) => html`<option value="${value}"${selected ? raw(' selected') : ''}>${label}</option>`;
@@ -155,19 +158,22 @@ export function summary(counts, view, currency) {
     ${counts.bought > 0 ? html`<button data-action="clearBought">${t('clearBought')}</button>` : ''}`;
 }
 
-function entryRow(e, { currency, members, list, ordering, position, count }) {
+function entryRow(e, { currency, members, list, ordering, position, count, location }) {
   const id = `n-${e.item}`;
+  // What a purchase made offline takes with it (SPEC 7: resolved when it is made).
+  const resolved = html` data-quantity="${e.quantity}"${e.unitPrice === null || e.unitPrice === undefined ? '' : html` data-price="${e.unitPrice}"`}${location ? html` data-location="${location}"` : ''}`;
+  const waiting = e.pending ? html`<span class="badge pending">${t('pendingMark')}</span>` : '';
   const who = e.assignee ? html`<span class="who">${t('forMember', { member: e.assignee })}</span>` : '';
   const price = e.unitPrice !== undefined && e.unitPrice !== null ? html`<span class="price">${money(e.unitPrice, currency)}</span>` : '';
   const buyOrUndo = e.bought
     ? html`<button class="undo" data-action="undo" data-purchase="${e.purchase ?? ''}" data-name="${e.name}" aria-describedby="${id}">${t('undo')}</button>`
-    : html`<button class="buy" data-action="buy" data-item="${e.item}" data-name="${e.name}" aria-describedby="${id}">${t('buy')}</button>`;
+    : html`<button class="buy" data-action="buy" data-item="${e.item}" data-name="${e.name}"${resolved} aria-describedby="${id}">${t('buy')}</button>`;
   const moves = ordering && !e.bought ? html`
     <button class="icon" data-action="moveEntry" data-item="${e.item}" data-by="-1" aria-describedby="${id}"${position === 0 ? raw(' disabled') : ''} aria-label="${t('moveUp')}">↑</button>
     <button class="icon" data-action="moveEntry" data-item="${e.item}" data-by="1" aria-describedby="${id}"${position === count - 1 ? raw(' disabled') : ''} aria-label="${t('moveDown')}">↓</button>` : '';
-  return html`<li class="entry${e.bought ? ' bought' : ''}${e.available === false ? ' unavailable' : ''}" data-item="${e.item}"${ordering && !e.bought ? raw(' draggable="true"') : ''}>
+  return html`<li class="entry${e.bought ? ' bought' : ''}${e.pending ? ' pending' : ''}${e.available === false ? ' unavailable' : ''}" data-item="${e.item}"${ordering && !e.bought ? raw(' draggable="true"') : ''}>
     ${buyOrUndo}
-    <span class="what"${e.bought ? '' : html` data-action="buy" data-item="${e.item}" data-name="${e.name}"`}><span class="name" id="${id}">${e.name}</span>
+    <span class="what"${e.bought ? '' : html` data-action="buy" data-item="${e.item}" data-name="${e.name}"${resolved}`}><span class="name" id="${id}">${e.name}</span> ${waiting}
       <span class="qty">${amount(e.quantity, e.unit)}</span> ${who} ${price}
       ${e.available === false ? html`<span class="badge">${t('notAvailable')}</span>` : ''}</span>
     ${moves}
@@ -192,7 +198,7 @@ export function entries(view, options) {
   if (sections.length === 0) return html`<p class="empty">${t('nothingToBuy')}</p>`;
   return sections.map((s) => html`<section class="aisle" aria-labelledby="aisle-${s.location ?? 'all'}">
     <h3 id="aisle-${s.location ?? 'all'}" class="aisle-title">${locationName(s.location, s.title)}</h3>
-    <ul class="entries">${s.entries.map((e) => entryRow(e, options))}</ul></section>`);
+    <ul class="entries">${s.entries.map((e) => entryRow(e, { ...options, location: s.location }))}</ul></section>`);
 }
 
 export function suggestionOptions(items, typed) {
@@ -203,6 +209,14 @@ export function suggestionOptions(items, typed) {
     rows.push(html`<li role="option" id="sugg-new" data-name="${typed.trim()}" data-unit="" aria-selected="false"><span>${typed.trim()}</span> <span class="badge">${t('newItemMark')}</span></li>`);
   }
   return rows;
+}
+
+/** Commands that waited and were then refused: each with its message, kept until dismissed (SPEC 12). */
+export function refusals(kept) {
+  if (kept.length === 0) return html``;
+  return html`<h2 class="visually-hidden">${t('notDone')}</h2><ul>${kept.map((r) => html`<li>
+    <span>${t('notDoneItem', { what: r.label ?? r.command.type, why: refusal(r.error.code, r.error.message) })}</span>
+    <button data-action="dismiss" data-n="${r.n}">${t('dismiss')}</button></li>`)}</ul>`;
 }
 
 // Items
@@ -397,11 +411,11 @@ const roleSelect = (id, current, label) => html`<select id="${id}" name="role"${
 
 export function members(view, me, owner) {
   return html`${view.open ? html`<p class="help">${t('openHousehold')}</p>` : ''}<ul class="cards">${view.members.map((m) => html`<li class="card">
-    <span class="name" id="m-${m.member}">${m.member === me ? t('you', { actor: me }) : m.member}</span> <span class="badge">${t(`role_${m.role}`)}</span>
-    ${owner ? html`<details class="more"><summary aria-describedby="m-${m.member}">${t('more')}</summary>
-      <form data-form="changeRole" data-member="${m.member}" class="row">${roleSelect(`role-${m.member}`, m.role, `${t('role')}: ${m.member}`)}
-        <button type="submit" aria-describedby="m-${m.member}">${t('changeRole')}</button></form>
-      <button class="danger" data-action="removeMember" data-member="${m.member}" data-name="${m.member}" aria-describedby="m-${m.member}">${t('removeMember')}</button>
+    <span class="name" id="${idOf('m', m.member)}">${m.member === me ? t('you', { actor: me }) : m.member}</span> <span class="badge">${t(`role_${m.role}`)}</span>
+    ${owner ? html`<details class="more"><summary aria-describedby="${idOf('m', m.member)}">${t('more')}</summary>
+      <form data-form="changeRole" data-member="${m.member}" class="row">${roleSelect(idOf('role', m.member), m.role, `${t('role')}: ${m.member}`)}
+        <button type="submit" aria-describedby="${idOf('m', m.member)}">${t('changeRole')}</button></form>
+      <button class="danger" data-action="removeMember" data-member="${m.member}" data-name="${m.member}" aria-describedby="${idOf('m', m.member)}">${t('removeMember')}</button>
     </details>` : ''}</li>`)}</ul>`;
 }
 
@@ -414,9 +428,9 @@ export function owners(devices, me, zone) {
       <ul class="invite-code" data-region="inviteCode" role="status"></ul>
     </form>
     <h3>${t('devices')}</h3>
-    <ul class="cards">${devices.map((d) => html`<li class="card"><span class="name" id="dev-${d.device}">${d.device}</span>
+    <ul class="cards">${devices.map((d) => html`<li class="card"><span class="name" id="${idOf('dev', d.device)}">${d.device}</span>
       <span class="meta">${d.actor}${d.lastSeen ? html` · ${t('lastSeen', { date: dateTime(d.lastSeen, zone) })}` : ''}${d.device === me ? html` · ${t('thisDevice')}` : ''}</span>
- ${d.device === me ? '' : html`<button class="danger" data-action="revoke" data-device="${d.device}" data-name="${d.device}" aria-describedby="dev-${d.device}">${t('revoke')}</button>`}</li>`)}</ul>`;
+ ${d.device === me ? '' : html`<button class="danger" data-action="revoke" data-device="${d.device}" data-name="${d.device}" aria-describedby="${idOf('dev', d.device)}">${t('revoke')}</button>`}</li>`)}</ul>`;
 }
 
 export function inviteCode(code, actor, expires, zone) {

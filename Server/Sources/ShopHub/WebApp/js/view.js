@@ -1,7 +1,7 @@
 // The view: puts the templates into the page and tells the controller what a
 // person did (a tap, a form sent, a choice changed). It keeps what a person is
 // typing: a live update redraws a screen's regions, never its forms.
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { timer } from './format.js';
 import { text as markupText } from './template.js';
 
@@ -13,6 +13,8 @@ export class View {
     this.toastBox = doc.getElementById('toast');
     this.title = doc.getElementById('title');
     this.liveMark = doc.getElementById('live');
+    this.refusedBox = doc.getElementById('refused');
+    this.refusedBox.addEventListener('click', (event) => this.clicked(event));
     this.handlers = {};
     this.timerTick = null;
     this.toastTimer = null;
@@ -126,9 +128,22 @@ export class View {
     this.doc.title = text === t('appName') ? text : `${text} · ${t('appName')}`;
   }
 
-  setLive(online) {
-    this.liveMark.textContent = online ? t('live') : t('offline');
-    this.liveMark.classList.toggle('offline', !online);
+  /** The connection and the changes waiting to be sent, in the bar (a status a screen reader hears). */
+  setLive(online, waiting = 0) {
+    const words = [online ? t('live') : t('offline')];
+    if (waiting > 0) words.push(tn('waiting', waiting));
+    this.liveMark.textContent = words.join(' · ');
+    this.liveMark.classList.toggle('offline', !online || waiting > 0);
+  }
+
+  /** The refusals kept for the person, above the screen. */
+  refusals(markup) {
+    this.refusedBox.setAttribute('aria-label', t('notDone'));
+    // Written only when it changed: an alert region rewritten is read out again.
+    const text = markupText(markup);
+    if (this.refusedBox.innerHTML === text) return;
+    this.refusedBox.innerHTML = text;
+    this.refusedBox.hidden = this.refusedBox.children.length === 0;
   }
 
   /** A message that goes away by itself; with `action`, a button (say "Undo") beside it. */

@@ -1,0 +1,117 @@
+// The outbox: commands this browser made that the hub has not taken yet, kept
+// in IndexedDB (SPEC sections 7 and 12). A command is written here, with its
+// id, before the screen says anything about it; it leaves only when the hub
+// answered it. Refusals a person has not seen yet are kept, with their
+// message, until dismissed.
+
+const name = 'shopevents';
+const version = 1;
+
+function request(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+function done(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error('the outbox could not be written'));
+  });
+}
+
+export class Outbox {
+  constructor() {
+    this.opened = null;
+  }
+
+  db() {
+    if (!this.opened) {
+      this.opened = new Promise((resolve, reject) => {
+        const open = indexedDB.open(name, version);
+        open.onupgradeneeded = () => {
+          const db = open.result;
+          // `n` orders the commands as they were made; the hub takes them in that order.
+          db.createObjectStore('outbox', { keyPath: 'n', autoIncrement: true }).createIndex('household', 'household');
+          db.createObjectStore('rejected', { keyPath: 'n', autoIncrement: true }).createIndex('household', 'household');
+        };
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+    }
+    return this.opened;
+  }
+
+  /** Keeps `entries` ({household, command, label?}) in order; resolves once the transaction is committed. */
+  async add(entries) {
+    const db = await this.db();
+    const tx = db.transaction('outbox', 'readwrite', { durability: 'strict' });
+    const keys = entries.map((entry) => request(tx.objectStore('outbox').add({ ...entry, made: new Date().toISOString() })));
+    await done(tx);
+    return Promise.all(keys);
+  }
+
+  /** The household's waiting commands, oldest first. */
+  async all(household) {
+    const db = await this.db();
+    const tx = db.transaction('outbox', 'readonly');
+    const rows = await request(tx.objectStore('outbox').index('household').getAll(household));
+    return rows.sort((a, b) => a.n - b.n);
+  }
+
+  async remove(keys) {
+    const db = await this.db();
+    const tx = db.transaction('outbox', 'readwrite', { durability: 'strict' });
+    for (const key of keys) tx.objectStore('outbox').delete(key);
+    await done(tx);
+  }
+
+  /** Puts `command` in place of the entry `n` (same place in the order), before it is sent again. */
+  async replace(n, command) {
+    const db = await this.db();
+    const tx = db.transaction('outbox', 'readwrite', { durability: 'strict' });
+    const store = tx.objectStore('outbox');
+    const entry = await request(store.get(n));
+    if (!entry) { await done(tx); return false; }   // answered meanwhile (another tab): nothing to put back
+    store.put({ ...entry, command });
+    await done(tx);
+    return true;
+  }
+
+  /** Moves the entry `n` to the refusals kept for the person, with the hub's error. */
+  async reject(n, error) {
+    const db = await this.db();
+    const tx = db.transaction(['outbox', 'rejected'], 'readwrite', { durability: 'strict' });
+    const entry = await request(tx.objectStore('outbox').get(n));
+    if (entry) {
+      tx.objectStore('rejected').add({ household: entry.household, command: entry.command, label: entry.label, error, at: new Date().toISOString() });
+      tx.objectStore('outbox').delete(n);
+    }
+    await done(tx);
+  }
+
+  async rejected(household) {
+    const db = await this.db();
+    const tx = db.transaction('rejected', 'readonly');
+    return request(tx.objectStore('rejected').index('household').getAll(household));
+  }
+
+  async dismiss(n) {
+    const db = await this.db();
+    const tx = db.transaction('rejected', 'readwrite');
+    tx.objectStore('rejected').delete(n);
+    await done(tx);
+  }
+
+  /** Forgets everything of a household (signing out). */
+  async forget(household) {
+    const db = await this.db();
+    const tx = db.transaction(['outbox', 'rejected'], 'readwrite');
+    for (const store of ['outbox', 'rejected']) {
+      for (const key of await request(tx.objectStore(store).index('household').getAllKeys(household))) tx.objectStore(store).delete(key);
+    }
+    await done(tx);
+  }
+}
