@@ -220,6 +220,10 @@ extension PostgresHubStorage {
         var revoked: [String] = []
         for try await token in rows.decode(String.self) { revoked.append(token) }
         forget(revoked)
+        if !revoked.isEmpty {
+            // Every process's polls of the household wake and check their tokens: the revoked one answers 401 now.
+            _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(household.description))", logger: logger)
+        }
         return !revoked.isEmpty
     }
 

@@ -48,6 +48,17 @@ struct V4HubStorageTests {
         #expect(try await household.revoke("cleo-phone", through: hubs[0]) == 204)
         let late = try await timedOut.value
         #expect(late.status == 401 && late.body == HubError.unknownToken.body, "\(late.status) \(late.text)")
+
+        // Revoked while it waits a long time, nothing pushed: 401 at once, not at its time — the revoke wakes the
+        // household's polls on every process (PostgreSQL: a NOTIFY), and a woken poll checks its token.
+        let dan = try await household.join("dan", through: hubs[0])
+        let started = ContinuousClock.now
+        let long = Task { try await household.pull(after: try await household.head(through: hubs[0]), wait: 30, token: dan, through: poller) }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(try await household.revoke("dan-phone", through: hubs[0]) == 204)
+        let soon = try await long.value
+        #expect(soon.status == 401 && soon.body == HubError.unknownToken.body, "\(soon.status) \(soon.text)")
+        #expect(started.duration(to: .now) < .seconds(10), "answered when revoked, not after its 30 s")
     }
 
     // MARK: Item 2: a retried push is answered from its record
