@@ -208,7 +208,8 @@ struct LifecycleTests {
         let transport = HTTPSyncTransport(household: URL(string: household.url)!, token: household.ownerToken)
         let started = Date()
         let poll = Task { try await transport.pull(after: head.seq, hash: head.hash, waiting: 60) }
-        try await Task.sleep(nanoseconds: 500_000_000)
+        // Time for the poll to reach the hub and wait, also on a machine busy with the other tests.
+        try await Task.sleep(nanoseconds: 2_000_000_000)
         let status = hub.terminate()
         let answer = try await poll.value
         guard case let .lines(lines, _) = answer else { Issue.record("the long poll was not answered: \(answer)"); return }

@@ -101,16 +101,17 @@ import Testing
 
     @Test("a push queued behind a hung batch is answered unavailable at its own deadline, counted from when it joined the queue, not after the hung batch's and then its own")
     func aPushBehindAHungBatchKeepsItsDeadline() async throws {
-        try await Self.withWatchedQueue(timeout: .seconds(1)) { queue in
+        try await Self.withWatchedQueue(timeout: .seconds(2)) { queue in
             let household = HouseholdID()
             let first = Task { try await queue.push(Self.push(to: household), write: Self.hung) }
             try await Task.sleep(for: .milliseconds(100))   // the first batch is at the "database"
             let joined = ContinuousClock.now
             let refusal = await #expect(throws: HubError.self) { try await queue.push(Self.push(to: household), write: Self.hung) }
             let waited = joined.duration(to: .now)
-            #expect(refusal.map { [$0.code, $0.message, "\($0.retryAfter ?? 0)"] } == ["unavailable", "the database did not answer within 1.0 seconds", "5"])
-            // Its deadline is 1 s after it joined (checked every 100 ms); behind the first batch's and then its own, it would be 1.9 s.
-            #expect(waited < .milliseconds(1_500), "answered \(waited) after it joined")
+            #expect(refusal.map { [$0.code, $0.message, "\($0.retryAfter ?? 0)"] } == ["unavailable", "the database did not answer within 2.0 seconds", "5"])
+            // Its deadline is 2 s after it joined (checked every 100 ms); behind the first batch's and then its own, it would be
+            // 3.9 s. The line between leaves a busy machine's second to spare.
+            #expect(waited < .milliseconds(3_000), "answered \(waited) after it joined")
             await #expect(throws: HubError.self) { try await first.value }
         }
     }
