@@ -32,28 +32,18 @@ struct OpenBench {
     var files = true
 
     init(_ arguments: [String]) throws {
-        var words = arguments
-        func value(_ name: String) -> String? {
-            guard let i = words.firstIndex(of: name), i + 1 < words.count else { return nil }
-            defer { words.removeSubrange(i...(i + 1)) }
-            return words[i + 1]
-        }
-        func flag(_ name: String) -> Bool {
-            guard let i = words.firstIndex(of: name) else { return false }
-            words.remove(at: i)
-            return true
-        }
-        if let v = value("--shop-hub") { shopHub = v }
-        if let v = value("--households").flatMap(Int.init) { households = max(1, v) }
-        if let v = value("--devices").flatMap(Int.init) { devices = max(2, v) }
-        if let v = value("--pushes").flatMap(Int.init) { pushes = max(1, v) }
-        if let v = value("--healthz").flatMap(Int.init) { healthz = max(1, v) }
-        if let v = value("--wait").flatMap(Int.init) { wait = min(60, max(1, v)) }
-        if let v = value("--seconds").flatMap(Double.init) { limit = v }
-        cluster = value("--postgres") ?? Self.virtualCluster()
-        if flag("--no-postgres") { cluster = nil }
-        files = !flag("--no-files")
-        guard words.isEmpty else { throw BenchFailure(description: "hub-bench open: unknown arguments \(words)") }
+        var given = BenchArguments(arguments)
+        if let v = given.value("--shop-hub") { shopHub = v }
+        if let v = given.value("--households").flatMap(Int.init) { households = max(1, v) }
+        if let v = given.value("--devices").flatMap(Int.init) { devices = max(2, v) }
+        if let v = given.value("--pushes").flatMap(Int.init) { pushes = max(1, v) }
+        if let v = given.value("--healthz").flatMap(Int.init) { healthz = max(1, v) }
+        if let v = given.value("--wait").flatMap(Int.init) { wait = min(60, max(1, v)) }
+        if let v = given.value("--seconds").flatMap(Double.init) { limit = v }
+        cluster = given.value("--postgres") ?? Self.virtualCluster()
+        if given.flag("--no-postgres") { cluster = nil }
+        files = !given.flag("--no-files")
+        guard given.words.isEmpty else { throw BenchFailure(description: "hub-bench open: unknown arguments \(given.words)") }
     }
 
     /// The cluster `pg_virtualenv` made, from its environment (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`).

@@ -10,17 +10,12 @@ struct Options {
     var syncs = 300
 
     init() {
-        var words = Array(CommandLine.arguments.dropFirst())
-        func value(_ name: String) -> String? {
-            guard let i = words.firstIndex(of: name), i + 1 < words.count else { return nil }
-            defer { words.removeSubrange(i...(i + 1)) }
-            return words[i + 1]
-        }
-        if let v = value("--shop-hub") { shopHub = v }
-        if let v = value("--shop-replay") { shopReplay = v }
-        if let v = value("--pushes").flatMap(Int.init) { pushes = v }
-        if let v = value("--households").flatMap(Int.init) { households = v }
-        if let v = value("--pull-lines").flatMap(Int.init) { pullLines = v }
-        if let v = value("--syncs").flatMap(Int.init) { syncs = v }
+        var given = BenchArguments(Array(CommandLine.arguments.dropFirst()))
+        if let v = given.value("--shop-hub") { shopHub = v }
+        if let v = given.value("--shop-replay") { shopReplay = v }
+        if let v = given.value("--pushes").flatMap(Int.init) { pushes = v }
+        if let v = given.value("--households").flatMap(Int.init) { households = v }
+        if let v = given.value("--pull-lines").flatMap(Int.init) { pullLines = v }
+        if let v = given.value("--syncs").flatMap(Int.init) { syncs = v }
     }
 }

@@ -26,27 +26,22 @@ struct PostgresBench {
     /// --ratios: only the targets' cell and the peers, interleaved (``ratios()``).
     let ratiosOnly: Bool
 
-    /// `words`: the arguments after `postgres`.
+    /// `arguments`: the words after `postgres`.
     init(_ arguments: [String]) throws {
-        var words = arguments
-        func value(_ name: String) -> String? {
-            guard let i = words.firstIndex(of: name), i + 1 < words.count else { return nil }
-            defer { words.removeSubrange(i...(i + 1)) }
-            return words[i + 1]
-        }
-        guard let cluster = value("--database") else { throw BenchFailure(description: "postgres needs --database postgres://USER:PASSWORD@HOST:PORT/DB") }
+        var given = BenchArguments(arguments)
+        guard let cluster = given.value("--database") else { throw BenchFailure(description: "postgres needs --database postgres://USER:PASSWORD@HOST:PORT/DB") }
         self.cluster = cluster
-        shopHub = value("--shop-hub") ?? "Server/.build/release/shop-hub"
-        python = value("--python") ?? ".build/venv/bin/python"
-        peers = value("--peers") ?? "Server/Benchmarks/peers.py"
-        duration = Double(value("--seconds") ?? "") ?? 5
-        runs = max(1, Int(value("--runs") ?? "") ?? 3)
-        func numbers(_ name: String, _ all: [Int]) -> [Int] { value(name).map { $0.split(separator: ",").compactMap { Int($0) } } ?? all }
+        shopHub = given.value("--shop-hub") ?? "Server/.build/release/shop-hub"
+        python = given.value("--python") ?? ".build/venv/bin/python"
+        peers = given.value("--peers") ?? "Server/Benchmarks/peers.py"
+        duration = Double(given.value("--seconds") ?? "") ?? 5
+        runs = max(1, Int(given.value("--runs") ?? "") ?? 3)
+        func numbers(_ name: String, _ all: [Int]) -> [Int] { given.value(name).map { $0.split(separator: ",").compactMap { Int($0) } } ?? all }
         processCounts = numbers("--processes", [1, 2])
         householdCounts = numbers("--households", [1, 10, 100])
         sizes = numbers("--sizes", [1, 10])
-        peersToo = !words.contains("--no-peers")
-        ratiosOnly = words.contains("--ratios")
+        peersToo = !given.words.contains("--no-peers")
+        ratiosOnly = given.words.contains("--ratios")
     }
 
     func run() async throws {

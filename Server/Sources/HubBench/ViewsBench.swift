@@ -25,18 +25,13 @@ struct ViewsBench {
                          "views/suggestions?prefix=a", "views/household", "views/stats"]
 
     init(_ arguments: [String]) throws {
-        var words = arguments
-        func value(_ name: String) -> String? {
-            guard let i = words.firstIndex(of: name), i + 1 < words.count else { return nil }
-            defer { words.removeSubrange(i...(i + 1)) }
-            return words[i + 1]
-        }
-        if let v = value("--shop-hub") { shopHub = v }
-        if let v = value("--shop-replay") { shopReplay = v }
-        journal = value("--journal")
-        if let v = value("--events").flatMap(Int.init) { events = v }
-        if let v = value("--requests").flatMap(Int.init) { requests = max(1, v) }
-        guard words.isEmpty else { throw BenchFailure(description: "hub-bench views: unknown arguments \(words)") }
+        var given = BenchArguments(arguments)
+        if let v = given.value("--shop-hub") { shopHub = v }
+        if let v = given.value("--shop-replay") { shopReplay = v }
+        journal = given.value("--journal")
+        if let v = given.value("--events").flatMap(Int.init) { events = v }
+        if let v = given.value("--requests").flatMap(Int.init) { requests = max(1, v) }
+        guard given.words.isEmpty else { throw BenchFailure(description: "hub-bench views: unknown arguments \(given.words)") }
     }
 
     func run() async throws {
