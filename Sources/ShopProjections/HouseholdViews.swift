@@ -25,8 +25,15 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     public init() {}
 
     public mutating func apply(_ recorded: RecordedEvent) {
-        statistics.apply(recorded, before: state)
-        audit.apply(recorded, before: state)
+        // Only these three events are the statistics' and the audit's: the others are not handed on
+        // (each hand-over switches over the event again).
+        switch recorded.event {
+        case .householdCreated, .itemPurchased, .purchaseReverted:
+            statistics.apply(recorded, before: state)
+            audit.apply(recorded, before: state)
+        default:
+            break
+        }
         state.apply(recorded)
         asOf = recorded.seq
         asOfTime = recorded.at

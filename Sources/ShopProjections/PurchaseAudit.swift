@@ -31,8 +31,9 @@ public struct PurchaseAudit: Hashable, Sendable {
     public mutating func apply(_ recorded: RecordedEvent, before state: borrowing ShopState) {
         switch recorded.event {
         case let .itemPurchased(purchase, _, _, _, _, _, _, _):
-            // The first purchase of an id is kept (a legal journal has no other), as the state's ledger keeps it.
-            guard index[purchase] == nil, let record = PurchaseRecord(recorded, before: state) else { return }
+            // Every purchase event is a record; of a purchase id bought twice (no legal journal has one:
+            // `verify` refuses it) the index finds the later.
+            guard let record = PurchaseRecord(recorded, before: state) else { return }
             index[purchase] = records.count
             records.append(record)
         case let .purchaseReverted(purchase):

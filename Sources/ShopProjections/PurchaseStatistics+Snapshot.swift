@@ -141,7 +141,7 @@ extension PurchaseAudit {
         }
         records = saved
         index.reserveCapacity(saved.count)
-        for (position, record) in saved.enumerated() where index[record.purchase] == nil { index[record.purchase] = position }
+        for (position, record) in saved.enumerated() { index[record.purchase] = position }
     }
 
     /// Passes over the saved records, if any, unread.

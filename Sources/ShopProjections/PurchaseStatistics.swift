@@ -21,6 +21,17 @@ import ShopEvents
 /// print(statistics.totals.items[milk]?.tally.purchases ?? 0)
 /// ```
 public struct PurchaseStatistics: Hashable, Sendable {
+    // Equal and hashed by what it counts, not by the buyer it last looked up (`lastActor`).
+    public static func == (a: Self, b: Self) -> Bool {
+        a.totals == b.totals && a.byItem == b.byItem && a.amounts == b.amounts && a.rows == b.rows
+            && a.amountStores == b.amountStores && a.actorNames == b.actorNames
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(totals)
+        hasher.combine(amounts)
+    }
+
     /// The totals per item, month, buyer, place and store.
     public internal(set) var totals = PurchaseTotals()
     /// Per item, where its purchases stand in the state's purchase ledger.
@@ -34,6 +45,9 @@ public struct PurchaseStatistics: Hashable, Sendable {
     var amountStores: [Int32: StoreID] = [:]
     var actorNames: [String] = []
     var actorHandles: [String: Int32] = [:]
+    /// The buyer of the last purchase counted and its handle: most purchases come in runs by one
+    /// person (a trip), which then cost a comparison of two short strings rather than a hash.
+    private var lastActor: (name: String, handle: Int32)?
 
     struct Amount: Hashable, Sendable {
         var quantity: Quantity
@@ -69,8 +83,7 @@ public struct PurchaseStatistics: Hashable, Sendable {
             totals.count(PurchaseTotals.Fact(item: bought.item, location: rows.location(at: at), actor: actorNames[Int(amount.actor)],
                                              time: bought.effectiveTime, quantity: amount.quantity, unitPrice: amount.unitPrice,
                                              store: amountStores[Int32(at)]), sign: -1, positions: byItem[bought.item] ?? []) { position in
-                let other = purchases.purchase(at: position)
-                return position == at || other.isReverted ? nil : other.effectiveTime
+                position == at || purchases.isReverted(at: position) ? nil : purchases.time(at: position)
             }
         default:
             break   // the statistics read only the calendar, purchases and reverts (names come from the state)
@@ -78,11 +91,17 @@ public struct PurchaseStatistics: Hashable, Sendable {
     }
 
     mutating func handle(_ actor: String) -> Int32 {
-        if let known = actorHandles[actor] { return known }
-        let new = Int32(actorNames.count)
-        actorNames.append(actor)
-        actorHandles[actor] = new
-        return new
+        if let lastActor, lastActor.name == actor { return lastActor.handle }
+        let handle: Int32
+        if let known = actorHandles[actor] {
+            handle = known
+        } else {
+            handle = Int32(actorNames.count)
+            actorNames.append(actor)
+            actorHandles[actor] = handle
+        }
+        lastActor = (actor, handle)
+        return handle
     }
 
     /// The whole purchase of an id `state`'s ledger knows; nil for one it does not.

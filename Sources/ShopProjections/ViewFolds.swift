@@ -156,7 +156,10 @@ package struct StatisticsViews: StatisticsFold, Hashable {
     package var calendar: HouseholdCalendar { statistics.calendar }
 
     package mutating func apply(_ recorded: RecordedEvent) {
-        statistics.apply(recorded, before: state)
+        switch recorded.event {
+        case .householdCreated, .itemPurchased, .purchaseReverted: statistics.apply(recorded, before: state)
+        default: break   // the others are not the statistics' (handing them on switches over the event again)
+        }
         state.apply(recorded)
         asOf = recorded.seq
         asOfTime = recorded.at
