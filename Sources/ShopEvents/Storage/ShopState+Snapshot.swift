@@ -110,21 +110,7 @@ extension ShopState {
         } else {
             try PurchaseLedger.skip(&r)
         }
-        let savedTrips = try r.array { r throws(BinaryDecodingError) in
-            let (id, list, store, startedAt, active): (TripID, ListID?, StoreID?, Timestamp, Int) =
-                (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.optional { r throws(BinaryDecodingError) in try r.id() },
-                 try r.timestamp(), try r.int())
-            let phase: Trip.Phase
-            var pausedAt: Timestamp?
-            switch try r.int() {
-            case 0: phase = .running(since: try r.timestamp())
-            case 1: phase = .paused
-            case 3: (phase, pausedAt) = (.paused, try r.timestamp())
-            case 2: phase = .ended(at: try r.timestamp())
-            case let other: throw BinaryDecodingError("trip phase \(other)")
-            }
-            return Trip(id: id, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active), pausedAt: pausedAt)
-        }
+        let savedTrips = try Self.trips(from: &r)
         func isEnded(_ trip: Trip) -> Bool { if case .ended = trip.phase { true } else { false } }
         trips.reserveCapacity(keepingHistory ? savedTrips.count : savedTrips.lazy.filter { !isEnded($0) }.count)
         for t in savedTrips where keepingHistory || !isEnded(t) { trips[t.id] = t }
@@ -138,6 +124,25 @@ extension ShopState {
                                                                      order: try r.array { r throws(BinaryDecodingError) in try r.id() }) }) {
             stores[s.id] = s
             if !s.isDeleted { storeNames.claim(s.name, by: s.id) }
+        }
+    }
+
+    /// The trips of a saved state, in the order saved.
+    private static func trips(from r: inout BinaryReader) throws(BinaryDecodingError) -> [Trip] {
+        try r.array { r throws(BinaryDecodingError) in
+            let (id, list, store, startedAt, active): (TripID, ListID?, StoreID?, Timestamp, Int) =
+                (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.optional { r throws(BinaryDecodingError) in try r.id() },
+                 try r.timestamp(), try r.int())
+            let phase: Trip.Phase
+            var pausedAt: Timestamp?
+            switch try r.int() {
+            case 0: phase = .running(since: try r.timestamp())
+            case 1: phase = .paused
+            case 3: (phase, pausedAt) = (.paused, try r.timestamp())
+            case 2: phase = .ended(at: try r.timestamp())
+            case let other: throw BinaryDecodingError("trip phase \(other)")
+            }
+            return Trip(id: id, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active), pausedAt: pausedAt)
         }
     }
 }
