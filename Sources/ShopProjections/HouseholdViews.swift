@@ -53,8 +53,8 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
         audit.encode(to: &w)
     }
 
-    /// Reads views back from a snapshot that holds the audit's records;
-    /// ``PurchaseAudit/Missing`` for one saved without them.
+    /// Reads views back from a snapshot that holds the audit's records; for
+    /// one saved without them, throws a `BinaryDecodingError` described by ``PurchaseAudit/missing``.
     package init(snapshot r: inout BinaryReader) throws(BinaryDecodingError) {
         (asOf, asOfTime) = try ViewSnapshot.readPosition(&r)
         state = try ShopState(from: &r)

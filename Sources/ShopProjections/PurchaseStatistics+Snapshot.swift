@@ -128,7 +128,7 @@ extension PurchaseAudit {
     /// Reads the records back; throws ``missing`` for a snapshot saved without them.
     package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
         guard try r.bool() else { throw BinaryDecodingError(Self.missing) }
-        _ = try r.int()
+        let length = try r.int(), start = r.position
         let saved = try r.array { r throws(BinaryDecodingError) in
             PurchaseRecord(seq: try r.int(), event: try r.id(), purchase: try r.id(), purchasedAt: try r.timestamp(),
                            actor: try r.string(), item: try r.id(), itemName: try r.string(), quantity: Quantity(thousandths: try r.int()),
@@ -139,9 +139,10 @@ extension PurchaseAudit {
                            store: try r.optional { r throws(BinaryDecodingError) in try r.id() },
                            storeName: try r.optional { r throws(BinaryDecodingError) in try r.string() })
         }
+        guard r.position - start == length else { throw BinaryDecodingError("purchase records of \(r.position - start) bytes, said to be \(length)") }
         records = saved
         index.reserveCapacity(saved.count)
-        for (position, record) in saved.enumerated() { index[record.purchase] = position }
+        for (position, record) in saved.enumerated() { Self.keep(&index[record.purchase, default: position]) }
     }
 
     /// Passes over the saved records, if any, unread.

@@ -40,7 +40,9 @@ public protocol StateFold: Projection, Sendable {
 /// A fold whose state is the domain's whole: the purchase ledger (which
 /// purchases are reverted), the ended trips and the deleted items and
 /// locations too. The audit streamed from the journal, the SL17 export,
-/// the report and the suggestions' index read it.
+/// the report and the suggestions' index read it. A conformer promises that
+/// its ``StateFold/state`` is the domain's whole fold (`ShopState.apply` of
+/// every event), never a present's.
 ///
 /// ```swift
 /// func reverted(_ views: some WholeStateFold) -> Int { views.state.purchases.values.filter(\.isReverted).count }

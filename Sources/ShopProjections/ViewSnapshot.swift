@@ -69,7 +69,6 @@ public enum ViewSnapshot {
         }
     }
 
-    /// What the journal holds where `position` says event `seq` ends.
     /// The views' position, first in their section of the file.
     static func writePosition(_ asOf: Int, _ asOfTime: Timestamp?, to w: inout BinaryWriter) {
         w.int(asOf)
@@ -80,6 +79,7 @@ public enum ViewSnapshot {
         (try r.int(), try r.optional { r throws(BinaryDecodingError) in try r.timestamp() })
     }
 
+    /// What the journal holds where `position` says event `seq` ends.
     enum LineCheck: Equatable {
         /// The journal is too short.
         case missing

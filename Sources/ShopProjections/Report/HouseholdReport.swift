@@ -29,15 +29,13 @@ public struct HouseholdReport: Sendable {
     /// How many items the top-items charts show.
     public var topCount = 10
 
-    /// The period's audit rows, when the views hold no audit projection (see ``init(views:audit:head:journal:from:to:)``).
+    /// The period's audit rows, when the views hold no audit projection (see ``init(views:audit:head:journal:from:to:)``);
+    /// nil: taken from the views' own records (``HouseholdViews``).
     public var audit: [PurchaseRecord]?
-    /// Every purchase's record, of views with the audit projection (the period's are taken from them).
-    private var everyRecord: [PurchaseRecord] = []
 
     /// The report of views with every projection (the audit's records too).
     public init(views: HouseholdViews, head: JournalHead, journal: String, from: Timestamp? = nil, to: Timestamp? = nil) {
         self.views = views; self.head = head; self.journal = journal; self.from = from; self.to = to
-        everyRecord = views.audit.records
     }
 
     /// The report of views without the audit projection and the period's
@@ -49,7 +47,11 @@ public struct HouseholdReport: Sendable {
     }
 
     public var figures: ReportFigures {
-        ReportFigures(views, audit: audit ?? everyRecord.filter(AuditView.Filter(from: from, to: to).matches), from: from, to: to)
+        if let audit { return ReportFigures(views, audit: audit, from: from, to: to) }
+        guard let all = views as? HouseholdViews else {
+            preconditionFailure("a report of views without the audit projection (\(type(of: views))) needs the period's audit rows")
+        }
+        return ReportFigures(all, from: from, to: to)
     }
 
     /// The whole page.

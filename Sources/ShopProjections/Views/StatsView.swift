@@ -115,8 +115,9 @@ public struct StatsView: Hashable, Sendable {
         asOf = views.asOf
         if rows {
             let order = Self.rowOrder(views)
-            items = order.items.compactMap { Self.itemRow($0, views) }
-            locations = order.places.compactMap { Self.locationRow($0, views) }
+            let totals = views.totals
+            items = order.items.compactMap { Self.itemRow($0, in: totals, views) }
+            locations = order.places.compactMap { Self.locationRow($0, in: totals, views) }
         } else {
             items = []
             locations = []
@@ -132,13 +133,19 @@ public struct StatsView: Hashable, Sendable {
 
     // The rows, one at a time: what ``LiveStats`` rebuilds after an event.
 
-    static func itemRow(_ id: ItemID, _ views: some TotalsFold) -> ItemRow? {
-        guard let value = views.totals.items[id], let first = value.first, let last = value.last else { return nil }
+    static func itemRow(_ id: ItemID, _ views: some TotalsFold) -> ItemRow? { itemRow(id, in: views.totals, views) }
+
+    static func locationRow(_ id: LocationID, _ views: some TotalsFold) -> LocationRow? { locationRow(id, in: views.totals, views) }
+
+    /// An item's row from `totals`, `views`' own (taken once for every row, not once a row).
+    static func itemRow(_ id: ItemID, in totals: PurchaseTotals, _ views: some TotalsFold) -> ItemRow? {
+        guard let value = totals.items[id], let first = value.first, let last = value.last else { return nil }
         return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: value.meanIntervalDays)
     }
 
-    static func locationRow(_ id: LocationID, _ views: some TotalsFold) -> LocationRow? {
-        views.totals.locations[id].map { LocationRow(location: id, name: views.name(of: id), tally: $0) }
+    /// A place's row from `totals`, `views`' own.
+    static func locationRow(_ id: LocationID, in totals: PurchaseTotals, _ views: some TotalsFold) -> LocationRow? {
+        totals.locations[id].map { LocationRow(location: id, name: views.name(of: id), tally: $0) }
     }
 
     static func monthRows(_ totals: PurchaseTotals) -> [MonthRow] {
@@ -220,8 +227,9 @@ public struct StatsView: Hashable, Sendable {
     /// name and an id a row) is held, never every row at once.
     package static func writeJSON(of views: some TotalsFold, adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) {
         let order = rowOrder(views)
-        StatsView(views, rows: false).writeJSON(items: order.items.lazy.compactMap { itemRow($0, views) },
-                                               locations: order.places.lazy.compactMap { locationRow($0, views) },
+        let totals = views.totals
+        StatsView(views, rows: false).writeJSON(items: order.items.lazy.compactMap { itemRow($0, in: totals, views) },
+                                               locations: order.places.lazy.compactMap { locationRow($0, in: totals, views) },
                                                adding: extra, to: sink)
     }
 

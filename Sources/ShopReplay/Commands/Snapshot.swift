@@ -32,7 +32,7 @@ struct Snapshot: ToolCommand {
     func run() throws -> Int32 {
         let (seq, warnings) = withRecords ? try Self.saveWithRecords(options.journal) : try ReplicaViews.saveSnapshotsWithoutRecords(journal: options.journal)
         for warning in warnings { Tool.fail("warning: \(warning)") }
-        let path = ViewSnapshot.path(forJournal: options.journal)
+        let path = ViewSnapshot.path(forJournal: JournalPath.absolute(options.journal))   // as saved, and as before
         let out = Output(json: options.json)
         options.json
             ? out.emit(.object([("ok", true), ("snapshot", .string(path)), ("seq", .int(seq))]))
