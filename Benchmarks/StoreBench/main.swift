@@ -121,8 +121,8 @@ case "open":
     }
     let chainBytes = (try? FileManager.default.attributesOfItem(atPath: chain)[.size] as? Int) ?? 0
     let snapshot = ViewSnapshot.path(forJournal: path)
-    // At the depth HouseholdModel folds by default (and `shop-replay snapshot` saves).
-    let engine = ViewEngine(journalPath: path, useSnapshot: false, history: .totals)
+    // Every projection, as HouseholdModel folds (and `shop-replay snapshot --with-records` saves).
+    let engine = ViewEngine(journalPath: path, useSnapshot: false)
     try engine.refresh()
     try engine.saveSnapshot()
     for _ in 0..<runs {
@@ -286,7 +286,7 @@ case "memory":
             try each { views.apply($0) }
             withExtendedLifetime(views) {}
         case "views-totals":
-            var views = HouseholdViews(history: .totals)
+            var views = StatisticsViews()
             try each { views.apply($0) }
             withExtendedLifetime(views) {}
         case "event-ids":

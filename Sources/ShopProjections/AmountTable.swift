@@ -1,11 +1,11 @@
 import ShopEvents
 
-/// `.totals`: quantity, price and buyer of each purchase, by position. Those a
+/// The statistics projection's quantity, price and buyer of each purchase, by position. Those a
 /// snapshot held are read where they lie in its mapped bytes (24-byte records:
 /// quantity, price, whether there is one, buyer); those added since are kept
 /// in chunks of 12-byte ``Packed`` records.
 struct AmountTable: Hashable, Sendable {
-    typealias Amount = PurchaseHistory.Amount
+    typealias Amount = PurchaseStatistics.Amount
     /// The amounts of a snapshot, 24 bytes each as ``encode(to:)`` writes them, where they lie.
     private var stored: MappedRecords?
     /// The amounts added since, 12 bytes each (``Packed``), in chunks:

@@ -1,7 +1,7 @@
 import ShopEvents
 
 /// The purchases a settling fold was told will be reverted
-/// (``PurchaseHistory/init(settling:)``), and how far each has got: their
+/// (``SettledStatistics``), and how far each has got: their
 /// ids sorted, found by halving, beside a byte each for the stage — 17
 /// bytes a purchase, where a dictionary takes 23 to 45. Before the search,
 /// a fixed 16 KiB table of bits, one set under a hash of each id, turns

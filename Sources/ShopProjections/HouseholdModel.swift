@@ -61,7 +61,7 @@ public final class HouseholdModel {
     public init(store: ShopStore) async throws {
         let path = store.path
         let initial = try await Task.detached { () throws -> HouseholdViews in
-            try ViewEngine.views(journal: path, history: .records).0
+            try ViewEngine.views(journal: path).0
         }.value
         views = initial
         let events = store.events(after: initial.asOf)

@@ -1,8 +1,8 @@
 import ShopEvents
 
 /// Everything every view of the household needs, folded from the journal:
-/// the household's state (locations, items, lists, trips) and its purchase
-/// history. The views themselves (``ShoppingListView``, ``ListsView``, …)
+/// the household's state (locations, items, lists, trips), the statistics
+/// projection and the audit projection. The views themselves (``ShoppingListView``, ``ListsView``, …)
 /// are rendered from it on demand.
 ///
 /// ```swift
@@ -12,119 +12,58 @@ import ShopEvents
 /// ```
 public struct HouseholdViews: Projection, Hashable, Sendable {
     public private(set) var state = ShopState.compact
-    public private(set) var history = PurchaseHistory()
+    /// The statistics projection: the totals and each purchase's amount.
+    public private(set) var statistics = PurchaseStatistics()
+    /// The audit projection: every purchase's record, with the names it had then.
+    public private(set) var audit = PurchaseAudit()
     /// The `seq` of the last event folded in; 0 before any.
     public private(set) var asOf = 0
     /// Its `at`.
     public private(set) var asOfTime: Timestamp?
-    /// How much of the purchase history is folded; see ``PurchaseHistory/Depth``.
-    package var historyDepth: PurchaseHistory.Depth { history.depth }
-    /// How much history ``state`` keeps: all of it, but for views that show
-    /// none (`.entries`, and a one-off read of the statistics).
-    package private(set) var stateRetention = Retention.everything
 
-    /// Views that keep every purchase's record, as every public way of folding
-    /// views does: every view (``AuditView`` too) can be built from them.
+    /// Views that keep what every view shows.
     public init() {}
 
-    /// The package's one-view reads (`shop-replay view`, `stats`, `audit`, …): views that fold only as much of the purchase history as some views
-    /// need: `.entries` for ``ListsView``, ``ShoppingListView``, ``LocationsView``,
-    /// ``DeletedListsView`` and ``MembersView`` (the state keeps no purchase
-    /// table, ended trip, deleted item or deleted location); `.none` for those and the ``AuditQuery``; `.totals` for
-    /// ``StatsView`` and the items views too; `.records` (the default) for
-    /// every view, the audit included.
-    package init(history depth: PurchaseHistory.Depth) {
-        history = PurchaseHistory(depth: depth)
-        if depth == .entries { stateRetention = .present }
-    }
-
-    /// Views for one read of the statistics to an end whose reverts are
-    /// known before it starts (`reverted`: every purchase the events to be
-    /// folded revert): the history at `.totals` without a purchase table
-    /// (``PurchaseHistory/init(settling:)``) and a state that keeps no
-    /// history, so the memory is the household's and the totals', not the
-    /// history's. For showing once, never for a snapshot or more events.
-    package init(settling reverted: Set<PurchaseID>) {
-        history = PurchaseHistory(settling: reverted)
-        stateRetention = .present
-    }
-
-    /// See ``PurchaseHistory/dropForesight()``.
-    package mutating func dropForesight() { history.dropForesight() }
-
     public mutating func apply(_ recorded: RecordedEvent) {
-        history.apply(recorded, before: state)
-        state.apply(recorded, keeping: stateRetention)
+        // Only these three events are the statistics' and the audit's: the others are not handed on
+        // (each hand-over switches over the event again).
+        switch recorded.event {
+        case .householdCreated, .itemPurchased, .purchaseReverted:
+            statistics.apply(recorded, before: state)
+            audit.apply(recorded, before: state)
+        default:
+            break
+        }
+        state.apply(recorded)
         asOf = recorded.seq
         asOfTime = recorded.at
     }
 
-    /// Stops the program when these views fold less of the purchase history
-    /// than `view` shows (`needed`: `.totals` or `.records`). Only the
-    /// package's one-view reads fold less, each for the view it shows, so
-    /// this is a package bug, never a user's: a view is right or refuses
-    /// loudly, never silently empty. A settling fold's totals count as `.totals`.
-    func require(_ needed: PurchaseHistory.Depth, for view: String) {
-        func rank(_ depth: PurchaseHistory.Depth) -> Int {
-            switch depth {
-            case .entries: 0
-            case .none: 1
-            case .totals: 2
-            case .records: 3
-            }
-        }
-        precondition(rank(historyDepth) >= rank(needed), "\(view) needs views folded at .\(needed) or more; these keep the purchase history at .\(historyDepth)")
-    }
-
-    /// The live lists each item is on and not bought, by item (lists in no order).
-    var unboughtOnLiveLists: [ItemID: [ListID]] {
-        var onLists: [ItemID: [ListID]] = [:]
-        for list in state.lists.values where !list.isDeleted {
-            for entry in list.entries where !entry.isBought { onLists[entry.item, default: []].append(list.id) }
-        }
-        return onLists
-    }
-
     /// Days and months in the household's time zone.
-    public var calendar: HouseholdCalendar { history.calendar }
+    public var calendar: HouseholdCalendar { statistics.calendar }
 
     /// The name of an item, location or list, deleted ones included.
-    public func name(of item: ItemID) -> String { state.items[item]?.name ?? history.deletedName(of: item) ?? item.description }
-    public func name(of location: LocationID) -> String { state.locations[location]?.name ?? history.deletedName(of: location) ?? location.description }
-
-    /// The same views folded at a lesser depth (see ``PurchaseHistory/Depth``);
-    /// `nil` when they cannot be had from these.
-    package func lowered(to depth: PurchaseHistory.Depth) -> HouseholdViews? {
-        guard let history = history.lowered(to: depth, state: state) else { return nil }
-        var views = self
-        views.history = history
-        if depth == .entries {
-            views.state.dropHistory()
-            views.stateRetention = .present
-        }
-        return views
-    }
+    public func name(of item: ItemID) -> String { state.items[item]?.name ?? item.description }
+    public func name(of location: LocationID) -> String { state.locations[location]?.name ?? location.description }
 
     package func encode(to w: inout BinaryWriter) {
+        ViewSnapshot.writePosition(asOf, asOfTime, to: &w)
         state.encode(to: &w)
-        history.encode(to: &w)
-        w.int(asOf)
-        w.optional(asOfTime) { $0.timestamp($1) }
+        statistics.encode(to: &w)
+        audit.encode(to: &w)
     }
 
-    /// Reads views back; `asEntries` reads them as if lowered to `.entries`,
-    /// passing over the purchase table and per-purchase amounts unread.
-    package init(from r: inout BinaryReader, asEntries: Bool = false) throws(BinaryDecodingError) {
-        state = try ShopState(from: &r, keepingHistory: !asEntries)
-        history = asEntries ? try PurchaseHistory.entries(from: &r) : try PurchaseHistory(from: &r)
-        if history.depth == .entries {
-            state.dropHistory()
-            stateRetention = .present
-        }
-        asOf = try r.int()
-        asOfTime = try r.optional { r throws(BinaryDecodingError) in try r.timestamp() }
+    /// Reads views back from a snapshot that holds the audit's records; for
+    /// one saved without them, throws a `BinaryDecodingError` described by ``PurchaseAudit/missing``.
+    package init(snapshot r: inout BinaryReader) throws(BinaryDecodingError) {
+        (asOf, asOfTime) = try ViewSnapshot.readPosition(&r)
+        state = try ShopState(from: &r)
+        statistics = try PurchaseStatistics(from: &r, purchases: state.purchases.count)
+        audit = try PurchaseAudit(from: &r)
     }
 }
+
+extension HouseholdViews: StatisticsFold {}
 
 /// Sorting by name as every view does: ignoring case, ties by id.
 /// Rows in ``byName(_:_:)`` order, each name lowered once (not once a

@@ -3,8 +3,8 @@ import ShopEvents
 /// Where each purchase was bought and its `seq`, beside the state's
 /// ``PurchaseLedger`` (which keeps what the rules need: id, item, list, time,
 /// reverted) and by the ledger's positions: together they give the whole
-/// ``Purchase``. The statistics keep one (``PurchaseHistory`` at `.totals`;
-/// at `.records` each record has it all), and so does whatever else shows a
+/// ``Purchase``. The statistics projection keeps one (``PurchaseStatistics``),
+/// and so does whatever else shows a
 /// purchase's place or `seq` (a revert in `shop-replay history`). 8 bytes a purchase.
 ///
 /// ```swift

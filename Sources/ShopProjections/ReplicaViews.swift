@@ -25,58 +25,83 @@ public struct ReplicaViews {
     /// The views of the journal or replica at `path` as of `stop`, every
     /// purchase's record kept: every view can be built from them.
     public static func load(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true) throws -> ReplicaViews {
-        try load(journal: path, asOf: stop, useSnapshot: useSnapshot, history: .records)
+        let shown = try Replicated<HouseholdViews>.load(journal: path, asOf: stop, useSnapshot: useSnapshot, read: HouseholdViews.read)
+        return ReplicaViews(views: shown.views, through: shown.through, pendingEvents: shown.pendingEvents, pending: shown.pending,
+                            warnings: shown.warnings)
     }
 
-    /// ``load(journal:asOf:useSnapshot:)`` at `history`'s depth: the package's one-view reads.
-    package static func load(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
-                             history: PurchaseHistory.Depth) throws -> ReplicaViews {
-        var (views, warnings): (HouseholdViews, [String]) = try ViewEngine.views(journal: path, asOf: stop, useSnapshot: useSnapshot, history: history)
-        let through = views.asOf
-        guard Replica.isReplica(path) else { return ReplicaViews(views: views, through: through, pendingEvents: [], pending: nil, warnings: warnings) }
-        let replica = try Replica(path: path)
-        guard case .end = stop else {
-            return ReplicaViews(views: views, through: through, pendingEvents: [], pending: replica.pending.count, warnings: warnings)
-        }
-        for recorded in replica.pendingEvents { views.apply(recorded) }
-        return ReplicaViews(views: views, through: through, pendingEvents: replica.pendingEvents, pending: replica.pending.count, warnings: warnings)
-    }
-
-    /// The views the statistics need (`.totals`), as ``load(journal:asOf:useSnapshot:history:)``
-    /// gives them; read to the end of a journal that is no replica, a fold
-    /// that keeps no purchase (``ViewEngine``'s settled views): the same
-    /// statistics, in memory by the household rather than its history.
-    package static func loadForStatistics(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true) throws -> ReplicaViews {
-        guard case .end = stop, !Replica.isReplica(path) else {
-            return try load(journal: path, asOf: stop, useSnapshot: useSnapshot, history: .totals)
-        }
-        let (views, warnings) = try ViewEngine.settledViews(journal: path, useSnapshot: useSnapshot)
-        return ReplicaViews(views: views, through: views.asOf, pendingEvents: [], pending: nil, warnings: warnings)
-    }
-
-    /// Brings every view of the journal at `path` up to date and saves them
-    /// (`<journal>.snapshot`), and the writer's chain (`<journal>.chain`) but
-    /// on a sync replica, which no writer but sync opens. Returns the engine,
-    /// for where it saved and how far.
-    /// The snapshot holds every purchase's record, as the engine's views do
-    /// (every view can be built from them).
+    /// Saves the journal's snapshots: the views' (with every purchase's
+    /// record) and, unless it is a replica, the journal's own chain snapshot.
+    /// Returns the engine, whose ``ViewEngine/warnings`` say whether an older
+    /// snapshot was used to get there.
     @discardableResult
     public static func saveSnapshots(journal path: String) throws -> ViewEngine {
-        try saveSnapshots(journal: path, history: .records)
-    }
-
-    /// ``saveSnapshots(journal:)`` at `history`'s depth (`shop-replay snapshot`
-    /// saves `.totals`, or `.records` with `--with-records`).
-    @discardableResult
-    package static func saveSnapshots(journal path: String, history: PurchaseHistory.Depth) throws -> ViewEngine {
-        let engine = ViewEngine(journalPath: path, history: history)
+        let engine = ViewEngine(journalPath: path)
         try engine.refresh()
         try engine.saveSnapshot()
-        if !Replica.isReplica(path) {
-            let journal = try SharedJournal.open(path: path)
-            defer { journal.close() }
-            try journal.saveSnapshot()
-        }
+        try saveChainSnapshot(journal: path)
         return engine
+    }
+
+    /// Saves the journal's snapshots with the statistics but not the audit's
+    /// records (`shop-replay snapshot` without `--with-records`): household-sized,
+    /// enough for every view the command line shows but the audit's, which it
+    /// streams from the journal. Returns the `seq` they cover and the warnings of the fold.
+    @discardableResult
+    package static func saveSnapshotsWithoutRecords(journal path: String) throws -> (seq: Int, warnings: [String]) {
+        let folding = ViewFolding<StatisticsViews>(journalPath: path)
+        try folding.refresh()
+        try folding.saveSnapshot()
+        try saveChainSnapshot(journal: path)
+        return (folding.views.asOf, folding.warnings)
+    }
+
+    private static func saveChainSnapshot(journal path: String) throws {
+        guard !Replica.isReplica(path) else { return }
+        let journal = try SharedJournal.open(path: path)
+        defer { journal.close() }
+        try journal.saveSnapshot()
+    }
+
+    /// The totals the statistics show of the journal or replica at `path`
+    /// as of `stop`: read to the end of a journal that is no replica, a fold
+    /// that keeps no purchase (``SettledViews/readTotals(journal:useSnapshot:verifyChain:)``);
+    /// otherwise ``StatisticsViews`` with the outbox folded in.
+    package static func loadTotals(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true) throws -> Replicated<any TotalsFold> {
+        guard case .end = stop, !Replica.isReplica(path) else {
+            let shown = try Replicated<StatisticsViews>.load(journal: path, asOf: stop, useSnapshot: useSnapshot, read: StatisticsViews.read)
+            return Replicated(views: shown.views, through: shown.through, pendingEvents: shown.pendingEvents, pending: shown.pending,
+                              warnings: shown.warnings)
+        }
+        let (views, warnings) = try SettledViews.readTotals(journal: path, useSnapshot: useSnapshot)
+        return Replicated(views: views, through: views.asOf, pendingEvents: [], pending: nil, warnings: warnings)
+    }
+}
+
+/// ``ReplicaViews`` of any fold: the command line's one-view reads, each of
+/// which folds what its view shows (see `ViewFolds.swift`).
+package struct Replicated<Fold> {
+    package var views: Fold
+    package var through: Int
+    package var pendingEvents: [RecordedEvent]
+    package var pending: Int?
+    package var warnings: [String]
+}
+
+extension Replicated where Fold: StateFold {
+    /// The fold of the journal or replica at `path` as of `stop` (`read`: the
+    /// fold's own one-shot read, ``HouseholdViews/read(journal:asOf:useSnapshot:verifyChain:)``
+    /// and its likes), a replica's outbox folded in at the end.
+    package static func load(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
+                             read: (String, ReplayStop, Bool, Bool) throws(JournalError) -> (Fold, [String])) throws -> Replicated {
+        var (views, warnings) = try read(path, stop, useSnapshot, true)
+        let through = views.asOf
+        guard Replica.isReplica(path) else { return Replicated(views: views, through: through, pendingEvents: [], pending: nil, warnings: warnings) }
+        let replica = try Replica(path: path)
+        guard case .end = stop else {
+            return Replicated(views: views, through: through, pendingEvents: [], pending: replica.pending.count, warnings: warnings)
+        }
+        for recorded in replica.pendingEvents { views.apply(recorded) }
+        return Replicated(views: views, through: through, pendingEvents: replica.pendingEvents, pending: replica.pending.count, warnings: warnings)
     }
 }

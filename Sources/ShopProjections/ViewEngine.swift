@@ -18,44 +18,89 @@ import ShopEvents
 /// try engine.saveSnapshot()
 /// ```
 public final class ViewEngine {
-    public let journalPath: String
+    private let folding: ViewFolding<HouseholdViews>
+
+    public var journalPath: String { folding.journalPath }
     public var snapshotPath: String { ViewSnapshot.path(forJournal: journalPath) }
     /// Why a snapshot was not used, if it was not.
-    public private(set) var warnings: [String] = []
+    public var warnings: [String] { folding.warnings }
     /// Where the views came from: the snapshot's `seq`, if one was used.
-    public private(set) var snapshotSeq: Int?
-    private var replayer: Replayer<HouseholdViews>
-    private let useSnapshot: Bool
-    private var started = false
-    /// Whether the snapshot is read in whole ahead (an engine that lives on)
-    /// or its pages are let go once checked (a one-shot read; see `ViewSnapshot.load`).
-    private var residentSnapshot = true
+    public var snapshotSeq: Int? { folding.snapshotSeq }
 
     /// An engine whose views every view can be built from (every purchase's
     /// record kept). A snapshot saved without the records (`shop-replay
     /// snapshot` without `--with-records`) is not used, with a warning.
-    public convenience init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true) {
-        self.init(journalPath: journalPath, useSnapshot: useSnapshot, verifyChain: verifyChain, history: .records)
+    public init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true) {
+        folding = ViewFolding(journalPath: journalPath, useSnapshot: useSnapshot, verifyChain: verifyChain)
     }
 
-    /// `history` less than `.records` folds only what some views use (see
-    /// ``HouseholdViews/init(history:)``): the package's one-view reads. A
-    /// good snapshot saved at that depth or a greater one is used (lowered to
-    /// this depth); one saved at a lesser depth is not, with a warning.
-    package init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true, history: PurchaseHistory.Depth) {
-        let journalPath = JournalPath.absolute(journalPath)
-        self.journalPath = journalPath
-        self.useSnapshot = useSnapshot
-        replayer = Replayer(path: journalPath, value: HouseholdViews(history: history), verifyChain: verifyChain)
-    }
-
-    public var views: HouseholdViews { replayer.value }
-    public var position: JournalPosition { replayer.position }
+    public var views: HouseholdViews { folding.views }
+    public var position: JournalPosition { folding.position }
 
     /// Brings the views up to `stop` and returns them. The first call starts
     /// from the snapshot if it is good and not beyond `stop`.
     @discardableResult
     public func refresh(to stop: ReplayStop = .end) throws(JournalError) -> HouseholdViews {
+        try folding.refresh(to: stop)
+    }
+
+    /// Writes the current views to `<journal>.snapshot` (atomically: a
+    /// temporary file, `fsync`, rename), with every purchase's record.
+    public func saveSnapshot() throws(JournalError) {
+        try folding.saveSnapshot()
+    }
+
+    /// The views of a journal as of `stop`, every purchase's record kept
+    /// (every view can be built from them), and any warnings: a one-shot read.
+    public static func views(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
+                             verifyChain: Bool = true) throws(JournalError) -> (HouseholdViews, [String]) {
+        try HouseholdViews.read(journal: path, asOf: stop, useSnapshot: useSnapshot, verifyChain: verifyChain)
+    }
+}
+
+/// Keeps one fold of a journal up to date, from a snapshot when there is a
+/// good one: ``HouseholdViews`` for ``ViewEngine``, or one of the folds the
+/// command line reads one view from (`ViewFolds.swift`), each of which reads
+/// from a snapshot the projections it holds.
+package final class ViewFolding<Fold: StateFold> {
+    package let journalPath: String
+    package private(set) var warnings: [String] = []
+    package private(set) var snapshotSeq: Int?
+    private var replayer: Replayer<Fold>
+    private let useSnapshot: Bool
+    private var started = false
+    /// Whether the snapshot is read in whole ahead (an engine that lives on)
+    /// or its pages are let go once checked (a one-shot read; see `ViewSnapshot.load`).
+    private let residentSnapshot: Bool
+    /// Reads the fold from a snapshot: nil for a fold that is never saved nor read (``SettledViews``).
+    private let loadSnapshot: ((_ journal: String, _ resident: Bool) -> Result<(Fold, JournalPosition), ViewSnapshot.Problem>)?
+
+    /// A fold never read from a snapshot (``SettledViews``).
+    package init(neverFromSnapshot journalPath: String, verifyChain: Bool = true) {
+        let journalPath = JournalPath.absolute(journalPath)
+        self.journalPath = journalPath
+        useSnapshot = false
+        residentSnapshot = false
+        loadSnapshot = nil
+        replayer = Replayer(path: journalPath, verifyChain: verifyChain)
+    }
+
+    package init(journalPath: String, useSnapshot: Bool = true, verifyChain: Bool = true, resident: Bool = true) where Fold: SnapshotFold {
+        let journalPath = JournalPath.absolute(journalPath)
+        self.journalPath = journalPath
+        self.useSnapshot = useSnapshot
+        residentSnapshot = resident
+        loadSnapshot = { journal, resident in ViewSnapshot.load(Fold.self, journal: journal, resident: resident) }
+        replayer = Replayer(path: journalPath, verifyChain: verifyChain)
+    }
+
+    package var views: Fold { replayer.value }
+    package var position: JournalPosition { replayer.position }
+
+    /// Brings the fold up to `stop` and returns it. The first call starts
+    /// from the snapshot if it is good and not beyond `stop`.
+    @discardableResult
+    package func refresh(to stop: ReplayStop = .end) throws(JournalError) -> Fold {
         if !started {
             started = true
             if useSnapshot { startFromSnapshot(before: stop) }
@@ -87,17 +132,15 @@ public final class ViewEngine {
         }
     }
 
-    private func startFromSnapshot(before stop: ReplayStop) {
-        guard FileManager.default.fileExists(atPath: snapshotPath) else { return }
-        let wanted = replayer.value.historyDepth
-        switch ViewSnapshot.load(journal: journalPath, asEntries: wanted == .entries, resident: residentSnapshot) {
+
+    /// Starts from the snapshot, if there is one that is good, this fold can
+    /// read, and not beyond `stop`; says why not otherwise.
+    func startFromSnapshot(before stop: ReplayStop) {
+        guard let loadSnapshot, FileManager.default.fileExists(atPath: ViewSnapshot.path(forJournal: journalPath)) else { return }
+        switch loadSnapshot(journalPath, residentSnapshot) {
         case let .failure(problem):
-            warnings.append("ignored the snapshot \(snapshotPath): \(problem.description); the views were rebuilt from the journal")
-        case let .success((saved, position)):
-            guard let views = saved.lowered(to: wanted) else {
-                warnings.append("ignored the snapshot \(snapshotPath): it holds the purchase history at depth \(saved.historyDepth), these views need \(wanted); the views were rebuilt from the journal")
-                return
-            }
+            warnings.append("ignored the snapshot \(ViewSnapshot.path(forJournal: journalPath)): \(problem.description); the views were rebuilt from the journal")
+        case let .success((views, position)):
             switch stop {
             case .end: break
             case let .seq(last) where last < position.seq: return
@@ -109,61 +152,93 @@ public final class ViewEngine {
         }
     }
 
-    /// Writes the current views to `<journal>.snapshot` (atomically: a
-    /// temporary file, `fsync`, rename), at their depth: a snapshot of views
-    /// folded at `.totals` is household-sized but cannot serve `.records`.
-    public func saveSnapshot() throws(JournalError) {
-        try ViewSnapshot.save(views, position: position, journal: journalPath)
+    /// Starts the fold anew from the journal's first line with `value`, keeping the warnings so far.
+    func restart(with value: consuming Fold) {
+        replayer = Replayer(path: journalPath, value: value, verifyChain: replayer.verifyChain)
+        started = true
     }
 
-    /// The views the statistics need (`.totals`), read once to the end of
-    /// the journal, and any warnings. From a good snapshot as
-    /// ``views(journal:asOf:useSnapshot:verifyChain:history:)`` reads them;
-    /// without one, the journal's reverts are found first (``RevertScan``)
-    /// and the fold keeps no purchase and no deleted item or ended trip
-    /// (``HouseholdViews/init(settling:)``): memory by the household, not
-    /// its history. If the journal turns out to revert other purchases than
-    /// found, it is folded again the plain way: the statistics are the same
-    /// either way. The views are for showing once, not for a snapshot or
-    /// for more events.
-    package static func settledViews(journal path: String, useSnapshot: Bool = true,
-                                     verifyChain: Bool = true) throws(JournalError) -> (HouseholdViews, [String]) {
-        let engine = ViewEngine(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, history: .totals)
-        engine.residentSnapshot = false
-        engine.started = true
-        if useSnapshot { engine.startFromSnapshot(before: .end) }
-        if engine.snapshotSeq == nil, let reverted = RevertScan.revertedPurchases(journal: path) {
-            let warnings = engine.warnings
+    /// Keeps ``refresh(to:)`` from looking for a snapshot: it was looked for already.
+    func markStarted() { started = true }
+
+    /// Lets go of the fold (the caller keeps its copy): its storage is then not shared.
+    func letGo() { replayer = Replayer(path: journalPath) }
+}
+
+extension ViewFolding where Fold: SavedFold {
+    /// Writes the fold to `<journal>.snapshot` (atomically: a temporary file, `fsync`, rename).
+    package func saveSnapshot() throws(JournalError) {
+        try ViewSnapshot.save(views, position: position, journal: journalPath)
+    }
+}
+
+extension SnapshotFold {
+    /// The fold of a journal as of `stop`, and any warnings: a one-shot read
+    /// (a snapshot's pages let go once read). Implemented by each fold for its
+    /// own type, so the fold loop is compiled for it (see ``read(journal:asOf:useSnapshot:verifyChain:)``).
+    static func oneShot(journal path: String, asOf stop: ReplayStop, useSnapshot: Bool,
+                        verifyChain: Bool) throws(JournalError) -> (Self, [String]) {
+        let folding = ViewFolding<Self>(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, resident: false)
+        let views = try folding.refresh(to: stop)
+        return (views, folding.warnings)
+    }
+}
+
+// Each fold's one-shot read, written for its own type: called from another module, a generic
+// function runs unspecialised (each event folded through the protocol), these do not.
+extension HouseholdViews {
+    package static func read(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
+                             verifyChain: Bool = true) throws(JournalError) -> (HouseholdViews, [String]) {
+        try oneShot(journal: path, asOf: stop, useSnapshot: useSnapshot, verifyChain: verifyChain)
+    }
+}
+extension StatisticsViews {
+    package static func read(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
+                             verifyChain: Bool = true) throws(JournalError) -> (StatisticsViews, [String]) {
+        try oneShot(journal: path, asOf: stop, useSnapshot: useSnapshot, verifyChain: verifyChain)
+    }
+}
+extension StateViews {
+    package static func read(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
+                             verifyChain: Bool = true) throws(JournalError) -> (StateViews, [String]) {
+        try oneShot(journal: path, asOf: stop, useSnapshot: useSnapshot, verifyChain: verifyChain)
+    }
+}
+extension PresentViews {
+    package static func read(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
+                             verifyChain: Bool = true) throws(JournalError) -> (PresentViews, [String]) {
+        try oneShot(journal: path, asOf: stop, useSnapshot: useSnapshot, verifyChain: verifyChain)
+    }
+}
+
+extension SettledViews {
+    /// The totals the statistics show, read once to the end of the journal,
+    /// and any warnings. From a good snapshot, the statistics projection
+    /// (``StatisticsViews``) read from it; without one, the journal's reverts
+    /// are found first (``RevertScan``) and the fold is ``SettledViews``:
+    /// memory by the household, not its history. If the journal turns out to
+    /// revert other purchases than found, it is folded again with the
+    /// statistics projection: the statistics are the same either way. For
+    /// showing once, not for a snapshot or for more events.
+    package static func readTotals(journal path: String, useSnapshot: Bool = true,
+                                   verifyChain: Bool = true) throws(JournalError) -> (any TotalsFold, [String]) {
+        let folding = ViewFolding<StatisticsViews>(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, resident: false)
+        if useSnapshot { folding.startFromSnapshot(before: .end) }
+        if folding.snapshotSeq == nil, let reverted = RevertScan.revertedPurchases(journal: path) {
+            let settling = ViewFolding<SettledViews>(neverFromSnapshot: path, verifyChain: verifyChain)
             // Made where the replayer takes them, from the scan's set consumed: neither the set nor a
-            // second reference to the views' table of reverts outlives this line (one would be copied
+            // second reference to the fold's table of reverts outlives this line (one would be copied
             // whole the first time the fold changes it).
-            engine.replayer = Replayer(path: path, value: HouseholdViews(settling: consume reverted), verifyChain: verifyChain)
-            var views = try engine.refresh()
-            if views.history.isSettled {
-                let warnings = engine.warnings
-                engine.replayer = Replayer(path: path)   // the engine's copy of the views goes
+            settling.restart(with: SettledViews(reverting: consume reverted))
+            var views = try settling.refresh()
+            if views.settled.isSettled {
+                let warnings = folding.warnings + settling.warnings
+                settling.letGo()   // the folding's copy of the views goes
                 views.dropForesight()
                 return (views, warnings)
             }
-            engine.warnings = warnings
-            engine.replayer = Replayer(path: path, value: HouseholdViews(history: .totals), verifyChain: verifyChain)
         }
-        return (try engine.refresh(), engine.warnings)
-    }
-
-    /// The views of a journal as of `stop`, every purchase's record kept
-    /// (every view can be built from them), and any warnings: a one-shot read.
-    public static func views(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
-                             verifyChain: Bool = true) throws(JournalError) -> (HouseholdViews, [String]) {
-        try views(journal: path, asOf: stop, useSnapshot: useSnapshot, verifyChain: verifyChain, history: .records)
-    }
-
-    /// The views of a journal as of `stop` at `history`'s depth, and any warnings: a one-shot read.
-    package static func views(journal path: String, asOf stop: ReplayStop = .end, useSnapshot: Bool = true,
-                              verifyChain: Bool = true, history: PurchaseHistory.Depth) throws(JournalError) -> (HouseholdViews, [String]) {
-        let engine = ViewEngine(journalPath: path, useSnapshot: useSnapshot, verifyChain: verifyChain, history: history)
-        engine.residentSnapshot = false
-        let views = try engine.refresh(to: stop)
-        return (views, engine.warnings)
+        folding.markStarted()
+        return (try folding.refresh(), folding.warnings)
     }
 }

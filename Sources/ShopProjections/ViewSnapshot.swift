@@ -9,7 +9,7 @@ import ShopEvents
 /// a truncated or damaged file is recognised as such.
 public enum ViewSnapshot {
     static let magic = Array("SHOPVIEW".utf8)
-    static let version: UInt32 = 14   // 2: the state holds members; 3: its purchases kept compactly; 4: the history at its depth; 5: purchases by handles, a 64-bit checksum; 6: purchase ids in an IDIndex with tags; 7: items' default quantities, locations' aliases; 8: entries' assignees; 9: quantities in thousandths; 10: stores, purchases' stores; 11: the no-store row derived, not stored; 12: the purchases in a PurchaseLedger, its arrays as they are; 13: the ledger keeps what the rules need, the places and seqs in the history's PurchaseRows; 14: stores' own orders
+    static let version: UInt32 = 15   // 2: the state holds members; 3: its purchases kept compactly; 4: the history at its depth; 5: purchases by handles, a 64-bit checksum; 6: purchase ids in an IDIndex with tags; 7: items' default quantities, locations' aliases; 8: entries' assignees; 9: quantities in thousandths; 10: stores, purchases' stores; 11: the no-store row derived, not stored; 12: the purchases in a PurchaseLedger, its arrays as they are; 13: the ledger keeps what the rules need, the places and seqs in the history's PurchaseRows; 14: stores' own orders; 15: the projections each in its section (position, state, statistics, the audit's records if saved, their length first)
 
     public static func path(forJournal journal: String) -> String { journal + ".snapshot" }
 
@@ -18,7 +18,7 @@ public enum ViewSnapshot {
         public var description: String
     }
 
-    static func save(_ views: HouseholdViews, position: JournalPosition, journal: String) throws(JournalError) {
+    static func save(_ views: some SavedFold, position: JournalPosition, journal: String) throws(JournalError) {
         guard case let .line(hash) = try line(journal: journal, position: position) else {
             throw JournalError(.io, "cannot snapshot \(journal): it no longer has event \(position.seq) where it was read")
         }
@@ -32,16 +32,12 @@ public enum ViewSnapshot {
         try SnapshotFile.write(w.bytes, to: path(forJournal: journal))
     }
 
-    /// The views of the snapshot beside `journal`; `asEntries` reads them as
-    /// `.entries` views (see ``HouseholdViews/init(from:asEntries:)``), touching
-    /// of the mapped file little more than the state. `resident` false maps
-    /// the file without reading it in ahead and lets each part go once its
-    /// checksum is taken: what the views read where it lies (a purchase table,
-    /// the amounts) comes back from the page cache when, and if, it is used —
-    /// for a one-shot read, which touches little of it.
-    static func load(journal: String, asEntries: Bool = false, resident: Bool = true) -> Result<(HouseholdViews, JournalPosition), Problem> {
+    /// The views of the snapshot beside `journal`, read as a `Fold` (each
+    /// reads the projections it holds and passes over the others); `resident`
+    /// false reads it through a mapping whose pages a fold can let go.
+    static func load<Fold: SnapshotFold>(_: Fold.Type, journal: String, resident: Bool = true) -> Result<(Fold, JournalPosition), Problem> {
         var r: BinaryReader
-        switch SnapshotFile.read(path(forJournal: journal), magic: magic, resident: resident && !asEntries) {
+        switch SnapshotFile.read(path(forJournal: journal), magic: magic, resident: resident && Fold.readsWhole) {
         case let .success(reader): r = reader
         case .failure(.unreadable): return .failure(Problem(description: "it cannot be read"))
         case .failure(.notASnapshot): return .failure(Problem(description: "it is not a ShopEvents snapshot"))
@@ -53,7 +49,7 @@ public enum ViewSnapshot {
             let position = JournalPosition(seq: try r.int(), offset: try r.int(), lastLineOffset: try r.int(),
                                            lastAt: try r.optional { r throws(BinaryDecodingError) in try r.timestamp() })
             let hash = try r.digest()
-            let views = try HouseholdViews(from: &r, asEntries: asEntries)
+            let views = try Fold(snapshot: &r)
             guard r.isAtEnd else { return .failure(Problem(description: "it has bytes after the views")) }
             guard views.asOf == position.seq else { return .failure(Problem(description: "its views and position disagree")) }
             switch try? line(journal: journal, position: position) {
@@ -66,9 +62,21 @@ public enum ViewSnapshot {
             case nil:
                 return .failure(Problem(description: "the journal cannot be read at seq \(position.seq)"))
             }
+        } catch where error.description == PurchaseAudit.missing {
+            return .failure(Problem(description: PurchaseAudit.missing + ", which these views show"))
         } catch {
             return .failure(Problem(description: "it cannot be decoded: \(error.description)"))
         }
+    }
+
+    /// The views' position, first in their section of the file.
+    static func writePosition(_ asOf: Int, _ asOfTime: Timestamp?, to w: inout BinaryWriter) {
+        w.int(asOf)
+        w.optional(asOfTime) { $0.timestamp($1) }
+    }
+
+    static func readPosition(_ r: inout BinaryReader) throws(BinaryDecodingError) -> (Int, Timestamp?) {
+        (try r.int(), try r.optional { r throws(BinaryDecodingError) in try r.timestamp() })
     }
 
     /// What the journal holds where `position` says event `seq` ends.
@@ -97,3 +105,29 @@ public enum ViewSnapshot {
         return .line(SHA256.hash(line))
     }
 }
+
+/// A fold that can be read from a views snapshot: it reads the projections it
+/// holds and passes over the others.
+package protocol SnapshotFold: StateFold {
+    init(snapshot r: inout BinaryReader) throws(BinaryDecodingError)
+    /// Whether it reads (nearly) all of a snapshot, which is then read into
+    /// memory; one that passes over most of it reads a mapping and lets go of
+    /// the pages it passes over.
+    static var readsWhole: Bool { get }
+}
+
+extension SnapshotFold {
+    package static var readsWhole: Bool { true }
+}
+
+/// A fold a views snapshot can be saved from: the state and the statistics, and the audit's records if it has them.
+package protocol SavedFold: SnapshotFold {
+    func encode(to w: inout BinaryWriter)
+}
+
+extension PresentViews: SnapshotFold {
+    package static var readsWhole: Bool { false }
+}
+extension StateViews: SnapshotFold {}
+extension StatisticsViews: SavedFold {}
+extension HouseholdViews: SavedFold {}

@@ -31,7 +31,7 @@ enum TextViews {
     }
 
     /// A soft-deleted list's view says so under its title: it is restorable, and takes no other command.
-    static func deletedMark(_ text: String, list: ListID, views: HouseholdViews) -> String {
+    static func deletedMark(_ text: String, list: ListID, views: some StateFold) -> String {
         guard let deleted = views.state.lists[list], deleted.isDeleted else { return text }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines.insert("(deleted: restorable with RestoreList; it takes no other command)", at: 1)
@@ -39,10 +39,10 @@ enum TextViews {
     }
 
     /// A bought entry shows what was bought: the purchase's quantity, and the entry's where they differ.
-    static func listDetail(_ view: ListDetailView, views: HouseholdViews? = nil) -> String {
+    static func listDetail(_ view: ListDetailView, views: (any StatisticsFold)? = nil) -> String {
         var bought: [ItemID: Quantity] = [:]
         for entry in views?.state.lists[view.list.id]?.entries ?? [] {
-            if let purchase = entry.purchase, let views, let quantity = views.history.quantity(of: purchase, in: views.state) { bought[entry.item] = quantity }
+            if let purchase = entry.purchase, let views, let quantity = views.statistics.quantity(of: purchase, in: views.state) { bought[entry.item] = quantity }
         }
         var table = Table(["", "item", "qty"], rightAligned: [2])
         for entry in view.entries {
@@ -78,7 +78,7 @@ enum TextViews {
         return [header("Locations in visiting order", asOf: view.asOf), "", table.render()].joined(separator: "\n")
     }
 
-    static func itemsByName(_ view: ItemsByNameView, views: HouseholdViews) -> String {
+    static func itemsByName(_ view: ItemsByNameView, views: some StateFold) -> String {
         var table = Table(["item", "location", "on lists", "last purchased"])
         for row in view.items {
             table.add([row.name, row.locationName,
@@ -118,7 +118,7 @@ enum TextViews {
     }
 
     /// The stores as a table (bought, spent, last purchase), then each one's order of locations.
-    static func stores(_ view: StoresView, views: HouseholdViews, currency: String?) -> String {
+    static func stores(_ view: StoresView, views: some StateFold, currency: String?) -> String {
         guard !view.stores.isEmpty else { return [header("Stores", asOf: view.asOf), "", "No store yet."].joined(separator: "\n") }
         var table = Table(["store", "bought", "spent", "last purchase"], rightAligned: [1, 2])
         for row in view.stores {

@@ -915,3 +915,62 @@ import ShopProjections
     guard let view = ItemView(views, item: milk) else { return }   // no such item
     print(view.item.name, view.lists.map(\.name), view.prices.map(\.name), view.purchases.count)
 }
+
+// Sources/ShopEvents/Storage/PresentState.swift #1
+@MainActor func example_PresentState_1(events: [RecordedEvent]) throws {
+    var present = PresentState()
+    for recorded in events { present.apply(recorded) }
+    let lists = present.state.lists.values.filter { !$0.isDeleted }
+}
+
+// Sources/ShopProjections/PurchaseTotals.swift #1
+@MainActor func example_PurchaseTotals_1(events: [RecordedEvent], milk: ItemID) throws {
+    var views = HouseholdViews()
+    for recorded in events { views.apply(recorded) }
+    let totals = views.statistics.totals
+    print(totals.monthTotals["2026-11"]?.spend ?? 0, totals.lastPurchase(of: milk) as Any)
+}
+
+// Sources/ShopProjections/PurchaseStatistics.swift #1
+@MainActor func example_PurchaseStatistics_1(events: [RecordedEvent], milk: ItemID) throws {
+    var state = ShopState.initial, statistics = PurchaseStatistics()
+    for recorded in events {
+        statistics.apply(recorded, before: state)
+        state.apply(recorded)
+    }
+    print(statistics.totals.items[milk]?.tally.purchases ?? 0)
+}
+
+// Sources/ShopProjections/PurchaseAudit.swift #1
+@MainActor func example_PurchaseAudit_1(events: [RecordedEvent]) throws {
+    var state = ShopState.initial, audit = PurchaseAudit()
+    for recorded in events {
+        audit.apply(recorded, before: state)
+        state.apply(recorded)
+    }
+    print(audit.records.last?.itemName ?? "nothing bought yet")
+}
+
+// Sources/ShopProjections/ViewFolds.swift #1
+@MainActor func example_ViewFolds_1() throws {
+    func listNames(_ views: some StateFold) -> [String] { ListsView(views).lists.map(\.name) }
+    print(listNames(try ViewEngine.views(journal: "shop.ndjson").0))
+}
+
+// Sources/ShopProjections/ViewFolds.swift #2
+@MainActor func example_ViewFolds_2() throws {
+    func reverted(_ views: some WholeStateFold) -> Int { views.state.purchases.values.filter(\.isReverted).count }
+    print(reverted(HouseholdViews()))   // 0
+}
+
+// Sources/ShopProjections/ViewFolds.swift #3
+@MainActor func example_ViewFolds_3() throws {
+    func spent(_ views: some TotalsFold, in month: String) -> Int { views.totals.monthTotals[month]?.spend ?? 0 }
+    print(spent(HouseholdViews(), in: "2026-11"))   // 0
+}
+
+// Sources/ShopProjections/ViewFolds.swift #4
+@MainActor func example_ViewFolds_4() throws {
+    func cheapest(_ views: some StatisticsFold, _ item: ItemID) -> StoreID? { PricesView(views, item: item).items.first?.cheapest }
+    print(cheapest(HouseholdViews(), ItemID()) as Any)   // nil
+}

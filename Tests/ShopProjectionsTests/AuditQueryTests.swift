@@ -32,13 +32,14 @@ import ShopTestSupport
         #expect(events.contains { if case .purchaseReverted = $0.event { true } else { false } }, "reverts are marked too")
         for seq in [0, 1, events.count / 3, events.count / 2, events.count - 1, events.count] {
             let full = Self.recordsViews(events, through: seq)
-            // `.entries` keeps no purchase table: the query reads the reverts from the journal.
-            for depth in [PurchaseHistory.Depth.none, .entries] {
-                let (light, _) = try ViewEngine.views(journal: journal.path, asOf: .seq(seq), useSnapshot: false, history: depth)
-                for filter in Self.filters(events) {
-                    let query = AuditQuery(journal: journal.path, views: light, filter: filter)
-                    #expect(try query.view() == AuditView(full, filter: filter), "seq \(seq), \(depth), filter \(filter)")
-                }
+            // The present keeps no purchase ledger: the query reads the reverts from the journal.
+            let (state, _) = try StateViews.read(journal: journal.path, asOf: .seq(seq), useSnapshot: false)
+            let (present, _) = try PresentViews.read(journal: journal.path, asOf: .seq(seq), useSnapshot: false)
+            for filter in Self.filters(events) {
+                #expect(try AuditQuery(journal: journal.path, views: state, filter: filter).view() == AuditView(full, filter: filter),
+                        "seq \(seq), the whole state, filter \(filter)")
+                #expect(try AuditQuery(journal: journal.path, views: present, filter: filter).view() == AuditView(full, filter: filter),
+                        "seq \(seq), the present, filter \(filter)")
             }
         }
     }
@@ -53,16 +54,17 @@ import ShopTestSupport
         #expect(!reverts.isEmpty)
         // The journal is read to just before the last revert; the rest come as pending events.
         let through = reverts.last!.seq - 1
-        for depth in [PurchaseHistory.Depth.none, .entries] {
-            let (views, _) = try ViewEngine.views(journal: journal.path, asOf: .seq(through), useSnapshot: false, history: depth)
+        func check(_ views: some StateFold) throws {
             var withPending = views
             let pending = Array(events[through...])
             for recorded in pending { withPending.apply(recorded) }
             for filter in Self.filters(events) {
                 let query = AuditQuery(journal: journal.path, views: withPending, through: through, pending: pending, filter: filter)
-                #expect(try query.view() == AuditView(Self.recordsViews(events, through: events.count), filter: filter), "\(depth)")
+                #expect(try query.view() == AuditView(Self.recordsViews(events, through: events.count), filter: filter), "\(type(of: views))")
             }
         }
+        try check(StateViews.read(journal: journal.path, asOf: .seq(through), useSnapshot: false).0)
+        try check(PresentViews.read(journal: journal.path, asOf: .seq(through), useSnapshot: false).0)
     }
 
     @Test("a journal of more than 4 MiB is read on two threads, names as they were when bought; events written since are passed over")
@@ -86,7 +88,7 @@ import ShopTestSupport
             }
             _ = try writer.execute(batch: batch)
         }
-        let (views, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false, history: .none)
+        let (views, _) = try StateViews.read(journal: journal.path, useSnapshot: false)
         let query = AuditQuery(journal: journal.path, views: views, filter: AuditView.Filter(actor: "ben"))
         // Written after the views were folded: not in the audit.
         _ = try writer.execute(CommandEnvelope(.purchaseItem(purchase: PurchaseID(), item: last, list: nil, quantity: 1, unitPrice: nil,
@@ -105,7 +107,7 @@ import ShopTestSupport
         let journal = RandomJournal()
         defer { journal.remove() }
         try journal.write(seed: 55, commands: 100)
-        let (views, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false, history: .none)
+        let (views, _) = try StateViews.read(journal: journal.path, useSnapshot: false)
         let query = AuditQuery(journal: journal.path, views: views, through: views.asOf + 3)
         do { try query.forEach { _ in }; Issue.record("the audit ended early without a word") } catch { #expect(error.reason == .corruptLine) }
         let missing = AuditQuery(journal: journal.folder.appendingPathComponent("none.ndjson").path, views: views)

@@ -66,7 +66,7 @@ import ShopTestSupport
         ]))
         // Before any purchase: nothing; an empty journal's view: nothing.
         #expect(DueView(try ViewEngine.views(journal: path, asOf: .seq(9), useSnapshot: false).0, now: now).items == [])
-        #expect(DueView(HouseholdViews(history: .totals), now: now) == DueView(asOf: 0, now: now, items: []))
+        #expect(DueView(StatisticsViews(), now: now) == DueView(asOf: 0, now: now, items: []))
     }
 
     /// The rule, written again from the events alone but for which items and lists are live
@@ -108,7 +108,7 @@ import ShopTestSupport
         defer { journal.remove() }
         try journal.write(seed: seed, commands: 600)
         let events = try JournalReader.readAll(path: journal.path)
-        var views = HouseholdViews(history: .totals)
+        var views = StatisticsViews()
         var dueSeen = 0
         for (index, recorded) in events.enumerated() {
             views.apply(recorded)

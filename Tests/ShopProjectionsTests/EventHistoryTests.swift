@@ -75,11 +75,12 @@ import ShopTestSupport
         #expect(hub.pending == nil && hub.pendingEvents == [] && hub.through == hubSeq)
 
         // The statistics: the replica's with its outbox's purchase; the hub's from a fold that keeps no purchase, the same totals.
-        let phoneStats = try ReplicaViews.loadForStatistics(journal: world.path("phone"))
+        let phoneStats = try ReplicaViews.loadTotals(journal: world.path("phone"))
         #expect(phoneStats.pending == 2 && StatsView(phoneStats.views).items.map(\.tally.purchases) == [1])
-        let hubStats = try ReplicaViews.loadForStatistics(journal: world.hub)
-        let hubAllTotals = try ReplicaViews.load(journal: world.hub, history: .totals)
-        #expect(hubStats.pending == nil && StatsView(hubStats.views) == StatsView(hubAllTotals.views))
+        #expect(phoneStats.views is StatisticsViews, "a replica's: the statistics projection, its outbox folded in")
+        let hubStats = try ReplicaViews.loadTotals(journal: world.hub)
+        let hubAllTotals = try ReplicaViews.load(journal: world.hub)
+        #expect(hubStats.pending == nil && hubStats.views is SettledViews && StatsView(hubStats.views) == StatsView(hubAllTotals.views))
 
         // Snapshots: a journal's views and writer's chain; a replica's views only (no writer but sync opens it).
         try ReplicaViews.saveSnapshots(journal: world.hub)

@@ -86,7 +86,7 @@ import ShopTestSupport
         defer { journal.remove() }
         try journal.write(seed: seed, commands: 700)
         let events = try JournalReader.readAll(path: journal.path)
-        var views = HouseholdViews(history: .records)
+        var views = HouseholdViews()
         var storesSeen = 0, decimalsSeen = 0, pricedRows = 0
         for (index, recorded) in events.enumerated() {
             views.apply(recorded)

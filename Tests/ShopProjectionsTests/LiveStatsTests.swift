@@ -16,18 +16,20 @@ import ShopTestSupport
         #expect(kinds { if case .purchaseReverted = $0 { true } else { false } } > 0, "reverts")
         #expect(kinds { if case .itemRenamed = $0 { true } else { false } } > 0, "renames")
         #expect(kinds { if case .tripEnded = $0 { true } else { false } } > 0, "ended trips")
-        for depth in [PurchaseHistory.Depth.records, .totals] {
-            var views = HouseholdViews(history: depth)
+        func check<Fold: StatisticsFold>(_ empty: Fold) {
+            var views = empty
             var live = LiveStats(views)
             for recorded in events {
                 views.apply(recorded)
                 live.update(after: recorded, in: views)
                 let rebuilt = StatsView(views)
-                #expect(live.view == rebuilt, "after seq \(recorded.seq) (\(recorded.event.typeName))")
+                #expect(live.view == rebuilt, "after seq \(recorded.seq) (\(recorded.event.typeName)) in \(Fold.self)")
                 if live.view != rebuilt { return }
             }
             #expect(!live.view.items.isEmpty && !live.view.locations.isEmpty && live.view.trips.count > 0)
         }
+        check(HouseholdViews())
+        check(StatisticsViews())
     }
 
     @Test("started from views part-way, then updated: the same as rebuilt")

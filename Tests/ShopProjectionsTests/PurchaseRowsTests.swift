@@ -50,7 +50,7 @@ import ShopTestSupport
         #expect((0..<rows.count).map { rows.purchase(at: $0, in: state.purchases) } == expected)
         #expect(expected.map { rows.purchase($0.id, in: state.purchases) } == expected)
         #expect(rows.purchase(PurchaseID(), in: state.purchases) == nil)
-        #expect(expected.map { views.history.purchase($0.id, in: views.state) } == expected, "the history's rows, at .records")
+        #expect(expected.map { views.statistics.purchase($0.id, in: views.state) } == expected, "the statistics projection's rows")
         var w = BinaryWriter()
         rows.encode(to: &w)
         var r = BinaryReader(w.bytes)

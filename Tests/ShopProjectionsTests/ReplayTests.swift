@@ -12,7 +12,7 @@ func renderAll(_ views: HouseholdViews) -> JSONValue {
 }
 
 /// Every list's views.
-func renderEveryList(_ views: HouseholdViews) -> [JSONValue] {
+func renderEveryList(_ views: some StateFold) -> [JSONValue] {
     var out: [JSONValue] = []
     for list in views.state.lists.keys.sorted() {
         out.append(ShoppingListView(views, list: list, grouping: .byLocation)!.json)
@@ -72,7 +72,7 @@ struct RandomJournal {
                 var w = BinaryWriter()
                 incremental.encode(to: &w)
                 var r = BinaryReader(w.bytes)
-                #expect(try HouseholdViews(from: &r) == incremental, "a snapshot round-trips the views")
+                #expect(try HouseholdViews(snapshot: &r) == incremental && r.isAtEnd, "a snapshot round-trips the views")
             }
         }
     }
@@ -249,57 +249,64 @@ struct RandomJournal {
     }
 }
 
-/// Views folded with less of the purchase history render every view that
-/// needs no more exactly as the full fold does, at every prefix.
+/// Folds that hold fewer projections (see `ViewFolds.swift`) render every
+/// view they can be built from exactly as ``HouseholdViews`` does, at every
+/// prefix, and read the same from a snapshot of any fold.
 @Suite struct WithoutPurchaseHistoryTests {
-    static func renderTotalsViews(_ views: HouseholdViews) -> JSONValue {
+    static func renderTotalsViews(_ views: some TotalsFold) -> JSONValue {
         .array([renderStateViews(views), ItemsByNameView(views).json, ItemsByPurchaseDateView(views).json, StatsView(views).json,
                 DueView(views, now: views.asOfTime ?? .earliest).json])
     }
 
-    @Test("totals: the same statistics and items views as the records, and no records", arguments: [44, 45, 46] as [UInt64])
+    /// A fold's snapshot bytes.
+    static func saved(_ views: some SavedFold) -> [UInt8] {
+        var w = BinaryWriter()
+        views.encode(to: &w)
+        return w.bytes
+    }
+
+    /// A fold read from snapshot bytes, which it must read to their end.
+    static func read<Fold: SnapshotFold>(_ bytes: [UInt8], as _: Fold.Type) throws -> Fold {
+        var r = BinaryReader(bytes)
+        let views = try Fold(snapshot: &r)
+        #expect(r.isAtEnd, "\(Fold.self) read the whole snapshot")
+        return views
+    }
+
+    @Test("the statistics projection: the same statistics and items views as every projection, no records", arguments: [44, 45, 46] as [UInt64])
     func totals(seed: UInt64) throws {
         let journal = RandomJournal()
         defer { journal.remove() }
         try journal.write(seed: seed, commands: 400)
         let events = try JournalReader.readAll(path: journal.path)
         #expect(events.contains { if case .purchaseReverted = $0.event { true } else { false } }, "reverts are folded too")
-        var full = HouseholdViews(), totals = HouseholdViews(history: .totals)
+        var full = HouseholdViews(), totals = StatisticsViews()
         // Views read back from a snapshot half-way (their purchases used where they lie in its bytes) and folded on.
-        var resumed: HouseholdViews?
+        var resumed: StatisticsViews?
         for (index, recorded) in events.enumerated() {
             full.apply(recorded)
             totals.apply(recorded)
             resumed?.apply(recorded)
             if resumed == nil, index >= events.count / 2 {
-                var w = BinaryWriter()
-                totals.encode(to: &w)
-                var r = BinaryReader(w.bytes)
-                resumed = try HouseholdViews(from: &r)
+                resumed = try Self.read(Self.saved(totals), as: StatisticsViews.self)
             }
             if index % 5 == 0 || index == events.count - 1 {
                 #expect(totals.state == full.state)
-                #expect(totals.history.items == full.history.items)
-                #expect(totals.history.actors == full.history.actors && totals.history.locations == full.history.locations)
-                #expect(totals.history.monthTotals == full.history.monthTotals)
+                #expect(totals.statistics == full.statistics, "the statistics projection folds the same beside the audit's")
+                #expect(totals.statistics.totals.monthTotals == full.statistics.totals.monthTotals)
                 #expect(Self.renderTotalsViews(totals) == Self.renderTotalsViews(full))
-                // The same totals had from the records (a snapshot's views, lowered), and through the snapshot encoding.
-                #expect(full.lowered(to: .totals) == totals)
-                var w = BinaryWriter()
-                totals.encode(to: &w)
-                var r = BinaryReader(w.bytes)
-                #expect(try HouseholdViews(from: &r) == totals && r.isAtEnd)
+                // The same from a snapshot of either fold.
+                #expect(try Self.read(Self.saved(full), as: StatisticsViews.self) == totals)
+                #expect(try Self.read(Self.saved(totals), as: StatisticsViews.self) == totals)
             }
         }
-        #expect(totals.history.records.isEmpty && !full.history.records.isEmpty)
+        #expect(!full.audit.records.isEmpty)
         #expect(resumed == totals)
         #expect(resumed.map(Self.renderTotalsViews) == Self.renderTotalsViews(totals))
-        var again = BinaryWriter(), whole = BinaryWriter()
-        resumed?.encode(to: &again); totals.encode(to: &whole)
-        #expect(again.bytes == whole.bytes, "a snapshot of the resumed views is the one of the views folded whole")
+        #expect(resumed.map(Self.saved) == Self.saved(totals), "a snapshot of the resumed views is the one of the views folded whole")
     }
 
-    @Test("totals keep amounts beyond the spec's limits (a hand-written journal) whole: folded, reverted and through a snapshot")
+    @Test("the statistics keep amounts beyond the spec's limits (a hand-written journal) whole: folded, reverted and through a snapshot")
     func amountsBeyondTheLimits() throws {
         let location = LocationID(), item = ItemID()
         var events: [Event] = [.householdCreated(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "UTC"),
@@ -312,41 +319,37 @@ struct RandomJournal {
                                          location: location, purchasedAt: nil))
         }
         let reverts = [purchases[1], purchases[2], purchases[0], purchases[5], purchases[3]].map { Event.purchaseReverted(purchase: $0) }
-        var full = HouseholdViews(), totals = HouseholdViews(history: .totals)
-        var resumed: HouseholdViews?
+        var full = HouseholdViews(), totals = StatisticsViews()
+        var resumed: StatisticsViews?
         for (index, event) in (events + reverts).enumerated() {
             let recorded = RecordedEvent(seq: index + 1, id: EventID(), at: TestClock.start, actor: index % 2 == 0 ? "ana" : "ben",
                                          command: CommandID(), event: event, prev: .zero)
             full.apply(recorded); totals.apply(recorded); resumed?.apply(recorded)
-            #expect(totals.history.items == full.history.items, "after event \(index + 1)")
-            #expect(totals.history.actors == full.history.actors && totals.history.monthTotals == full.history.monthTotals)
-            #expect(full.lowered(to: .totals) == totals)
+            #expect(totals.statistics == full.statistics, "after event \(index + 1)")
+            #expect(totals.totals.items == full.totals.items && totals.totals.monthTotals == full.totals.monthTotals)
             if index == events.count - 1 {
-                var w = BinaryWriter()
-                totals.encode(to: &w)
-                var r = BinaryReader(w.bytes)
-                resumed = try HouseholdViews(from: &r)
+                resumed = try Self.read(Self.saved(totals), as: StatisticsViews.self)
                 #expect(resumed == totals)
             }
         }
         #expect(resumed == totals)
-        #expect(totals.history.items[item] == full.history.items[item])
-        #expect(totals.history.items[item]?.tally.purchases == 2, "two of seven purchases stand")
+        #expect(totals.totals.items[item] == full.totals.items[item])
+        #expect(totals.totals.items[item]?.tally.purchases == 2, "two of seven purchases stand")
     }
 
-    static func renderStateViews(_ views: HouseholdViews) -> JSONValue {
+    static func renderStateViews(_ views: some StateFold) -> JSONValue {
         .array([ListsView(views).json, DeletedListsView(views).json, LocationsView(views).json, MembersView(views).json]
                + renderEveryList(views))
     }
 
-    @Test("the same state, calendar and views, none of the history", arguments: [42, 43] as [UInt64])
+    @Test("the whole state and the present: the same calendar and views, none of the purchases' amounts or records", arguments: [42, 43] as [UInt64])
     func sameViews(seed: UInt64) throws {
         let journal = RandomJournal()
         defer { journal.remove() }
         try journal.write(seed: seed, commands: 300)
         let events = try JournalReader.readAll(path: journal.path)
         #expect(events.contains { if case .itemPurchased = $0.event { true } else { false } })
-        var full = HouseholdViews(), light = HouseholdViews(history: .none), bare = HouseholdViews(history: .entries)
+        var full = HouseholdViews(), light = StateViews(), bare = PresentViews(), totals = StatisticsViews()
         var unbought = 0
         for (index, recorded) in events.enumerated() {
             if case let .purchaseReverted(purchase) = recorded.event,
@@ -354,45 +357,26 @@ struct RandomJournal {
             full.apply(recorded)
             light.apply(recorded)
             bare.apply(recorded)
+            totals.apply(recorded)
             if index % 11 == 0 || index == events.count - 1 {
                 #expect(light.state == full.state)
                 #expect(light.calendar == full.calendar)
                 #expect(Self.renderStateViews(light) == Self.renderStateViews(full))
-                #expect(full.lowered(to: .none) == light)
-                #expect(full.lowered(to: .totals)?.lowered(to: .none) == light)
-                #expect(light.lowered(to: .totals) == nil && light.lowered(to: .records) == nil)
-                var w = BinaryWriter()
-                light.encode(to: &w)
-                var r = BinaryReader(w.bytes)
-                #expect(try HouseholdViews(from: &r) == light && r.isAtEnd)
-
-                // Without the purchase table: the same state but for it, the same views.
-                var tableless = full.state
-                tableless.dropHistory()
-                #expect(bare.state == tableless && bare.state.purchases.count == 0 && bare.stateRetention == .present)
+                // The present: the same state but for its history, the same views.
+                #expect(bare.state == PresentState(of: full.state).state && bare.state.purchases.count == 0)
                 #expect(bare.calendar == full.calendar)
                 #expect(Self.renderStateViews(bare) == Self.renderStateViews(full))
-                #expect(full.lowered(to: .entries) == bare && light.lowered(to: .entries) == bare)
-                #expect(full.lowered(to: .totals)?.lowered(to: .entries) == bare)
-                #expect(bare.lowered(to: .none) == nil && bare.lowered(to: .totals) == nil && bare.lowered(to: .records) == nil)
-                w = BinaryWriter()
-                bare.encode(to: &w)
-                r = BinaryReader(w.bytes)
-                #expect(try HouseholdViews(from: &r) == bare && r.isAtEnd)
-                // Views of any depth read back as `.entries`, the purchase table and amounts passed over.
-                for saved in [full, light, full.lowered(to: .totals)!, bare] {
-                    w = BinaryWriter()
-                    saved.encode(to: &w)
-                    r = BinaryReader(w.bytes)
-                    #expect(try HouseholdViews(from: &r, asEntries: true) == bare && r.isAtEnd, "saved at \(saved.historyDepth)")
+                // Read from a snapshot of either saved fold, the projections they do not hold passed over.
+                for saved in [Self.saved(full), Self.saved(totals)] {
+                    #expect(try Self.read(saved, as: StateViews.self) == light)
+                    #expect(try Self.read(saved, as: PresentViews.self) == bare)
                 }
             }
         }
-        #expect(light.history.records.isEmpty && !full.history.records.isEmpty)
         #expect(full.state.purchases.count > 0 && unbought > 0, "purchases, and reverts that put an entry back on the list")
-        #expect(full.state.trips.count > bare.state.trips.count, "ended trips, kept only with the history")
-        #expect(full.state.items.count > bare.state.items.count, "deleted items, kept only with the history")
-        #expect(full.state.locations.count > bare.state.locations.count, "deleted locations, kept only with the history")
+        #expect(full.state.trips.count > bare.state.trips.count, "ended trips, kept only in the whole state")
+        #expect(full.state.items.count > bare.state.items.count, "deleted items, kept only in the whole state")
+        #expect(full.state.locations.count > bare.state.locations.count, "deleted locations, kept only in the whole state")
         #expect(bare.state.locations.values.allSatisfy { !$0.isDeleted })
     }
 
@@ -423,14 +407,12 @@ struct RandomJournal {
             .itemRemovedFromList(list: weekly, item: bread),
             .itemDeleted(item: bread),
         ]
-        var full = HouseholdViews(), bare = HouseholdViews(history: .entries)
+        var full = HouseholdViews(), bare = PresentViews()
         for (index, event) in events.enumerated() {
             let recorded = RecordedEvent(seq: index + 1, id: EventID(), at: TestClock.start, actor: "ann", command: CommandID(), event: event, prev: .zero)
             full.apply(recorded)
             bare.apply(recorded)
-            var tableless = full.state
-            tableless.dropHistory()
-            #expect(bare.state == tableless, "after event \(index + 1)")
+            #expect(bare.state == PresentState(of: full.state).state, "after event \(index + 1)")
         }
         #expect(bare.state.lists[weekly]?.entries.map(\.purchase) == [first])
         #expect(bare.state.lists[party]?.entries.map(\.purchase) == [nil])
@@ -439,29 +421,34 @@ struct RandomJournal {
         #expect(full.state.items[bread]?.isDeleted == true && Array(bare.state.items.keys) == [milk])
     }
 
-    @Test("a snapshot at each depth serves views of that depth or less (equal to folding at that depth) and is refused, with a warning, by views that need more")
+    @Test("a snapshot with or without the audit's records serves every fold that holds no more (equal to folding it); one without them is refused, with a warning, by every projection's views")
     func engine() throws {
         let journal = RandomJournal()
         defer { journal.remove() }
         try journal.write(seed: 43, commands: 200)
-        let depths: [PurchaseHistory.Depth] = [.entries, .none, .totals, .records]
-        let folded = try depths.map { try ViewEngine.views(journal: journal.path, useSnapshot: false, history: $0).0 }
-        #expect(Self.renderStateViews(folded[0]) == Self.renderStateViews(folded[3]))
-        #expect(Self.renderStateViews(folded[1]) == Self.renderStateViews(folded[3]))
-        #expect(Self.renderTotalsViews(folded[2]) == Self.renderTotalsViews(folded[3]))
-        for (savedRank, saved) in depths.enumerated() {
-            let saving = ViewEngine(journalPath: journal.path, useSnapshot: false, history: saved)
-            try saving.refresh()
-            try saving.saveSnapshot()
-            for (wantedRank, wanted) in depths.enumerated() {
-                let engine = ViewEngine(journalPath: journal.path, history: wanted)
-                #expect(try engine.refresh() == folded[wantedRank], "saved \(saved), wanted \(wanted)")
-                if wantedRank <= savedRank {
-                    #expect(engine.snapshotSeq == folded[0].asOf && engine.warnings.isEmpty)
-                } else {
-                    #expect(engine.snapshotSeq == nil)
-                    #expect(engine.warnings == ["ignored the snapshot \(engine.snapshotPath): it holds the purchase history at depth \(saved), these views need \(wanted); the views were rebuilt from the journal"])
-                }
+        let path = journal.path
+        let present = try PresentViews.read(journal: path, useSnapshot: false).0, state = try StateViews.read(journal: path, useSnapshot: false).0
+        let totals = try StatisticsViews.read(journal: path, useSnapshot: false).0, full = try ViewEngine.views(journal: path, useSnapshot: false).0
+        #expect(Self.renderStateViews(present) == Self.renderStateViews(full) && Self.renderStateViews(state) == Self.renderStateViews(full))
+        #expect(Self.renderTotalsViews(totals) == Self.renderTotalsViews(full))
+        func check<Fold: SnapshotFold & Equatable>(_ expected: Fold, saved: String) throws {
+            let folding = ViewFolding<Fold>(journalPath: path)
+            #expect(try folding.refresh() == expected, "saved \(saved), read as \(Fold.self)")
+            #expect(folding.snapshotSeq == full.asOf && folding.warnings.isEmpty)
+        }
+        for withRecords in [false, true] {
+            if withRecords { try ReplicaViews.saveSnapshots(journal: path) } else { try ReplicaViews.saveSnapshotsWithoutRecords(journal: path) }
+            let saved = withRecords ? "with records" : "without records"
+            try check(present, saved: saved)
+            try check(state, saved: saved)
+            try check(totals, saved: saved)
+            let engine = ViewEngine(journalPath: path)
+            #expect(try engine.refresh() == full)
+            if withRecords {
+                #expect(engine.snapshotSeq == full.asOf && engine.warnings.isEmpty)
+            } else {
+                #expect(engine.snapshotSeq == nil)
+                #expect(engine.warnings == ["ignored the snapshot \(engine.snapshotPath): it holds no purchase records (saved without --with-records), which these views show; the views were rebuilt from the journal"])
             }
         }
     }

@@ -101,11 +101,11 @@ import ShopTestSupport
         defer { journal.remove() }
         try journal.write(seed: 78, commands: 400)
         let full = try ViewEngine.views(journal: journal.path, useSnapshot: false).0
-        let light = try ViewEngine.views(journal: journal.path, useSnapshot: false, history: .none).0
+        let light = try StateViews.read(journal: journal.path, useSnapshot: false).0
         let reader = try JournalReader(path: journal.path)
         while try reader.next() != nil {}
         let head = try reader.head()
-        let purchases = full.history.records.map(\.purchasedAt)
+        let purchases = full.audit.records.map(\.purchasedAt)
         let middle = purchases[purchases.count / 2]
         for (from, to) in [(nil, nil), (middle, nil), (nil, middle), (purchases[purchases.count / 4], middle)] as [(Timestamp?, Timestamp?)] {
             let rows = try AuditQuery(journal: journal.path, views: light, filter: AuditView.Filter(from: from, to: to)).view().purchases

@@ -5,15 +5,15 @@ import ShopEvents
 import ShopTestSupport
 
 /// The statistics read once to the end with their reverts known in advance
-/// (no purchase table, no deleted item, no ended trip kept) equal a plain
-/// `.totals` fold's; when the foresight is wrong, the fold says so.
+/// (``SettledViews``: no purchase, no deleted item, no ended trip kept) equal
+/// the statistics projection's; when the foresight is wrong, the fold says so.
 @Suite struct SettledStatsTests {
     static func reverts(_ events: some Sequence<RecordedEvent>) -> Set<PurchaseID> {
         Set(events.compactMap { if case let .purchaseReverted(purchase) = $0.event { purchase } else { nil } })
     }
 
-    static func settled(_ events: ArraySlice<RecordedEvent>, reverted: Set<PurchaseID>) -> HouseholdViews {
-        var views = HouseholdViews(settling: reverted)
+    static func settled(_ events: ArraySlice<RecordedEvent>, reverted: Set<PurchaseID>) -> SettledViews {
+        var views = SettledViews(reverting: reverted)
         for recorded in events { views.apply(recorded) }
         return views
     }
@@ -24,26 +24,25 @@ import ShopTestSupport
         defer { journal.remove() }
         try journal.write(seed: seed, commands: 400)
         let events = try JournalReader.readAll(path: journal.path)
-        var totals = HouseholdViews(history: .totals), bare = HouseholdViews(history: .entries)
+        var totals = StatisticsViews(), bare = PresentViews()
         for (index, recorded) in events.enumerated() {
             totals.apply(recorded)
             bare.apply(recorded)
             guard index % 10 == 0 || index == events.count - 1 else { continue }
             let prefix = events[...index]
             let settled = Self.settled(prefix, reverted: Self.reverts(prefix))
-            #expect(settled.history.isSettled && settled.history.isSettling)
+            #expect(settled.settled.isSettled)
             #expect(StatsView(settled) == StatsView(totals), "after event \(index + 1)")
             #expect(StatsView(settled).json == StatsView(totals).json)
-            #expect(settled.history.items == totals.history.items && settled.history.monthTotals == totals.history.monthTotals)
-            #expect(settled.state == bare.state && settled.stateRetention == .present && settled.state.purchases.count == 0)
-            #expect(settled.lowered(to: .entries) == bare.lowered(to: .entries))
-            #expect(settled.lowered(to: .none) == nil)
+            #expect(settled.totals.items == totals.totals.items && settled.totals.monthTotals == totals.totals.monthTotals)
+            #expect(settled.state == bare.state && settled.state.purchases.count == 0)
+            #expect(settled.present == bare.present && settled.calendar == bare.calendar)
         }
         // What the fold let go, and the statistics still show.
         #expect(!Self.reverts(events).isEmpty, "reverts")
-        #expect(totals.state.items.values.contains { $0.isDeleted && totals.history.items[$0.id] != nil }, "a deleted item bought")
+        #expect(totals.state.items.values.contains { $0.isDeleted && totals.totals.items[$0.id] != nil }, "a deleted item bought")
         if seed == 44 {   // the history of this seed deletes a place after purchases there: its name still shows
-            #expect(totals.state.locations.values.contains { $0.isDeleted && totals.history.locations[$0.id] != nil }, "a deleted place bought at")
+            #expect(totals.state.locations.values.contains { $0.isDeleted && totals.totals.locations[$0.id] != nil }, "a deleted place bought at")
         }
         #expect(totals.state.trips.values.contains { if case .ended = $0.phase { true } else { false } }, "an ended trip")
         #expect(StatsView(totals).trips.count > 0)
@@ -54,7 +53,7 @@ import ShopTestSupport
         let journal = RandomJournal()
         defer { journal.remove() }
         try journal.write(seed: seed, commands: 400)
-        var views = HouseholdViews(history: .totals)
+        var views = StatisticsViews()
         var checked = 0
         for (index, recorded) in try JournalReader.readAll(path: journal.path).enumerated() {
             views.apply(recorded)
@@ -106,9 +105,9 @@ import ShopTestSupport
         }
         // A torn write at the end: left out by both, with the same warning.
         Scratch.write(Scratch.bytes(journal.path) + Array(#"{"seq":"#.utf8), to: journal.path)
-        let (plain, plainWarnings) = try ViewEngine.views(journal: journal.path, useSnapshot: false, history: .totals)
-        let (settled, warnings) = try ViewEngine.settledViews(journal: journal.path, useSnapshot: false)
-        #expect(settled.history.isSettling && settled.asOf == plain.asOf)
+        let (plain, plainWarnings) = try StatisticsViews.read(journal: journal.path, useSnapshot: false)
+        let (settled, warnings) = try SettledViews.readTotals(journal: journal.path, useSnapshot: false)
+        #expect(settled is SettledViews && settled.asOf == plain.asOf)
         #expect(StatsView(settled) == StatsView(plain))
         var streamed: [[UInt8]] = [], whole: [[UInt8]] = []
         StatsView.writeJSON(of: settled) { streamed.append($0) }
@@ -116,11 +115,11 @@ import ShopTestSupport
         #expect(Array(streamed.joined()) == Array(whole.joined()) && !StatsView(plain).items.isEmpty && !StatsView(plain).locations.isEmpty)
         #expect(warnings == plainWarnings && warnings.count == 1)
         // With a good snapshot, the views start from it the plain way.
-        let engine = ViewEngine(journalPath: journal.path, history: .totals)
-        try engine.refresh()
-        try engine.saveSnapshot()
-        let (fromSnapshot, none) = try ViewEngine.settledViews(journal: journal.path)
-        #expect(!fromSnapshot.history.isSettling && none == warnings)
+        let saving = ViewFolding<StatisticsViews>(journalPath: journal.path)   // the views' snapshot only: the torn write stays
+        try saving.refresh()
+        try saving.saveSnapshot()
+        let (fromSnapshot, none) = try SettledViews.readTotals(journal: journal.path)
+        #expect(fromSnapshot is StatisticsViews && none == warnings)
         #expect(StatsView(fromSnapshot) == StatsView(plain))
     }
 
@@ -134,19 +133,19 @@ import ShopTestSupport
         let bought = events.compactMap { if case let .itemPurchased(purchase, _, _, _, _, _, _, _) = $0.event { purchase } else { nil } }
         let kept = try #require(bought.first { !reverted.contains($0) })
         let one = try #require(reverted.first)
-        #expect(!Self.settled(events[...], reverted: reverted.subtracting([one])).history.isSettled, "a revert it was not told of")
-        #expect(!Self.settled(events[...], reverted: reverted.union([kept])).history.isSettled, "a purchase never reverted")
+        #expect(!Self.settled(events[...], reverted: reverted.subtracting([one])).settled.isSettled, "a revert it was not told of")
+        #expect(!Self.settled(events[...], reverted: reverted.union([kept])).settled.isSettled, "a purchase never reverted")
         // Told of a purchase the journal never makes: nothing of it is counted either way.
         let never = PurchaseID(UUID())
         let settled = Self.settled(events[...], reverted: reverted.union([never]))
-        #expect(settled.history.isSettled)
-        var totals = HouseholdViews(history: .totals)
+        #expect(settled.settled.isSettled)
+        var totals = StatisticsViews()
         for recorded in events { totals.apply(recorded) }
         #expect(StatsView(settled) == StatsView(totals))
         // A revert before its purchase (no decider writes one): a plain fold passes over it and counts the purchase.
         let at = try #require(events.firstIndex { if case .purchaseReverted = $0.event { true } else { false } })
         let early = [events[0], events[at]] + events[1..<at] + events[(at + 1)...]
-        #expect(!Self.settled(early[...], reverted: Self.reverts(early)).history.isSettled)
+        #expect(!Self.settled(early[...], reverted: Self.reverts(early)).settled.isSettled)
     }
 
     @Test("a revert the scan cannot see (its type spelled with an escape) makes the read fold again the plain way")
@@ -166,12 +165,12 @@ import ShopTestSupport
         #expect(out != bytes)
         Scratch.write(out, to: journal.path)
         #expect(RevertScan.revertedPurchases(journal: journal.path) == [])
-        let (plain, _) = try ViewEngine.views(journal: journal.path, useSnapshot: false, verifyChain: false, history: .totals)
-        #expect(plain.history.actors.values.contains { $0.purchases > 0 })
-        let (settled, warnings) = try ViewEngine.settledViews(journal: journal.path, useSnapshot: false, verifyChain: false)
-        #expect(!settled.history.isSettling, "folded again with the purchase table")
+        let (plain, _) = try StatisticsViews.read(journal: journal.path, useSnapshot: false, verifyChain: false)
+        #expect(plain.totals.actors.values.contains { $0.purchases > 0 })
+        let (settled, warnings) = try SettledViews.readTotals(journal: journal.path, useSnapshot: false, verifyChain: false)
+        #expect(settled is StatisticsViews, "folded again with the statistics projection")
         #expect(warnings.isEmpty)
-        #expect(settled == plain)
+        #expect(settled as? StatisticsViews == plain)
     }
 
     @Test("deleted items' last names: kept with their totals, or apart for one bought only after it was deleted")
@@ -203,18 +202,18 @@ import ShopTestSupport
         try journal.execute(.deleteLocation(location: id(0x50)))
         journal.close()
 
-        let (plain, _) = try ViewEngine.views(journal: path, useSnapshot: false, history: .totals)
-        let (settled, _) = try ViewEngine.settledViews(journal: path, useSnapshot: false)
-        #expect(settled.history.isSettling && settled.history.isSettled)
+        let (plain, _) = try StatisticsViews.read(journal: path, useSnapshot: false)
+        let settled = try #require(try SettledViews.readTotals(journal: path, useSnapshot: false).0 as? SettledViews)
+        #expect(settled.settled.isSettled)
         #expect(StatsView(settled) == StatsView(plain))
         #expect(StatsView(settled).items.map(\.name) == ["Bread", "Oat milk", "Tea"])
         #expect(StatsView(settled).items.map(\.tally.purchases) == [1, 1, 2])
         #expect(StatsView(settled).locations.map(\.name) == ["Market"])
-        let names = [1, 2, 3, 4].map { settled.history.deletedName(of: id($0) as ItemID) }
+        let names = [1, 2, 3, 4].map { settled.settled.deletedName(of: id($0) as ItemID) }
         #expect(names == ["Oat milk", "Bread", "Tea", "Soap"])
-        #expect(settled.history.deletedName(of: id(0x50) as LocationID) == "Market")
+        #expect(settled.settled.deletedName(of: id(0x50) as LocationID) == "Market")
         // Where each is kept: with the totals of the items that had them when deleted.
-        #expect([1, 2, 3].map { settled.history.items[id($0)]?.deletedName } == ["Oat milk", nil, "Tea"])
-        #expect(settled.history.items[id(4)] == nil && settled.history.items == plain.history.items)
+        #expect([1, 2, 3].map { settled.totals.items[id($0)]?.deletedName } == ["Oat milk", nil, "Tea"])
+        #expect(settled.totals.items[id(4)] == nil && settled.totals.items == plain.totals.items)
     }
 }

@@ -96,7 +96,7 @@ import ShopTestSupport
         }
         defer { try? FileManager.default.removeItem(at: folder) }
         let views = try ViewEngine.views(journal: path, useSnapshot: false).0
-        let teaAt = try #require(views.history.records.first { $0.purchase == id(0x102) }?.purchasedAt)
+        let teaAt = try #require(views.audit.records.first { $0.purchase == id(0x102) }?.purchasedAt)
         let stores = StoresView(views)
         #expect(stores == StoresView(asOf: views.asOf, stores: [
             .init(id: market, name: "a market", order: [dairy, bakery, produce, frozen, .unknown], ownOrder: [], purchases: 1, spend: 300, lastPurchased: teaAt),

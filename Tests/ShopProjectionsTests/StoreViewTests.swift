@@ -52,8 +52,8 @@ import ShopTestSupport
         let (path, folder) = try household()
         defer { try? FileManager.default.removeItem(at: folder) }
         let views = try ViewEngine.views(journal: path, useSnapshot: false).0
-        let milkCorner = try #require(views.history.records.first { $0.purchase == id(0x110) })
-        let milkNone = try #require(views.history.records.first { $0.purchase == id(0x112) })
+        let milkCorner = try #require(views.audit.records.first { $0.purchase == id(0x110) })
+        let milkNone = try #require(views.audit.records.first { $0.purchase == id(0x112) })
         let prices = PricesView(views)
         #expect(prices == PricesView(asOf: views.asOf, items: [
             .init(item: flour, name: "Flour", unit: "kg", stores: [
@@ -113,7 +113,7 @@ import ShopTestSupport
         let (path, folder) = try household()
         defer { try? FileManager.default.removeItem(at: folder) }
         let events = try JournalReader.readAll(path: path)
-        var live = HouseholdViews(history: .records)
+        var live = HouseholdViews()
         var liveStats = LiveStats(live)
         for recorded in events {
             live.apply(recorded)

@@ -152,7 +152,7 @@ import ShopTestSupport
         var views = HouseholdViews()
         var index = SuggestionIndex(views)
         // The package's one-view read folds the totals only: the same index.
-        var totals = HouseholdViews(history: .totals)
+        var totals = StatisticsViews()
         var totalsIndex = SuggestionIndex(totals)
         var checked = (due: 0, offered: 0)
         for recorded in events {

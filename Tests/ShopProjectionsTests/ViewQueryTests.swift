@@ -102,7 +102,7 @@ import ShopTestSupport
         let (path, folder) = try household()
         defer { try? FileManager.default.removeItem(at: folder) }
         let views = try ViewEngine.views(journal: path, useSnapshot: false).0
-        let records = views.history.records.filter { $0.item == milk }
+        let records = views.audit.records.filter { $0.item == milk }
         #expect(records.map(\.purchase) == [id(0x100), id(0x101)])
         let prices = PricesView(views, item: milk).items.first?.stores ?? []
         #expect(prices.count == 1)

@@ -10,7 +10,7 @@ import ShopTestSupport
     /// The audit of views folded with every record, as `Output.view` writes it.
     static func expected(_ journal: String, filter: AuditView.Filter = AuditView.Filter(), pending: [RecordedEvent] = [],
                          pendingCount: Int? = nil) throws -> String {
-        var (views, _) = try ViewEngine.views(journal: journal, useSnapshot: false, history: .records)
+        var (views, _) = try ViewEngine.views(journal: journal, useSnapshot: false)
         for recorded in pending { views.apply(recorded) }
         var json = AuditView(views, filter: filter).json
         if let pendingCount, case let .object(pairs) = json { json = .object(pairs + [("pending", .int(pendingCount))]) }
@@ -23,7 +23,7 @@ import ShopTestSupport
         defer { tool.remove() }
         #expect(try tool.run(["demo"]).status == 0)
         let journal = tool.path("shop-demo.ndjson")
-        let (views, _) = try ViewEngine.views(journal: journal, useSnapshot: false, history: .records)
+        let (views, _) = try ViewEngine.views(journal: journal, useSnapshot: false)
         let ben = AuditView.Filter(actor: "ben")
         let august = AuditView.Filter(from: views.calendar.start(ofDay: 2026, 8, 1)!, to: views.calendar.start(ofDay: 2026, 9, 1)!)
         for (arguments, filter) in [(["audit"], AuditView.Filter()), (["view", "audit"], AuditView.Filter()), (["audit", "--actor", "ben"], ben),

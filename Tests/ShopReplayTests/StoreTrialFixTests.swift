@@ -92,6 +92,9 @@ import ShopTestSupport
         #expect(try JSONValue.parse(Array(plain.stdout.utf8))["stores"]?.arrayValue?.first?["lastPurchased"] == "2026-01-06T10:00:00.000Z")
         let saved = try tool.run(["snapshot"])
         #expect(saved.status == 0, "\(saved.stderr)")
+        // It names the snapshot by its absolute path, the journal given as a relative one.
+        let path = saved.stdout.components(separatedBy: " to ").last?.trimmingCharacters(in: .newlines) ?? ""
+        #expect(path.hasPrefix("/") && path.hasSuffix("/shop.ndjson.snapshot") && FileManager.default.fileExists(atPath: path), "\(saved.stdout)")
         for (arguments, expected) in [(["view", "stores", "--json"], plain), (["view", "stores"], plainText)] {
             let fromSnapshot = try tool.run(arguments)
             #expect(fromSnapshot.status == 0 && fromSnapshot.stderr.isEmpty, "\(fromSnapshot.stderr)")

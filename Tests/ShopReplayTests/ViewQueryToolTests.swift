@@ -22,7 +22,7 @@ import ShopTestSupport
         let name = try #require(whole.state.household?.name)
         #expect(text.status == 0 && text.stdout.hasPrefix("\(name)  (as of seq \(whole.asOf))"), "\(text.stdout)")
         // The item bought most often, by its name and by its id.
-        let item = try #require(whole.history.records.reduce(into: [ItemID: Int]()) { $0[$1.item, default: 0] += 1 }.max { $0.value < $1.value }?.key)
+        let item = try #require(whole.audit.records.reduce(into: [ItemID: Int]()) { $0[$1.item, default: 0] += 1 }.max { $0.value < $1.value }?.key)
         let expected = try #require(ItemView(whole, item: item))
         #expect(expected.purchases.count == ItemView.purchaseLimit)
         for given in [whole.name(of: item), item.description] {

@@ -175,7 +175,7 @@ func descriptors(concerning folder: URL) -> Set<String> {
         try await withTimeout(seconds: 10) { @MainActor in
             while model.views.asOf < end { try await Task.sleep(nanoseconds: 10_000_000) }
         }
-        #expect(model.stats == StatsView(try ViewEngine.views(journal: path, useSnapshot: false, history: .totals).0))
+        #expect(model.stats == StatsView(try StatisticsViews.read(journal: path, useSnapshot: false).0))
         #expect(model.failure == nil)
     }
 }

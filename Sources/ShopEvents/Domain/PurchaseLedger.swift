@@ -98,6 +98,9 @@ public struct PurchaseLedger: Hashable, Sendable {
     /// Whether the purchase at `position` was reverted.
     public func isReverted(at position: Int) -> Bool { reverted[position >> 6] & (1 << UInt64(position & 63)) != 0 }
 
+    /// The effective time (`purchasedAt`, else `at`) of the purchase at `position`.
+    public func time(at position: Int) -> Timestamp { Timestamp(millisecondsSince1970: rows[position].time) }
+
     /// The purchase at a position in journal order.
     public func purchase(at position: Int) -> Entry {
         let row = rows[position]

@@ -5,7 +5,7 @@ import Foundation
 /// It is a fold over events: ``ShopState/initial`` then ``ShopState/evolve(_:_:)``
 /// for every event. Deleted things stay (flagged) because purchases and
 /// audits still name them, and because ids are never reused. (A projection
-/// that shows none of them may fold with less: see `Retention`, below the
+/// that shows none of them folds with less: `PresentState`, below the
 /// domain.)
 ///
 /// ```swift

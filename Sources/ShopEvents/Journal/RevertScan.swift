@@ -5,7 +5,7 @@ import Foundation
 /// the key `purchasedAt`), and only the lines that hold it decoded.
 ///
 /// The statistics read once to the end of a journal use it to learn their
-/// reverts before they fold (`HouseholdViews(settling:)` in
+/// reverts before they fold (`SettledViews` in
 /// ShopProjections), and so does `verify` (``JournalVerifier``), so that
 /// neither need keep every purchase for a revert that may come. What it
 /// finds is a forecast, not a verdict: the fold checks it event by event and

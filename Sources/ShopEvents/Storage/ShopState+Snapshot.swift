@@ -44,12 +44,18 @@ extension ShopState {
         w.array(stores.values.sorted { $0.id < $1.id }) { w, s in w.id(s.id); w.string(s.name); w.bool(s.isDeleted); w.array(s.order) { $0.id($1) } }
     }
 
-    /// Reads a state back; `keepingHistory` false passes over the purchase
-    /// ledger without reading it and lets the history go (``dropHistory()``),
-    /// for views that show none: the table's pages of a mapped snapshot are
-    /// then never touched.
-    package init(from r: inout BinaryReader, keepingHistory: Bool = true) throws(BinaryDecodingError) {
+    /// Reads a state back.
+    package init(from r: inout BinaryReader) throws(BinaryDecodingError) {
+        try self.init(from: &r, passingOverHistory: false)
+    }
+
+    /// Reads a state back; `passingOverHistory` passes over the purchase
+    /// ledger without reading it and lets the rest of the history go as it
+    /// is read: ``PresentState``'s reader, whose views show none, so the
+    /// ledger's pages of a mapped snapshot are never touched.
+    init(from r: inout BinaryReader, passingOverHistory: Bool) throws(BinaryDecodingError) {
         self.init()
+        let keepingHistory = !passingOverHistory
         household = try r.optional { r throws(BinaryDecodingError) in
             Household(id: try r.id(), name: try r.string(), currency: try r.string(), timeZone: try r.string())
         }
@@ -69,7 +75,7 @@ extension ShopState {
             let details = try ItemDetails(snapshot: &r)
             return Item(id: id, name: name, location: location, details: details, isAvailable: try r.bool(), isDeleted: try r.bool())
         }
-        // Without the history, deleted items are let go as they are read (see `dropHistory()`).
+        // Without the history, deleted items are let go as they are read (see `PresentState`).
         items.reserveCapacity(keepingHistory ? savedItems.count : savedItems.lazy.filter { !$0.isDeleted }.count)
         for i in savedItems where keepingHistory || !i.isDeleted {
             countLive(i.id, -1)
@@ -104,21 +110,7 @@ extension ShopState {
         } else {
             try PurchaseLedger.skip(&r)
         }
-        let savedTrips = try r.array { r throws(BinaryDecodingError) in
-            let (id, list, store, startedAt, active): (TripID, ListID?, StoreID?, Timestamp, Int) =
-                (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.optional { r throws(BinaryDecodingError) in try r.id() },
-                 try r.timestamp(), try r.int())
-            let phase: Trip.Phase
-            var pausedAt: Timestamp?
-            switch try r.int() {
-            case 0: phase = .running(since: try r.timestamp())
-            case 1: phase = .paused
-            case 3: (phase, pausedAt) = (.paused, try r.timestamp())
-            case 2: phase = .ended(at: try r.timestamp())
-            case let other: throw BinaryDecodingError("trip phase \(other)")
-            }
-            return Trip(id: id, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active), pausedAt: pausedAt)
-        }
+        let savedTrips = try Self.trips(from: &r)
         func isEnded(_ trip: Trip) -> Bool { if case .ended = trip.phase { true } else { false } }
         trips.reserveCapacity(keepingHistory ? savedTrips.count : savedTrips.lazy.filter { !isEnded($0) }.count)
         for t in savedTrips where keepingHistory || !isEnded(t) { trips[t.id] = t }
@@ -132,6 +124,25 @@ extension ShopState {
                                                                      order: try r.array { r throws(BinaryDecodingError) in try r.id() }) }) {
             stores[s.id] = s
             if !s.isDeleted { storeNames.claim(s.name, by: s.id) }
+        }
+    }
+
+    /// The trips of a saved state, in the order saved.
+    private static func trips(from r: inout BinaryReader) throws(BinaryDecodingError) -> [Trip] {
+        try r.array { r throws(BinaryDecodingError) in
+            let (id, list, store, startedAt, active): (TripID, ListID?, StoreID?, Timestamp, Int) =
+                (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.optional { r throws(BinaryDecodingError) in try r.id() },
+                 try r.timestamp(), try r.int())
+            let phase: Trip.Phase
+            var pausedAt: Timestamp?
+            switch try r.int() {
+            case 0: phase = .running(since: try r.timestamp())
+            case 1: phase = .paused
+            case 3: (phase, pausedAt) = (.paused, try r.timestamp())
+            case 2: phase = .ended(at: try r.timestamp())
+            case let other: throw BinaryDecodingError("trip phase \(other)")
+            }
+            return Trip(id: id, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active), pausedAt: pausedAt)
         }
     }
 }

@@ -18,7 +18,7 @@ extension ViewQuery {
 
     /// Looks the query's names up: lists (deleted ones too), a live store, an item (a live one for
     /// prices; deleted ones too for the item view), a member of a closed household.
-    public func resolve(_ views: HouseholdViews) throws(ViewQueryError) -> Resolved {
+    public func resolve(_ views: some StateFold) throws(ViewQueryError) -> Resolved {
         let state = views.state
         func found<T>(_ body: () throws(RuleViolation) -> T) throws(ViewQueryError) -> T {
             do { return try body() } catch { throw ViewQueryError(error) }
@@ -49,7 +49,7 @@ extension ViewQuery {
 
     /// What due, suggestions and household count to (SPEC section 10): `now`, else with an
     /// `asOf` the time of the last event shown, else `clock`; and where it came from, for a text.
-    public func now(_ views: HouseholdViews, clock: Timestamp) throws(ViewQueryError) -> (time: Timestamp, source: String) {
+    public func now(_ views: some StateFold, clock: Timestamp) throws(ViewQueryError) -> (time: Timestamp, source: String) {
         if let now {
             guard let time = now.startTime(in: views.calendar) else { throw ViewQueryError(.badOption, "--now names a day the household's calendar has not") }
             return (time, "--now")
@@ -58,10 +58,10 @@ extension ViewQuery {
         return (clock, "the clock")
     }
 
-    /// The view's JSON from `views` (folded at ``Name/history`` or more; the hub's and a
-    /// ``HouseholdModel``'s keep every record, enough for every view), `clock` the time now.
+    /// The view's JSON from `views` (a fold with what ``Name/fold`` names, or more: ``HouseholdViews``,
+    /// the hub's and a ``HouseholdModel``'s, has every projection), `clock` the time now.
     /// `index`: the suggestions' index of the same views, kept by a caller that asks often (else built for this answer).
-    public func json(_ views: HouseholdViews, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(ViewQueryError) -> JSONValue {
+    public func json(_ views: some StateFold, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(ViewQueryError) -> JSONValue {
         let found = try resolve(views)
         // reason (each `!` below): `resolve` found the list in `views.state` (deleted ones too), and each list view has such a list.
         switch view {
@@ -80,30 +80,31 @@ extension ViewQuery {
         case .lists: return ListsView(views).json
         case .deletedLists: return DeletedListsView(views).json
         case .locations: return LocationsView(views).json
-        case .allItemsByName: return ItemsByNameView(views).json
-        case .allItemsByPurchaseDate: return ItemsByPurchaseDateView(views).json
-        case .audit: return AuditView(views).json
-        case .stats: return StatsView(views).json
+        case .allItemsByName: return ItemsByNameView(needed(views, (any TotalsFold).self)).json
+        case .allItemsByPurchaseDate: return ItemsByPurchaseDateView(needed(views, (any TotalsFold).self)).json
+        case .audit: return AuditView(needed(views, HouseholdViews.self)).json
+        case .stats: return StatsView(needed(views, (any TotalsFold).self)).json
         case .members: return MembersView(views).json
-        case .due: return DueView(views, now: try now(views, clock: clock).time).json
-        case .prices: return PricesView(views, item: found.item).json
-        case .stores: return StoresView(views).json
+        case .due: return DueView(needed(views, (any TotalsFold).self), now: try now(views, clock: clock).time).json
+        case .prices: return PricesView(needed(views, (any StatisticsFold).self), item: found.item).json
+        case .stores: return StoresView(needed(views, (any StatisticsFold).self)).json
         case .suggestions:
             let now = try now(views, clock: clock).time
-            let index = index ?? SuggestionIndex(views)
+            let statistics = needed(views, (any StatisticsFold).self)
+            let index = index ?? SuggestionIndex(statistics)
             // reason: `resolve` found the list, deleted ones too: the view has it.
-            return SuggestionsView(views, index: index, list: found.list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: now)!.json
+            return SuggestionsView(statistics, index: index, list: found.list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: now)!.json
         case .household: return HouseholdView(views, now: try now(views, clock: clock).time).json
-        case .item: return ItemView(views, item: found.item!)!.json   // reason: the item view needs --item, and `resolve` found it
+        case .item: return ItemView(needed(views, HouseholdViews.self), item: found.item!)!.json   // reason: the item view needs --item, and `resolve` found it
         }
     }
 
     /// The view's JSON as `shop-replay view NAME --json` prints it, in pieces to `sink`: pretty, with a
     /// newline, `extra` keys last (a replica's `pending`). The statistics are written a row at a time.
-    public func write(_ views: HouseholdViews, clock: Timestamp, suggestions index: SuggestionIndex? = nil,
+    public func write(_ views: some StateFold, clock: Timestamp, suggestions index: SuggestionIndex? = nil,
                       adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) throws(ViewQueryError) {
         if view == .stats {
-            StatsView.writeJSON(of: views, adding: extra, to: sink)
+            StatsView.writeJSON(of: needed(views, (any TotalsFold).self), adding: extra, to: sink)
             return
         }
         var value = try json(views, clock: clock, suggestions: index)
@@ -112,9 +113,19 @@ extension ViewQuery {
     }
 
     /// ``write(_:clock:suggestions:adding:to:)``'s bytes, whole.
-    public func bytes(_ views: HouseholdViews, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(ViewQueryError) -> [UInt8] {
+    public func bytes(_ views: some StateFold, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(ViewQueryError) -> [UInt8] {
         var out: [UInt8] = []
         try write(views, clock: clock, suggestions: index) { out += $0 }
         return out
+    }
+
+    /// `views` as the fold this view is built from. The command line folds what ``Name/fold``
+    /// says and the hub every projection, so a lesser fold here is a bug of the package,
+    /// stopped loudly rather than shown as an empty view.
+    package func needed<Fold>(_ views: some StateFold, _: Fold.Type) -> Fold {
+        guard let fold = views as? Fold else {
+            preconditionFailure("the view \(view.rawValue) is built from \(Fold.self); these views are \(type(of: views))")
+        }
+        return fold
     }
 }

@@ -33,16 +33,32 @@ extension ViewQuery {
         /// The views of one list (`list`: the first of the lists view when none is given).
         public var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
 
-        /// How much of the purchase history the view needs folded: statistics, the
-        /// items' last purchases, due, prices, suggestions and stores the totals; the item
-        /// view its purchases' records; the others only which list entries are bought
-        /// (the command line's audit streams the journal, and these views fold none).
-        package var history: PurchaseHistory.Depth {
+        /// The folds a view can be built from, least first (``fold``).
+        package enum Fold: Int, Comparable, Sendable {
+            /// ``PresentViews``.
+            case present
+            /// ``StateViews``.
+            case state
+            /// ``StatisticsViews``.
+            case statistics
+            /// ``HouseholdViews``.
+            case all
+
+            package static func < (a: Fold, b: Fold) -> Bool { a.rawValue < b.rawValue }
+        }
+
+        /// The fold the command line reads to show this view alone (see
+        /// `ViewFolds.swift`): the statistics, the items' last purchases, due,
+        /// prices, suggestions and stores the statistics projection; the item
+        /// view every projection (its purchases' records); the audit the whole
+        /// state (which purchases are reverted: the rows stream from the
+        /// journal); the others the household's present.
+        package var fold: Fold {
             switch self {
-            case .audit: .none       // the views say where the history ends; the audit streams the journal
-            case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions, .stores: .totals
-            case .item: .records
-            default: .entries
+            case .audit: .state
+            case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions, .stores: .statistics
+            case .item: .all
+            default: .present
             }
         }
     }

@@ -17,7 +17,8 @@ import ShopEvents
 /// let html = HouseholdReport(views: views, head: head, journal: "shop.ndjson").html
 /// ```
 public struct HouseholdReport: Sendable {
-    public var views: HouseholdViews
+    /// The views it shows: names, stores, trips, the calendar (the purchases come from the audit).
+    public var views: any WholeStateFold
     /// The audit head of the journal as of the views.
     public var head: JournalHead
     /// How the `verify` command in the page names the journal.
@@ -28,24 +29,29 @@ public struct HouseholdReport: Sendable {
     /// How many items the top-items charts show.
     public var topCount = 10
 
-    /// The period's audit rows, when the views were folded without the records (see ``init(views:audit:head:journal:from:to:)``).
+    /// The period's audit rows, when the views hold no audit projection (see ``init(views:audit:head:journal:from:to:)``);
+    /// nil: taken from the views' own records (``HouseholdViews``).
     public var audit: [PurchaseRecord]?
 
-    /// The report of views folded with the records (``PurchaseHistory/Depth/records``).
+    /// The report of views with every projection (the audit's records too).
     public init(views: HouseholdViews, head: JournalHead, journal: String, from: Timestamp? = nil, to: Timestamp? = nil) {
         self.views = views; self.head = head; self.journal = journal; self.from = from; self.to = to
     }
 
-    /// The report of views folded at any depth and the period's audit rows
-    /// (``AuditQuery`` filtered `from`–`to`): the same page as from views with
-    /// the records, with only the period's purchases in memory.
-    public init(views: HouseholdViews, audit: [PurchaseRecord], head: JournalHead, journal: String, from: Timestamp? = nil, to: Timestamp? = nil) {
-        self.init(views: views, head: head, journal: journal, from: from, to: to)
+    /// The report of views without the audit projection and the period's
+    /// audit rows (``AuditQuery`` filtered `from`–`to`): the same page as
+    /// from ``HouseholdViews``, with only the period's purchases in memory.
+    public init(views: some WholeStateFold, audit: [PurchaseRecord], head: JournalHead, journal: String, from: Timestamp? = nil, to: Timestamp? = nil) {
+        self.views = views; self.head = head; self.journal = journal; self.from = from; self.to = to
         self.audit = audit
     }
 
     public var figures: ReportFigures {
-        audit.map { ReportFigures(views, audit: $0, from: from, to: to) } ?? ReportFigures(views, from: from, to: to)
+        if let audit { return ReportFigures(views, audit: audit, from: from, to: to) }
+        guard let all = views as? HouseholdViews else {
+            preconditionFailure("a report of views without the audit projection (\(type(of: views))) needs the period's audit rows")
+        }
+        return ReportFigures(all, from: from, to: to)
     }
 
     /// The whole page.

@@ -68,14 +68,14 @@ public struct ReportFigures: Hashable, Sendable {
     /// Ended trips whose end falls in the period.
     public var trips: StatsView.Trips
 
-    /// The figures of views folded with the records (``PurchaseHistory/Depth/records``).
+    /// The figures of views with every projection (the audit's records too).
     public init(_ views: HouseholdViews, from: Timestamp?, to: Timestamp?) {
         self.init(views, audit: AuditView(views, filter: .init(from: from, to: to)).purchases, from: from, to: to)
     }
 
     /// The figures from the period's audit rows (say, from an ``AuditQuery``
-    /// filtered `from`–`to`) and views folded at any depth (for the names, trips and calendar).
-    public init(_ views: HouseholdViews, audit: [PurchaseRecord], from: Timestamp?, to: Timestamp?) {
+    /// filtered `from`–`to`) and views of the whole state (for the names, stores, trips and calendar).
+    public init(_ views: some WholeStateFold, audit: [PurchaseRecord], from: Timestamp?, to: Timestamp?) {
         self.from = from
         self.to = to
         self.audit = audit

@@ -12,9 +12,8 @@ import ShopEvents
 /// few words in the table, a purchase or revert moves one time. Nothing is
 /// folded or sorted when a question is asked. Equal, after every event, to
 /// the index built afresh from the same views (a property test holds it to
-/// that). Needs views that fold at least the totals of the purchase history
-/// (all but the package's reads for the list views), whose state keeps
-/// every purchase, as every public way of folding views does.
+/// that). Built from views whose state keeps every purchase (a
+/// ``WholeStateFold``: ``HouseholdViews`` is one).
 ///
 /// ```swift
 /// var views = HouseholdViews()
@@ -71,8 +70,7 @@ public struct SuggestionIndex: Hashable, Sendable {
     private(set) var words: [WordStart] = []
 
     /// The index of `views`: their live items and the purchases their state holds.
-    public init(_ views: HouseholdViews) {
-        views.require(.totals, for: "SuggestionIndex")
+    public init(_ views: some WholeStateFold) {
         asOf = views.asOf
         for item in views.state.items.values where !item.isDeleted { entries[item.id] = Entry(name: item.name) }
         for bought in views.state.purchases.values where !bought.isReverted {
@@ -83,7 +81,7 @@ public struct SuggestionIndex: Hashable, Sendable {
     }
 
     /// Brings the index up to date with `recorded`, which `views` has just folded in.
-    public mutating func update(after recorded: RecordedEvent, in views: HouseholdViews) {
+    public mutating func update(after recorded: RecordedEvent, in views: some WholeStateFold) {
         asOf = views.asOf
         switch recorded.event {
         case let .itemCreated(item, name, _, _):

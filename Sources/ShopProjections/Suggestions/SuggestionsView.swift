@@ -67,7 +67,7 @@ public struct SuggestionsView: Hashable, Sendable {
     /// deleted or not) names the list whose unbought entries are left out,
     /// `nil` for none; `limit` below 1 offers nothing. Nil when `list` is
     /// not a list of the household.
-    public init?(_ views: HouseholdViews, index: SuggestionIndex, list: ListID? = nil, prefix: String = "",
+    public init?(_ views: some TotalsFold, index: SuggestionIndex, list: ListID? = nil, prefix: String = "",
                  limit: Int = SuggestionsView.defaultLimit, now: Timestamp) {
         precondition(index.asOf == views.asOf, "SuggestionsView: the index is as of seq \(index.asOf), the views as of \(views.asOf)")
         var onList: Set<ItemID> = []
@@ -86,7 +86,7 @@ public struct SuggestionsView: Hashable, Sendable {
             guard !onList.contains(item) else { return }
             var overdue: Double?
             // The index holds as many purchases as the totals count: fewer than a staple's, and the totals need no look.
-            if entry.purchases.count >= DueView.purchasesForAStaple, let bought = views.history.items[item],
+            if entry.purchases.count >= DueView.purchasesForAStaple, let bought = views.totals.items[item],
                let (_, mean, since) = DueView.dueness(of: bought, now: now) {
                 let onLists = onLiveLists ?? views.unboughtOnLiveLists
                 onLiveLists = onLists
@@ -107,7 +107,7 @@ public struct SuggestionsView: Hashable, Sendable {
     /// Builds the index for this one question: for a one-off read. An app
     /// that asks on every keystroke keeps a ``SuggestionIndex`` (or a
     /// ``HouseholdModel``) instead.
-    public init?(_ views: HouseholdViews, list: ListID? = nil, prefix: String = "", limit: Int = SuggestionsView.defaultLimit,
+    public init?(_ views: some StatisticsFold, list: ListID? = nil, prefix: String = "", limit: Int = SuggestionsView.defaultLimit,
                  now: Timestamp) {
         self.init(views, index: SuggestionIndex(views), list: list, prefix: prefix, limit: limit, now: now)
     }

@@ -6,12 +6,12 @@ import ShopEvents
 /// beyond the household's state.
 ///
 /// The views give where the history ends and which purchases were reverted
-/// (the package's own `audit` folds them without the records); the query
-/// then reads the journal once more up to that event, folding only the
-/// household's state for the names. It gives exactly the rows of
-/// ``AuditView`` over views folded with the records. Views folded at
-/// `.entries` keep no purchase table: the query then first reads the journal
-/// (and `pending`) for the reverts, keeping only those.
+/// (the package's own `audit` folds the whole state, no audit projection:
+/// `StateViews`); the query then reads the journal once more up to that
+/// event, folding only the household's state for the names. It gives
+/// exactly the rows of ``AuditView`` over ``HouseholdViews``. A fold of the
+/// household's present keeps no purchase ledger: the query then first reads
+/// the journal (and `pending`) for the reverts, keeping only those.
 ///
 /// ```swift
 /// let (views, _) = try ViewEngine.views(journal: "shop.ndjson")
@@ -33,14 +33,15 @@ public struct AuditQuery: Sendable {
 
     /// A query of the purchases of `views`, which were folded from the journal
     /// up to event `through` (their `asOf` when nil) and then `pending`.
-    public init(journal: String, views: HouseholdViews, through: Int? = nil, pending: [RecordedEvent] = [],
+    public init(journal: String, views: some StateFold, through: Int? = nil, pending: [RecordedEvent] = [],
                 filter: AuditView.Filter = AuditView.Filter(), verifyChain: Bool = true) {
         journalPath = journal
         self.filter = filter
         self.through = through ?? views.asOf
         self.pending = pending
         self.verifyChain = verifyChain
-        reverted = views.stateRetention == .everything ? Set(views.state.purchases.values.lazy.filter(\.isReverted).map(\.id)) : nil
+        // A fold of the present keeps no purchase ledger: the reverts are then read from the journal.
+        reverted = (views as? any WholeStateFold).map { Set($0.state.purchases.values.lazy.filter(\.isReverted).map(\.id)) }
     }
 
     /// Gives every matching purchase to `body`, in journal order. Throws what

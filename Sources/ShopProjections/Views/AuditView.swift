@@ -46,9 +46,8 @@ public struct AuditView: Hashable, Sendable {
     /// (a ``HouseholdModel``'s included). The package's one-view reads that
     /// keep less use ``AuditQuery``, which streams the same rows from the journal.
     public init(_ views: HouseholdViews, filter: Filter = Filter()) {
-        views.require(.records, for: "AuditView")
         asOf = views.asOf
-        purchases = views.history.records.filter(filter.matches)
+        purchases = views.audit.records.filter(filter.matches)
     }
 
     public var json: JSONValue {

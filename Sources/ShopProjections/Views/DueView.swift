@@ -52,10 +52,8 @@ public struct DueView: Hashable, Sendable {
         self.asOf = asOf; self.now = now; self.items = items
     }
 
-    /// From views that fold at least the totals of the purchase history (all
-    /// but the package's reads for other views), with days counted to `now`.
-    public init(_ views: HouseholdViews, now: Timestamp) {
-        views.require(.totals, for: "DueView")
+    /// From views with the totals (``HouseholdViews`` has them), with days counted to `now`.
+    public init(_ views: some TotalsFold, now: Timestamp) {
         asOf = views.asOf
         self.now = now
         guard views.asOfTime != nil else {
@@ -65,7 +63,7 @@ public struct DueView: Hashable, Sendable {
         let onAList = views.unboughtOnLiveLists
         var due: [Row] = []
         for item in views.state.items.values where !item.isDeleted && onAList[item.id] == nil {
-            guard let bought = views.history.items[item.id], let (last, mean, since) = Self.dueness(of: bought, now: now) else { continue }
+            guard let bought = views.totals.items[item.id], let (last, mean, since) = Self.dueness(of: bought, now: now) else { continue }
             due.append(Row(item: item.id, name: item.name, lastPurchased: last, meanIntervalDays: mean, daysSince: since,
                            overdue: mean > 0 ? since / mean : nil))
         }
@@ -82,7 +80,7 @@ public struct DueView: Hashable, Sendable {
     /// interval. Its last purchase, mean interval and days since; nil when
     /// it is not due. The one test of "due" this view and the suggestions
     /// (``SuggestionsView``) share.
-    static func dueness(of bought: PurchaseHistory.ItemTally, now: Timestamp) -> (last: Timestamp, mean: Double, since: Double)? {
+    static func dueness(of bought: PurchaseTotals.ItemTally, now: Timestamp) -> (last: Timestamp, mean: Double, since: Double)? {
         guard bought.tally.purchases >= Self.purchasesForAStaple, let last = bought.last, let mean = bought.meanIntervalDays else { return nil }
         let since = Double(now.millisecondsSince1970 - last.millisecondsSince1970) / 86_400_000
         return since >= mean ? (last, mean, since) : nil

@@ -40,7 +40,7 @@ public struct HouseholdView: Hashable, Sendable {
     }
 
     /// From any views; a running trip's time is counted to `now`.
-    public init(_ views: HouseholdViews, now: Timestamp) {
+    public init(_ views: some StateFold, now: Timestamp) {
         asOf = views.asOf
         household = views.state.household
         open = views.state.isOpen

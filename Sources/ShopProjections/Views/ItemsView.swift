@@ -32,15 +32,14 @@ public struct ItemsByNameView: Hashable, Sendable {
         self.asOf = asOf; self.items = items
     }
 
-    /// From views that fold at least the totals (all but the package's reads for other views), for the last purchases.
-    public init(_ views: HouseholdViews) {
-        views.require(.totals, for: "ItemsByNameView")
+    /// From views with the totals (``HouseholdViews`` has them), for the last purchases.
+    public init(_ views: some TotalsFold) {
         asOf = views.asOf
         let onLists = views.unboughtOnLiveLists
         items = sortedByName(views.state.items.values.filter { !$0.isDeleted }) { ($0.name, $0.id) }
             .map { item in
                 Row(id: item.id, name: item.name, location: item.location, locationName: views.name(of: item.location),
-                    onLists: (onLists[item.id] ?? []).sorted(), lastPurchased: views.history.lastPurchase(of: item.id))
+                    onLists: (onLists[item.id] ?? []).sorted(), lastPurchased: views.totals.lastPurchase(of: item.id))
             }
     }
 
@@ -96,15 +95,14 @@ public struct ItemsByPurchaseDateView: Hashable, Sendable {
         self.asOf = asOf; self.sections = sections
     }
 
-    /// From views that fold at least the totals (all but the package's reads for other views), for the last purchases.
-    public init(_ views: HouseholdViews) {
-        views.require(.totals, for: "ItemsByPurchaseDateView")
+    /// From views with the totals (``HouseholdViews`` has them), for the last purchases.
+    public init(_ views: some TotalsFold) {
         asOf = views.asOf
         var days: [String: [Item]] = [:]
         var never: [Item] = []
         for item in views.state.items.values where !item.isDeleted {
             let row = Item(id: item.id, name: item.name)
-            if let last = views.history.lastPurchase(of: item.id) {
+            if let last = views.totals.lastPurchase(of: item.id) {
                 days[views.calendar.day(last), default: []].append(row)
             } else {
                 never.append(row)

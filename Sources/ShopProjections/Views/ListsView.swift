@@ -30,7 +30,7 @@ public struct ListsView: Hashable, Sendable {
         self.asOf = asOf; self.lists = lists
     }
 
-    public init(_ views: HouseholdViews) {
+    public init(_ views: some StateFold) {
         asOf = views.asOf
         lists = views.state.lists.values.filter { !$0.isDeleted }
             .sorted { a, b in a.priority != b.priority ? a.priority.rank > b.priority.rank : byName((a.name, a.id), (b.name, b.id)) }
@@ -81,7 +81,7 @@ public struct DeletedListsView: Hashable, Sendable {
         self.asOf = asOf; self.lists = lists
     }
 
-    public init(_ views: HouseholdViews) {
+    public init(_ views: some StateFold) {
         asOf = views.asOf
         lists = views.state.lists.values.compactMap { list in
             guard let at = list.deletedAt else { return nil }
@@ -129,7 +129,7 @@ public struct LocationsView: Hashable, Sendable {
         self.asOf = asOf; self.locations = locations
     }
 
-    public init(_ views: HouseholdViews) {
+    public init(_ views: some StateFold) {
         asOf = views.asOf
         var counts: [LocationID: Int] = [:]
         for item in views.state.items.values where !item.isDeleted { counts[item.location, default: 0] += 1 }

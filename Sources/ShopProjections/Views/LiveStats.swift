@@ -21,7 +21,7 @@ public struct LiveStats: Hashable, Sendable {
     private var endedTrips: Int
     private var endedMilliseconds: Int64
 
-    public init(_ views: HouseholdViews) {
+    public init(_ views: some StatisticsFold) {
         view = StatsView(views)
         endedTrips = view.trips.count
         endedMilliseconds = views.state.trips.values.reduce(Int64(0)) {
@@ -30,7 +30,7 @@ public struct LiveStats: Hashable, Sendable {
     }
 
     /// Brings the view up to date with `recorded`, which `views` has just folded in.
-    public mutating func update(after recorded: RecordedEvent, in views: HouseholdViews) {
+    public mutating func update(after recorded: RecordedEvent, in views: some StatisticsFold) {
         view.asOf = views.asOf
         switch recorded.event {
         case .householdCreated:
@@ -39,7 +39,7 @@ public struct LiveStats: Hashable, Sendable {
             refresh(item: item, location: location, time: purchasedAt ?? recorded.at, views)
             view.stores = StatsView.storeRows(views)
         case let .purchaseReverted(purchase):
-            guard let bought = views.history.purchase(purchase, in: views.state) else { return }
+            guard let bought = views.statistics.purchase(purchase, in: views.state) else { return }
             refresh(item: bought.item, location: bought.location, time: bought.effectiveTime, views)
             view.stores = StatsView.storeRows(views)
         case .storeCreated, .storeRenamed, .storeDeleted:
@@ -59,7 +59,7 @@ public struct LiveStats: Hashable, Sendable {
     }
 
     /// A purchase or a revert: its item's, place's and month's rows, and the (few) people's.
-    private mutating func refresh(item: ItemID, location: LocationID, time: Timestamp, _ views: HouseholdViews) {
+    private mutating func refresh(item: ItemID, location: LocationID, time: Timestamp, _ views: some StatisticsFold) {
         Self.place(StatsView.itemRow(item, views), id: item, nameUnchanged: views.name(of: item), in: &view.items) { ($0.name, $0.item) }
         Self.place(StatsView.locationRow(location, views), id: location, nameUnchanged: views.name(of: location),
                    in: &view.locations) { ($0.name, $0.location) }
@@ -67,13 +67,13 @@ public struct LiveStats: Hashable, Sendable {
         let month = HouseholdCalendar.monthText(number)
         let at = Self.lowerBound(view.months) { $0.month < month }
         let found = at < view.months.count && view.months[at].month == month
-        switch (views.history.months[number], found) {
+        switch (views.totals.month(number), found) {
         case let (tally?, true): view.months[at].tally = tally
         case let (tally?, false): view.months.insert(StatsView.MonthRow(month: month, tally: tally), at: at)
         case (nil, true): view.months.remove(at: at)
         case (nil, false): break
         }
-        view.actors = StatsView.actorRows(views.history)
+        view.actors = StatsView.actorRows(views.totals)
     }
 
     /// Takes out the row of `id`, if any, and puts `row` (if any) in its place by name.

@@ -33,7 +33,7 @@ public struct MembersView: Hashable, Sendable {
     /// `true` when the household has no members.
     public var isOpen: Bool { members.isEmpty }
 
-    public init(_ views: HouseholdViews) {
+    public init(_ views: some StateFold) {
         asOf = views.asOf
         members = views.state.members.map { Row(member: $0.name, role: $0.role, joinedAt: $0.joinedAt, addedBy: $0.addedBy) }
     }

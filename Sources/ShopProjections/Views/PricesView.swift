@@ -66,12 +66,9 @@ public struct PricesView: Hashable, Sendable {
         self.asOf = asOf; self.items = items
     }
 
-    /// From views that fold at least the totals of the purchase history (all
-    /// but the package's reads for other views); `item`: that item's row only.
-    public init(_ views: HouseholdViews, item only: ItemID? = nil) {
-        guard let priced = views.history.pricedPurchases(of: only, in: views.state) else {
-            preconditionFailure("PricesView needs views folded at .totals or .records; these keep the purchase history at \(views.historyDepth)")
-        }
+    /// From views with the statistics projection (``HouseholdViews`` has it); `item`: that item's row only.
+    public init(_ views: some StatisticsFold, item only: ItemID? = nil) {
+        let priced = views.statistics.pricedPurchases(of: only, in: views.state)
         asOf = views.asOf
         let windowStart = (views.asOfTime?.millisecondsSince1970 ?? 0) - Int64(Self.windowDays) * 86_400_000
         let live = priced.lazy.filter { views.state.items[$0.item].map { !$0.isDeleted } == true }
@@ -99,13 +96,13 @@ public struct PricesView: Hashable, Sendable {
     static func storeRows(_ records: some Sequence<PurchaseRecord>, lowestAndHighestFrom windowStart: Int64,
                           name: (StoreID?) -> String) -> [ItemID: [StoreRow]] {
         let priced = records.lazy.compactMap { r in
-            r.isReverted ? nil : r.unitPrice.map { PurchaseHistory.PricedPurchase(item: r.item, store: r.store, unitPrice: $0, time: r.purchasedAt, seq: r.seq) }
+            r.isReverted ? nil : r.unitPrice.map { PurchaseStatistics.PricedPurchase(item: r.item, store: r.store, unitPrice: $0, time: r.purchasedAt, seq: r.seq) }
         }
         return storeRows(priced: priced, lowestAndHighestFrom: windowStart, name: name)
     }
 
     /// ``storeRows(_:lowestAndHighestFrom:name:)`` of purchases already found not reverted and priced.
-    static func storeRows(priced purchases: some Sequence<PurchaseHistory.PricedPurchase>, lowestAndHighestFrom windowStart: Int64,
+    static func storeRows(priced purchases: some Sequence<PurchaseStatistics.PricedPurchase>, lowestAndHighestFrom windowStart: Int64,
                           name: (StoreID?) -> String) -> [ItemID: [StoreRow]] {
         var rows: [StoreKey: StoreRow] = [:]
         var lastSeq: [StoreKey: Int] = [:]

@@ -101,7 +101,7 @@ public struct ShoppingListView: Hashable, Sendable {
     /// let mine = ShoppingListView(views, list: weekly, grouping: .byLocation, for: "ben")!
     /// print(mine.remaining, mine.sections.flatMap(\.entries).map(\.name))
     /// ```
-    public init?(_ views: HouseholdViews, list id: ListID, grouping: Grouping, for member: String? = nil, store: StoreID? = nil) {
+    public init?(_ views: some StateFold, list id: ListID, grouping: Grouping, for member: String? = nil, store: StoreID? = nil) {
         guard let list = views.state.lists[id] else { return nil }
         self.grouping = grouping
         asOf = views.asOf
@@ -182,7 +182,7 @@ public struct ShoppingListView: Hashable, Sendable {
     /// Bakery
     /// - Bread
     /// ```
-    public static func shareText(_ views: HouseholdViews, list: ListID) -> String? {
+    public static func shareText(_ views: some StateFold, list: ListID) -> String? {
         guard let view = ShoppingListView(views, list: list, grouping: .byLocation) else { return nil }
         var lines = ["\(view.list.name) — \(view.remaining) to buy"]
         if !view.sections.isEmpty { lines.append("") }
@@ -235,7 +235,7 @@ public struct ListDetailView: Hashable, Sendable {
         self.asOf = asOf; self.list = list; self.entries = entries; self.bought = bought; self.total = total
     }
 
-    public init?(_ views: HouseholdViews, list id: ListID) {
+    public init?(_ views: some StateFold, list id: ListID) {
         guard let list = views.state.lists[id] else { return nil }
         asOf = views.asOf
         self.list = ListRef(id: id, name: list.name)

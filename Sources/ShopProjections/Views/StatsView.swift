@@ -106,54 +106,60 @@ public struct StatsView: Hashable, Sendable {
         self.stores = stores; self.trips = trips
     }
 
-    public init(_ views: HouseholdViews) {
+    public init(_ views: some TotalsFold) {
         self.init(views, rows: true)
     }
 
     /// The statistics, their item and location rows left empty unless `rows`.
-    private init(_ views: HouseholdViews, rows: Bool) {
-        views.require(.totals, for: "StatsView")
+    private init(_ views: some TotalsFold, rows: Bool) {
         asOf = views.asOf
         if rows {
             let order = Self.rowOrder(views)
-            items = order.items.compactMap { Self.itemRow($0, views) }
-            locations = order.places.compactMap { Self.locationRow($0, views) }
+            let totals = views.totals
+            items = order.items.compactMap { Self.itemRow($0, in: totals, views) }
+            locations = order.places.compactMap { Self.locationRow($0, in: totals, views) }
         } else {
             items = []
             locations = []
         }
-        months = Self.monthRows(views.history)
-        actors = Self.actorRows(views.history)
+        months = Self.monthRows(views.totals)
+        actors = Self.actorRows(views.totals)
         stores = Self.storeRows(views)
         let ended = views.state.trips.values.filter { if case .ended = $0.phase { true } else { false } }
-        let letGo = views.history.endedTrips   // a settling fold's, whose state keeps no ended trip
+        let letGo = views.endedTripsLetGo   // a fold of the present's, whose state keeps no ended trip
         trips = Self.trips(ended: ended.count + letGo.count,
                            milliseconds: ended.reduce(letGo.milliseconds) { $0 + $1.activeMilliseconds })
     }
 
     // The rows, one at a time: what ``LiveStats`` rebuilds after an event.
 
-    static func itemRow(_ id: ItemID, _ views: HouseholdViews) -> ItemRow? {
-        guard let value = views.history.items[id], let first = value.first, let last = value.last else { return nil }
+    static func itemRow(_ id: ItemID, _ views: some TotalsFold) -> ItemRow? { itemRow(id, in: views.totals, views) }
+
+    static func locationRow(_ id: LocationID, _ views: some TotalsFold) -> LocationRow? { locationRow(id, in: views.totals, views) }
+
+    /// An item's row from `totals`, `views`' own (taken once for every row, not once a row).
+    static func itemRow(_ id: ItemID, in totals: PurchaseTotals, _ views: some TotalsFold) -> ItemRow? {
+        guard let value = totals.items[id], let first = value.first, let last = value.last else { return nil }
         return ItemRow(item: id, name: views.name(of: id), tally: value.tally, first: first, last: last, meanIntervalDays: value.meanIntervalDays)
     }
 
-    static func locationRow(_ id: LocationID, _ views: HouseholdViews) -> LocationRow? {
-        views.history.locations[id].map { LocationRow(location: id, name: views.name(of: id), tally: $0) }
+    /// A place's row from `totals`, `views`' own.
+    static func locationRow(_ id: LocationID, in totals: PurchaseTotals, _ views: some TotalsFold) -> LocationRow? {
+        totals.locations[id].map { LocationRow(location: id, name: views.name(of: id), tally: $0) }
     }
 
-    static func monthRows(_ history: PurchaseHistory) -> [MonthRow] {
-        history.monthTotals.map { MonthRow(month: $0.key, tally: $0.value) }.sorted { $0.month < $1.month }
+    static func monthRows(_ totals: PurchaseTotals) -> [MonthRow] {
+        totals.monthTotals.map { MonthRow(month: $0.key, tally: $0.value) }.sorted { $0.month < $1.month }
     }
 
-    static func actorRows(_ history: PurchaseHistory) -> [ActorRow] {
-        history.actors.map { ActorRow(actor: $0.key, tally: $0.value) }.sorted { $0.actor < $1.actor }
+    static func actorRows(_ totals: PurchaseTotals) -> [ActorRow] {
+        totals.actors.map { ActorRow(actor: $0.key, tally: $0.value) }.sorted { $0.actor < $1.actor }
     }
 
     /// The store rows: `nil` while the household has no store.
-    static func storeRows(_ views: HouseholdViews) -> [StoreRow]? {
+    static func storeRows(_ views: some TotalsFold) -> [StoreRow]? {
         guard !views.state.stores.isEmpty else { return nil }
-        let stores = views.history.stores
+        let stores = views.totals.stores
         let named = stores.compactMap { key, tally -> StoreRow? in
             guard let store = key else { return nil }
             return StoreRow(store: store, name: views.state.stores[store]?.name ?? "", tally: tally)
@@ -219,22 +225,23 @@ public struct StatsView: Hashable, Sendable {
     /// `StatsView(views)`'s — the same bytes — with each item and place row
     /// made only as it is written: beside the views, only the rows' order (a
     /// name and an id a row) is held, never every row at once.
-    package static func writeJSON(of views: HouseholdViews, adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) {
+    package static func writeJSON(of views: some TotalsFold, adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) {
         let order = rowOrder(views)
-        StatsView(views, rows: false).writeJSON(items: order.items.lazy.compactMap { itemRow($0, views) },
-                                               locations: order.places.lazy.compactMap { locationRow($0, views) },
+        let totals = views.totals
+        StatsView(views, rows: false).writeJSON(items: order.items.lazy.compactMap { itemRow($0, in: totals, views) },
+                                               locations: order.places.lazy.compactMap { locationRow($0, in: totals, views) },
                                                adding: extra, to: sink)
     }
 
     /// The items and places that have a row, each in the order of the rows:
     /// by name (case aside), then id. Only names and ids are held meanwhile.
-    private static func rowOrder(_ views: HouseholdViews) -> (items: [ItemID], places: [LocationID]) {
+    private static func rowOrder(_ views: some TotalsFold) -> (items: [ItemID], places: [LocationID]) {
         var items: [(name: String, id: ItemID)] = []
-        items.reserveCapacity(views.history.items.count)   // one for every item ever bought: never grown by copying
-        for (item, value) in views.history.items where value.first != nil && value.last != nil {
+        items.reserveCapacity(views.totals.items.count)   // one for every item ever bought: never grown by copying
+        for (item, value) in views.totals.items where value.first != nil && value.last != nil {
             items.append((views.name(of: item), item))
         }
-        let places = views.history.locations.keys.map { (name: views.name(of: $0), id: $0) }
+        let places = views.totals.locations.keys.map { (name: views.name(of: $0), id: $0) }
         return (sortedByName(items) { $0 }.map(\.id), sortedByName(places) { $0 }.map(\.id))
     }
 

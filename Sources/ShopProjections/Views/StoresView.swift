@@ -26,8 +26,7 @@ public struct StoreRef: Hashable, Sendable {
 /// locations the store's order names. Purchases and spend are the statistics'
 /// (``StatsView/stores``: reverted purchases never count); the last purchase is
 /// the latest time (`purchasedAt`, else `at`) of a purchase there not reverted.
-/// Built from views that fold at least the totals of the purchase history, as
-/// ``PricesView`` is (`.totals` or `.records`: the same rows).
+/// Built from views with the statistics projection, as ``PricesView`` is.
 ///
 /// ```swift
 /// for store in StoresView(views).stores { print(store.name, store.purchases, store.lastPurchased as Any) }
@@ -60,13 +59,11 @@ public struct StoresView: Hashable, Sendable {
         self.asOf = asOf; self.stores = stores
     }
 
-    public init(_ views: HouseholdViews) {
+    public init(_ views: some StatisticsFold) {
         let state = views.state
-        guard let last = views.history.lastPurchased(in: state) else {
-            preconditionFailure("StoresView needs views folded at .totals or .records; these keep the purchase history at \(views.historyDepth)")
-        }
+        let last = views.statistics.lastPurchased(in: state)
         asOf = views.asOf
-        let tallies = views.history.stores
+        let tallies = views.statistics.totals.stores
         let rows = state.stores.values.filter { !$0.isDeleted }.map { store in
             let tally = tallies[store.id] ?? Tally()
             return Row(id: store.id, name: store.name, order: state.visitingOrder(at: store.id), ownOrder: store.order,
@@ -76,7 +73,7 @@ public struct StoresView: Hashable, Sendable {
     }
 
     /// The live stores with an order of their own, by name, each with its whole order (``Row/order``); for the report.
-    static func ordered(_ views: HouseholdViews) -> [(name: String, order: [LocationID])] {
+    static func ordered(_ views: some StateFold) -> [(name: String, order: [LocationID])] {
         let own = views.state.stores.values.filter { !$0.isDeleted && !$0.order.isEmpty }
         return sortedByName(own.map { ($0.name, $0.id) }) { ($0.0, $0.1) }.map { ($0.0, views.state.visitingOrder(at: $0.1)) }
     }

@@ -319,15 +319,15 @@ struct Bench: ToolCommand {
         progress("verify: \(Int(Double(report.journalEvents) / report.verify.median)) events/s")
     }
 
-    /// Cold open from a valid snapshot: the views an app and the tool keep (state and totals; the audit streams).
+    /// Cold open from a valid snapshot: the state and the statistics projection, as `shop-replay snapshot` saves them (the audit streams).
     private func measureColdOpen(_ journalPath: String, into report: inout BenchReport) throws {
-        let engine = ViewEngine(journalPath: journalPath, verifyChain: false, history: .totals)
+        let engine = ViewFolding<StatisticsViews>(journalPath: journalPath, verifyChain: false)
         try engine.refresh()
         try engine.saveSnapshot()
         report.snapshotBytes = (try FileManager.default.attributesOfItem(atPath: journalPath + ".snapshot")[.size] as? Int) ?? 0
         report.coldOpen = Samples(values: try (0..<runs).map { _ in
             try seconds {
-                let cold = ViewEngine(journalPath: journalPath, verifyChain: false, history: .totals)
+                let cold = ViewFolding<StatisticsViews>(journalPath: journalPath, verifyChain: false)
                 try cold.refresh()
                 guard cold.snapshotSeq != nil else { throw ToolFailure(message: "the snapshot was not used: \(cold.warnings)", exitCode: 3) }
             }

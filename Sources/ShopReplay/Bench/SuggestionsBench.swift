@@ -44,7 +44,7 @@ enum SuggestionsBench {
             }
             rows.append((length, samples, cpu, offered))
         }
-        let purchases = views.history.records.count
+        let purchases = views.audit.records.count
         if json {
             return JSONValue.object([
                 ("items", .int(items)), ("events", .int(views.asOf)), ("purchases", .int(purchases)), ("indexBuildMs", .double(build * 1000)),

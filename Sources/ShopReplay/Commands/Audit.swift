@@ -81,7 +81,7 @@ struct Audit: ToolCommand {
 /// every row first (its columns are as wide as the widest cell).
 enum AuditOutput {
     static func show(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, csv: Bool = false,
-                     filter: (HouseholdViews) throws -> AuditView.Filter) throws {
+                     filter: (StateViews) throws -> AuditView.Filter) throws {
         let (query, calendar, currency, pending) = try prepare(options, asOf: asOf, useSnapshot: useSnapshot, filter: filter)
         let viewAsOf = query.pending.last?.seq ?? query.through
         if csv {
@@ -121,8 +121,8 @@ enum AuditOutput {
 
     /// The query, with the views dropped before it runs: only the household's state is kept while streaming.
     private static func prepare(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool,
-                                filter: (HouseholdViews) throws -> AuditView.Filter) throws -> (AuditQuery, HouseholdCalendar, String?, Int?) {
-        let loaded = try loadViewsAndOutbox(options, asOf: asOf, useSnapshot: useSnapshot, history: .none)
+                                filter: (StateViews) throws -> AuditView.Filter) throws -> (AuditQuery, HouseholdCalendar, String?, Int?) {
+        let loaded = try loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: StateViews.read)
         let query = AuditQuery(journal: options.journal, views: loaded.views, through: loaded.through,
                                pending: loaded.pendingEvents, filter: try filter(loaded.views))
         return (query, loaded.views.calendar, loaded.views.state.household?.currency, loaded.pending)

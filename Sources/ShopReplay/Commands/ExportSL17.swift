@@ -44,7 +44,7 @@ struct ExportSL17: ToolCommand {
         if !force, FileManager.default.fileExists(atPath: file) {
             throw UsageError(message: "\(file) exists; pass --force to replace it")
         }
-        let views = try loadViews(options, asOf: asOf, history: .none)      // the export needs the state only
+        let views = try loadFold(options, asOf: asOf, read: StateViews.read).views      // the export needs the state only
         let listID: ListID?
         do { listID = try SL17Transfer.exportList(views.state, named: list) } catch {
             throw UsageError(message: "--list: \(error.message); nothing was written")

@@ -51,7 +51,7 @@ struct Report: ToolCommand {
         let path = out ?? Self.defaultOut(journal: options.journal)
         let calendar = householdCalendar(journal: options.journal)
         // The state and calendar from the views; the period's purchases streamed from the journal.
-        let engine = ViewEngine(journalPath: options.journal, history: .none)
+        let engine = ViewFolding<StateViews>(journalPath: options.journal)
         let views = try engine.refresh(to: try asOf.stop(calendar: calendar))
         for warning in engine.warnings { Tool.fail("warning: \(warning)") }
         let (start, end) = try TimeArgument.range(from: from, to: to, in: calendar)
@@ -66,16 +66,23 @@ struct Report: ToolCommand {
         return 0
     }
 
-    /// Renders the report and writes it atomically: a temporary file, `fsync`, rename.
-    /// `audit`: the period's rows when `views` were folded without the records.
-    static func write(views: HouseholdViews, audit: [PurchaseRecord]? = nil, position: JournalPosition, journal: String, to path: String,
-                      from: Timestamp? = nil, until: Timestamp? = nil) throws -> (bytes: Int, head: JournalHead) {
+    /// Renders the report of views with every projection and writes it atomically: a temporary file, `fsync`, rename.
+    static func write(views: HouseholdViews, position: JournalPosition, journal: String, to path: String) throws -> (bytes: Int, head: JournalHead) {
         let head = try JournalReader(path: journal, resumingAt: position).head()
-        let name = (journal as NSString).lastPathComponent
-        let html = audit.map { HouseholdReport(views: views, audit: $0, head: head, journal: name, from: from, to: until).html }
-            ?? HouseholdReport(views: views, head: head, journal: name, from: from, to: until).html
-        let bytes = Array(html.utf8)
+        return (try write(HouseholdReport(views: views, head: head, journal: (journal as NSString).lastPathComponent), to: path), head)
+    }
+
+    /// Renders the report of views without the audit projection and the period's audit rows (`audit`), and writes it atomically.
+    static func write(views: some WholeStateFold, audit: [PurchaseRecord], position: JournalPosition, journal: String, to path: String,
+                      from: Timestamp?, until: Timestamp?) throws -> (bytes: Int, head: JournalHead) {
+        let head = try JournalReader(path: journal, resumingAt: position).head()
+        let report = HouseholdReport(views: views, audit: audit, head: head, journal: (journal as NSString).lastPathComponent, from: from, to: until)
+        return (try write(report, to: path), head)
+    }
+
+    private static func write(_ report: HouseholdReport, to path: String) throws -> Int {
+        let bytes = Array(report.html.utf8)
         try DurableFile.writeAtomically(bytes, to: path)
-        return (bytes.count, head)
+        return bytes.count
     }
 }

@@ -30,12 +30,19 @@ struct Snapshot: ToolCommand {
     }
 
     func run() throws -> Int32 {
-        let engine = try ReplicaViews.saveSnapshots(journal: options.journal, history: withRecords ? .records : .totals)
-        for warning in engine.warnings { Tool.fail("warning: \(warning)") }
+        let (seq, warnings) = withRecords ? try Self.saveWithRecords(options.journal) : try ReplicaViews.saveSnapshotsWithoutRecords(journal: options.journal)
+        for warning in warnings { Tool.fail("warning: \(warning)") }
+        let path = ViewSnapshot.path(forJournal: JournalPath.absolute(options.journal))   // as saved, and as before
         let out = Output(json: options.json)
         options.json
-            ? out.emit(.object([("ok", true), ("snapshot", .string(engine.snapshotPath)), ("seq", .int(engine.views.asOf))]))
-            : out.line("saved the views as of seq \(engine.views.asOf) to \(engine.snapshotPath)")
+            ? out.emit(.object([("ok", true), ("snapshot", .string(path)), ("seq", .int(seq))]))
+            : out.line("saved the views as of seq \(seq) to \(path)")
         return 0
+    }
+
+    /// Saves the snapshots with every purchase's record (what a ``HouseholdModel`` and the hub read).
+    private static func saveWithRecords(_ journal: String) throws -> (seq: Int, warnings: [String]) {
+        let engine = try ReplicaViews.saveSnapshots(journal: journal)
+        return (engine.views.asOf, engine.warnings)
     }
 }

@@ -5,27 +5,35 @@ import ShopProjections
 /// The views a journal can show, by their names in the specification (``ViewQuery/Name``).
 typealias ViewName = ViewQuery.Name
 
-/// Loads the views of a journal as of a point, saying why a snapshot was not used.
-func loadViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, history: PurchaseHistory.Depth = .records) throws -> HouseholdViews {
-    try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: history).views
+/// A fold's own one-shot read: ``HouseholdViews``' `read(journal:asOf:useSnapshot:verifyChain:)` and its likes.
+typealias FoldRead<Fold> = (String, ReplayStop, Bool, Bool) throws(JournalError) -> (Fold, [String])
+
+/// Loads a fold of a journal as of a point (`read`: which fold, by its own
+/// read; see `ViewFolds.swift`), saying why a snapshot was not used. A
+/// replica shows the optimistic state: the hub's history, then the outbox
+/// (not with `--as-of`, which names a point of the hub's history); the
+/// result says where the journal's part ends (`through`), which events the
+/// outbox added and how many commands it holds (`nil` for a journal that is no replica).
+func loadFold<Fold: StateFold>(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, read: FoldRead<Fold>) throws -> Replicated<Fold> {
+    let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
+    var loaded = try Replicated<Fold>.load(journal: options.journal, asOf: stop, useSnapshot: useSnapshot, read: read)
+    if case let .seq(wanted) = stop, loaded.through < wanted, !loaded.warnings.contains(where: { $0.contains("newer ShopEvents") }) {
+        loaded.warnings.append("--as-of \(wanted) is past the journal's end: it holds \(Format.count(loaded.through, "event")), so this is as of seq \(loaded.through), the last")
+    }
+    for warning in loaded.warnings { Tool.fail("warning: \(warning)") }
+    return loaded
 }
 
-/// The views and, on a sync replica, the number of commands in its outbox
-/// (`nil` for a journal that is no replica). A replica shows the optimistic
-/// state: the hub's history, then the outbox (not with `--as-of`, which names a point of the hub's history).
-func loadViewsAndPending(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true,
-                         history: PurchaseHistory.Depth = .records) throws -> (views: HouseholdViews, pending: Int?) {
-    let loaded = try loadViewsAndOutbox(options, asOf: asOf, useSnapshot: useSnapshot, history: history)
-    return (loaded.views, loaded.pending)
-}
-
-/// The views the statistics need (`.totals`) and the replica's outbox size,
-/// as ``loadViewsAndPending(_:asOf:useSnapshot:history:)``; read to the end
-/// of a journal that is no replica, the fold keeps no purchase (see
-/// `ViewEngine.settledViews`): the same statistics in memory by the household.
-func loadStatsViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> (views: HouseholdViews, pending: Int?) {
-    guard case .end = asOf else { return try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot, history: .totals) }
-    let loaded = try ReplicaViews.loadForStatistics(journal: options.journal, useSnapshot: useSnapshot)
+/// The totals the statistics show and the replica's outbox size, as
+/// ``loadFold(_:asOf:useSnapshot:read:)``; read to the end of a journal
+/// that is no replica, the fold keeps no purchase (see
+/// `SettledViews.readTotals`): the same statistics in memory by the household.
+func loadStatsViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> (views: any TotalsFold, pending: Int?) {
+    guard case .end = asOf else {
+        let loaded = try loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: StatisticsViews.read)
+        return (loaded.views, loaded.pending)
+    }
+    let loaded = try ReplicaViews.loadTotals(journal: options.journal, useSnapshot: useSnapshot)
     for warning in loaded.warnings { Tool.fail("warning: \(warning)") }
     return (loaded.views, loaded.pending)
 }
@@ -48,19 +56,6 @@ func showStats(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) 
         return (StatsView(views), pending, views.state.household?.currency, views.calendar)
     }()
     Output(json: false).view(.null, pending: pending) { TextViews.stats(stats, currency: currency, calendar: calendar) }
-}
-
-/// ``loadViewsAndPending(_:asOf:useSnapshot:history:)`` that also says where
-/// the journal's part ends (`through`) and which events the outbox added.
-func loadViewsAndOutbox(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true, history: PurchaseHistory.Depth)
-    throws -> (views: HouseholdViews, through: Int, pendingEvents: [RecordedEvent], pending: Int?) {
-    let stop = try asOf.stop(calendar: householdCalendar(journal: options.journal))
-    var loaded = try ReplicaViews.load(journal: options.journal, asOf: stop, useSnapshot: useSnapshot, history: history)
-    if case let .seq(wanted) = stop, loaded.through < wanted, !loaded.warnings.contains(where: { $0.contains("newer ShopEvents") }) {
-        loaded.warnings.append("--as-of \(wanted) is past the journal's end: it holds \(Format.count(loaded.through, "event")), so this is as of seq \(loaded.through), the last")
-    }
-    for warning in loaded.warnings { Tool.fail("warning: \(warning)") }
-    return (loaded.views, loaded.through, loaded.pendingEvents, loaded.pending)
 }
 
 struct ViewCommand: ToolCommand {
@@ -147,17 +142,27 @@ struct ViewCommand: ToolCommand {
             try showStats(options, asOf: asOf, useSnapshot: useSnapshot)
             return 0
         }
-        let (views, pending) = try loadViewsAndPending(options, asOf: asOf, useSnapshot: useSnapshot,
-                                                      // list-detail's text shows how many each bought entry's purchase bought
-                                                      history: view == .listDetail && !options.json ? .totals : view.history)
+        // list-detail's text shows how many each bought entry's purchase bought: the statistics have it.
+        let fold = view == .listDetail && !options.json ? max(view.fold, .statistics) : view.fold
+        switch fold {
+        case .present: try show(loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: PresentViews.read))
+        case .state: try show(loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: StateViews.read))
+        case .statistics: try show(loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: StatisticsViews.read))
+        case .all: try show(loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: HouseholdViews.read))
+        }
+        return 0
+    }
+
+    /// Shows the view of `loaded`, as JSON or text.
+    private func show(_ loaded: Replicated<some StateFold>) throws {
+        let pending = loaded.pending
         do throws(ViewQueryError) {
             if options.json {
-                try query.write(views, clock: Clock.system.now(), adding: pending.map { [("pending", .int($0))] } ?? []) { Output.write(bytes: $0) }
+                try query.write(loaded.views, clock: Clock.system.now(), adding: pending.map { [("pending", .int($0))] } ?? []) { Output.write(bytes: $0) }
             } else {
-                let text = try showText(views)
+                let text = try showText(loaded.views)
                 Output(json: false).view(.null, pending: pending) { text }
             }
         } catch { throw UsageError(message: error.message) }
-        return 0
     }
 }

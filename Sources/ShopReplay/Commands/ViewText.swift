@@ -4,7 +4,8 @@ import ShopProjections
 
 /// `view NAME` without `--json`: the text of each view, from the names the query found (``ViewQuery/resolve(_:)``).
 extension ViewCommand {
-    func showText(_ views: HouseholdViews) throws(ViewQueryError) -> String {
+    func showText(_ views: some StateFold) throws(ViewQueryError) -> String {
+        let totals = { query.needed(views, (any TotalsFold).self) }, statistics = { query.needed(views, (any StatisticsFold).self) }
         let found = try query.resolve(views)
         let currency = views.state.household?.currency
         let clock = Clock.system.now()
@@ -17,32 +18,32 @@ extension ViewCommand {
             return TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views)
         case .listDetail:
             let list = found.list!   // reason: as above
-            return TextViews.deletedMark(TextViews.listDetail(ListDetailView(views, list: list)!, views: views), list: list, views: views)   // reason: as above
+            return TextViews.deletedMark(TextViews.listDetail(ListDetailView(views, list: list)!, views: statistics()), list: list, views: views)   // reason: as above
         case .shareText:
             return ShoppingListView.shareText(views, list: found.list!)!.trimmingCharacters(in: .newlines)   // reason: as above
         case .lists: return TextViews.lists(ListsView(views), calendar: views.calendar)
         case .deletedLists: return TextViews.deletedLists(DeletedListsView(views), calendar: views.calendar)
         case .locations: return TextViews.locations(LocationsView(views))
-        case .allItemsByName: return TextViews.itemsByName(ItemsByNameView(views), views: views)
-        case .allItemsByPurchaseDate: return TextViews.itemsByPurchaseDate(ItemsByPurchaseDateView(views))
+        case .allItemsByName: return TextViews.itemsByName(ItemsByNameView(totals()), views: views)
+        case .allItemsByPurchaseDate: return TextViews.itemsByPurchaseDate(ItemsByPurchaseDateView(totals()))
         case .audit, .stats: return ""   // shown by `run()` as they stream
         case .suggestions:
             let (time, source) = try query.now(views, clock: clock)
-            let suggestions = SuggestionsView(views, list: found.list, prefix: query.prefix ?? "",
+            let suggestions = SuggestionsView(statistics(), list: found.list, prefix: query.prefix ?? "",
                                               limit: query.limit ?? SuggestionsView.defaultLimit, now: time)!   // reason: `resolve` found the list, deleted ones too
             return TextViews.suggestions(suggestions, currency: currency, calendar: views.calendar, nowSource: source, prefix: query.prefix ?? "")
         case .members: return TextViews.members(MembersView(views), calendar: views.calendar)
         case .due:
             let (time, source) = try query.now(views, clock: clock)
-            return TextViews.due(DueView(views, now: time), calendar: views.calendar, nowSource: source)
-        case .prices: return TextViews.prices(PricesView(views, item: found.item), currency: currency, calendar: views.calendar)
-        case .stores: return TextViews.stores(StoresView(views), views: views, currency: currency)
+            return TextViews.due(DueView(totals(), now: time), calendar: views.calendar, nowSource: source)
+        case .prices: return TextViews.prices(PricesView(statistics(), item: found.item), currency: currency, calendar: views.calendar)
+        case .stores: return TextViews.stores(StoresView(statistics()), views: views, currency: currency)
         case .household:
             let (time, source) = try query.now(views, clock: clock)
             return TextViews.household(HouseholdView(views, now: time), calendar: views.calendar, nowSource: source)
         case .item:
             // reason: the item view needs --item, and `resolve` found it in `views.state`
-            return TextViews.item(ItemView(views, item: found.item!)!, currency: currency, calendar: views.calendar)
+            return TextViews.item(ItemView(query.needed(views, HouseholdViews.self), item: found.item!)!, currency: currency, calendar: views.calendar)
         }
     }
 }

@@ -1,6 +1,6 @@
 import ShopEvents
 
-extension PurchaseHistory {
+extension PurchaseTotals {
     /// An item's totals and its first and last (non-reverted) purchase times.
     public struct ItemTally: Hashable, Sendable {
         public var tally = Tally()
@@ -8,7 +8,7 @@ extension PurchaseHistory {
         // two words where two optionals take four, which leaves room for `deletedName` in the same 56 bytes.
         private var firstMilliseconds = Int64.min
         private var lastMilliseconds = Int64.min
-        /// A settling fold's (``PurchaseHistory/init(settling:)``): the
+        /// A settling fold's (``SettledStatistics``): the
         /// item's last name once it was deleted, kept here beside its totals
         /// rather than in a table of its own (its state no longer holds the item).
         var deletedName: String?
