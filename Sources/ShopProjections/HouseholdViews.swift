@@ -25,12 +25,20 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     public init() {}
 
     public mutating func apply(_ recorded: RecordedEvent) {
-        // Only these three events are the statistics' and the audit's: the others are not handed on
-        // (each hand-over switches over the event again).
+        // Only these three events are the statistics' and the audit's; a purchase and a revert are
+        // taken apart here once and handed to both (their own `apply` would switch over it again).
         switch recorded.event {
-        case .householdCreated, .itemPurchased, .purchaseReverted:
+        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
+            let time = purchasedAt ?? recorded.at
+            statistics.bought(purchase, item: item, quantity: quantity, unitPrice: unitPrice, location: location, time: time,
+                              store: store, actor: recorded.actor, seq: recorded.seq, before: state)
+            audit.bought(PurchaseRecord(purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice, location: location,
+                                        time: time, store: store, of: recorded, before: state))
+        case let .purchaseReverted(purchase):
+            statistics.reverted(purchase, before: state)
+            audit.reverted(purchase)
+        case .householdCreated:
             statistics.apply(recorded, before: state)
-            audit.apply(recorded, before: state)
         default:
             break
         }

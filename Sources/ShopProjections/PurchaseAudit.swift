@@ -27,22 +27,31 @@ public struct PurchaseAudit: Hashable, Sendable {
     /// The record of a purchase id.
     public func record(_ purchase: PurchaseID) -> PurchaseRecord? { index[purchase].map { records[$0] } }
 
+    /// A purchase event's part of ``apply(_:before:)``: its record. Every purchase event is a
+    /// record; of a purchase id bought twice (no legal journal has one: `verify` refuses it) the
+    /// index keeps the first, as the state's ledger and the statistics do, so a revert marks the
+    /// purchase they take out: found or inserted in one look-up.
+    mutating func bought(_ record: PurchaseRecord) {
+        Self.keep(&index[record.purchase, default: records.count])
+        records.append(record)
+    }
+
+    /// A revert's part of ``apply(_:before:)``.
+    mutating func reverted(_ purchase: PurchaseID) {
+        guard let at = index[purchase] else { return }
+        records[at].isReverted = true
+    }
+
     /// Leaves a value where it is: given a dictionary's `[key, default:]`, inserts the default if the key is absent.
     static func keep(_: inout Int) {}
 
     /// Folds `recorded` in; `state` is the household just before it (for names).
     public mutating func apply(_ recorded: RecordedEvent, before state: borrowing ShopState) {
         switch recorded.event {
-        case let .itemPurchased(purchase, _, _, _, _, _, _, _):
-            // Every purchase event is a record. Of a purchase id bought twice (no legal journal has one:
-            // `verify` refuses it) the index keeps the first, as the state's ledger and the statistics do,
-            // so a revert marks the purchase they take out: found or inserted in one look-up.
-            guard let record = PurchaseRecord(recorded, before: state) else { return }
-            Self.keep(&index[purchase, default: records.count])
-            records.append(record)
+        case .itemPurchased:
+            if let record = PurchaseRecord(recorded, before: state) { bought(record) }
         case let .purchaseReverted(purchase):
-            guard let at = index[purchase] else { return }
-            records[at].isReverted = true
+            reverted(purchase)
         default:
             break   // the audit reads only purchases and reverts (names come from the state)
         }

@@ -66,27 +66,39 @@ public struct PurchaseStatistics: Hashable, Sendable {
         case .householdCreated:
             totals.noteCalendar(recorded.event)
         case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt, store):
-            // The state keeps the first purchase of an id (a legal journal has no other); so do the totals.
-            guard state.purchases.position(of: purchase) == nil else { return }
-            rows.append(seq: recorded.seq, location: location)
-            byItem[item, default: []].append(Int32(state.purchases.count))
-            if let store { amountStores[Int32(state.purchases.count)] = store }
-            amounts.append(Amount(quantity: quantity, unitPrice: unitPrice, actor: handle(recorded.actor)))
-            totals.count(PurchaseTotals.Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
-                                             quantity: quantity, unitPrice: unitPrice, store: store), sign: 1)
+            bought(purchase, item: item, quantity: quantity, unitPrice: unitPrice, location: location, time: purchasedAt ?? recorded.at,
+                   store: store, actor: recorded.actor, seq: recorded.seq, before: state)
         case let .purchaseReverted(purchase):
-            guard let at = state.purchases.position(of: purchase) else { return }
-            let bought = state.purchases.purchase(at: at)
-            guard !bought.isReverted else { return }
-            let amount = amounts[at]
-            let purchases = state.purchases   // for the closure, which may not capture the borrowed state
-            totals.count(PurchaseTotals.Fact(item: bought.item, location: rows.location(at: at), actor: actorNames[Int(amount.actor)],
-                                             time: bought.effectiveTime, quantity: amount.quantity, unitPrice: amount.unitPrice,
-                                             store: amountStores[Int32(at)]), sign: -1, positions: byItem[bought.item] ?? []) { position in
-                position == at || purchases.isReverted(at: position) ? nil : purchases.time(at: position)
-            }
+            reverted(purchase, before: state)
         default:
             break   // the statistics read only the calendar, purchases and reverts (names come from the state)
+        }
+    }
+
+    /// A purchase event's part of ``apply(_:before:)`` (its fields taken apart once by whoever folds it).
+    mutating func bought(_ purchase: PurchaseID, item: ItemID, quantity: Quantity, unitPrice: Int?, location: LocationID, time: Timestamp,
+                         store: StoreID?, actor: String, seq: Int, before state: borrowing ShopState) {
+        // The state keeps the first purchase of an id (a legal journal has no other); so do the totals.
+        guard state.purchases.position(of: purchase) == nil else { return }
+        rows.append(seq: seq, location: location)
+        byItem[item, default: []].append(Int32(state.purchases.count))
+        if let store { amountStores[Int32(state.purchases.count)] = store }
+        amounts.append(Amount(quantity: quantity, unitPrice: unitPrice, actor: handle(actor)))
+        totals.count(PurchaseTotals.Fact(item: item, location: location, actor: actor, time: time,
+                                         quantity: quantity, unitPrice: unitPrice, store: store), sign: 1)
+    }
+
+    /// A revert's part of ``apply(_:before:)``.
+    mutating func reverted(_ purchase: PurchaseID, before state: borrowing ShopState) {
+        guard let at = state.purchases.position(of: purchase) else { return }
+        let bought = state.purchases.purchase(at: at)
+        guard !bought.isReverted else { return }
+        let amount = amounts[at]
+        let purchases = state.purchases   // for the closure, which may not capture the borrowed state
+        totals.count(PurchaseTotals.Fact(item: bought.item, location: rows.location(at: at), actor: actorNames[Int(amount.actor)],
+                                         time: bought.effectiveTime, quantity: amount.quantity, unitPrice: amount.unitPrice,
+                                         store: amountStores[Int32(at)]), sign: -1, positions: byItem[bought.item] ?? []) { position in
+            position == at || purchases.isReverted(at: position) ? nil : purchases.time(at: position)
         }
     }
 

@@ -6,7 +6,7 @@ import ShopTestSupport
 
 /// Statistics updated row by row equal statistics rebuilt, after every event.
 @Suite struct LiveStatsTests {
-    @Test("after every event of random histories, at full and totals depth", arguments: [51, 52, 53] as [UInt64])
+    @Test("after every event of random histories, on every projection and on the statistics projection alone", arguments: [51, 52, 53] as [UInt64])
     func equalsRebuilding(seed: UInt64) throws {
         let journal = RandomJournal()
         defer { journal.remove() }

@@ -4,9 +4,9 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// Trial fix 7: the stores view from views folded at `.totals` (what a plain
-/// snapshot keeps) is the one from the records, a revert of a store's last
-/// purchase included.
+/// Trial fix 7: the stores view from the statistics projection alone
+/// (`StatisticsViews`, what a plain snapshot keeps) is the one from every
+/// projection, a revert of a store's last purchase included.
 @Suite struct StoreTrialFixViewTests {
     static let start = Timestamp("2026-03-01T09:00:00.000Z")!
     let milk: ItemID = id(1), corner: StoreID = id(0x51), market: StoreID = id(0x52)
@@ -77,7 +77,7 @@ import ShopTestSupport
         #expect(try shown() == (nil, [produce, dairy]))
     }
 
-    @Test("random histories: the stores view at .totals is the one at .records after every few events", arguments: [61, 62, 63] as [UInt64])
+    @Test("random histories: the stores view from the statistics projection alone is the one from every projection after every few events", arguments: [61, 62, 63] as [UInt64])
     func totalsEqualRecords(seed: UInt64) throws {
         let journal = RandomJournal()
         defer { journal.remove() }

@@ -119,11 +119,18 @@ extension PurchaseRecord {
     /// household just before it; nil for any other event.
     init?(_ recorded: RecordedEvent, before state: borrowing ShopState) {
         guard case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store) = recorded.event else { return nil }
+        self.init(purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice, location: location,
+                  time: purchasedAt ?? recorded.at, store: store, of: recorded, before: state)
+    }
+
+    /// The record of a purchase event already taken apart: its fields, `time` its `purchasedAt` or `at`.
+    init(_ purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Quantity, unitPrice: Int?, location: LocationID, time: Timestamp,
+         store: StoreID?, of recorded: RecordedEvent, before state: borrowing ShopState) {
         // The names looked up without closures: a closure that read `state` copied all of it, once a purchase.
         var listName: String?, storeName: String?
         if let list { listName = state.lists[list]?.name }
         if let store { storeName = state.stores[store]?.name }
-        self.init(seq: recorded.seq, event: recorded.id, purchase: purchase, purchasedAt: purchasedAt ?? recorded.at,
+        self.init(seq: recorded.seq, event: recorded.id, purchase: purchase, purchasedAt: time,
                   actor: recorded.actor, item: item, itemName: state.items[item]?.name ?? "", quantity: quantity,
                   unitPrice: unitPrice, list: list, listName: listName,
                   location: location, locationName: state.locations[location]?.name ?? "", isReverted: false,
