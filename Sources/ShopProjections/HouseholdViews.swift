@@ -50,9 +50,7 @@ public struct HouseholdViews: Projection, Hashable, Sendable {
     /// Days and months in the household's time zone.
     public var calendar: HouseholdCalendar { statistics.calendar }
 
-    /// The name of an item, location or list, deleted ones included.
-    public func name(of item: ItemID) -> String { state.items[item]?.name ?? item.description }
-    public func name(of location: LocationID) -> String { state.locations[location]?.name ?? location.description }
+    // Names (`name(of:)`, deleted items and locations included): `StateFold`'s, as every fold of the whole state has them.
 
     package func encode(to w: inout BinaryWriter) {
         ViewSnapshot.writePosition(asOf, asOfTime, to: &w)
