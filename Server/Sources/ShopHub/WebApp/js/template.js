@@ -358,15 +358,23 @@ export function storeOrder(store, names) {
 
 // Trip
 
+// A trip is its shopper's: this phone's actor's own trip (`trip`), and the others' under way (`trips`), which any
+// member may end (someone may have left theirs running).
 export function trip(view, storesView, zone) {
   const running = view.trip;
-  if (!running) {
-    return html`<p>${t('noTrip')}</p><form class="card" data-form="startTrip">
+  const others = (view.trips || []).filter((other) => other.id !== running?.id);
+  return html`${running ? ownTrip(running, zone) : html`<p>${t('noTrip')}</p><form class="card" data-form="startTrip">
       ${field('trip-store', t('store'), html`<select id="trip-store" name="store">${option('', t('anyStore'), true)}
         ${storesView.stores.map((s) => option(s.id, s.name, false))}</select>`)}
-      <button class="primary" type="submit">${t('startTrip')}</button></form>`;
-  }
-  return html`<div class="card trip">
+      <button class="primary" type="submit">${t('startTrip')}</button></form>`}
+    ${others.length ? html`<section aria-labelledby="others-trips"><h3 id="others-trips">${t('othersTrips')}</h3><ul class="cards">${others.map((other) =>
+      html`<li class="card"><p>${other.store ? t('otherTripAt', { shopper: other.shopper, store: other.store.name }) : other.shopper}</p>
+        <p class="meta">${t('tripStarted', { time: dateTime(other.startedAt, zone) })}${other.paused ? html` · ${t('tripPaused')}` : ''}</p>
+        <button data-action="endTrip" data-trip="${other.id}">${t('endOthersTrip', { shopper: other.shopper })}</button></li>`)}</ul></section>` : ''}`;
+}
+
+function ownTrip(running, zone) {
+  return html`<h3>${t('yourTrip')}</h3><div class="card trip">
     <p class="timer" data-timer data-seconds="${running.activeSeconds}" data-paused="${running.paused}" role="timer" aria-live="off">0:00:00</p>
     ${running.store ? html`<p>${t('tripAt', { store: running.store.name })}</p>` : ''}
     <p class="meta">${t('tripStarted', { time: dateTime(running.startedAt, zone) })}${running.paused ? html` · ${t('tripPaused')}` : ''}</p>
