@@ -61,6 +61,11 @@ class Proxy:
                 client.close()
                 continue
             with self.lock:
+                if self.listener is not listener:
+                    # Accepted while the proxy was being stopped: dropped too, or it would outlive the stop.
+                    client.close()
+                    upstream.close()
+                    continue
                 self.sockets |= {client, upstream}
                 self.clients.add(client)
             for a, b in ((client, upstream), (upstream, client)):
@@ -89,8 +94,8 @@ class Proxy:
             except OSError:
                 pass
             self.listener.close()
-            self.listener = None
         with self.lock:
+            self.listener = None
             for s in self.sockets:
                 try:
                     s.shutdown(socket.SHUT_RDWR)

@@ -50,7 +50,7 @@ async function sessionViews(request, household) {
     return answer;
   };
   if (fresh) return fetch(request).then(answered);
-  return networkFirst(request, name, request, (answer) => answer.ok, answered);
+  return networkFirst(request, name, request, (answer) => answer.ok, answered, { settled: true });
 }
 
 const isPage = (answer) => (answer.headers.get('Content-Type') ?? '').startsWith('text/html');
@@ -58,18 +58,21 @@ const isPage = (answer) => (answer.headers.get('Content-Type') ?? '').startsWith
 const patience = 4000;
 
 /** The network's answer (kept for next time, if `keep` says so), or, without a network, the last one kept. */
-async function networkFirst(request, cacheName, key = request, keep = (answer) => answer.ok, answered = (answer) => answer) {
-  const fetched = fetch(request).then((answer) => {
+async function networkFirst(request, cacheName, key = request, keep = (answer) => answer.ok, answered = (answer) => answer, { settled = false } = {}) {
+  const fetched = fetch(request).then(async (answer) => {
     answered(answer);
     if (answer.ok && keep(answer)) {
       const copy = answer.clone();
-      // Kept after it was answered: the page does not wait for the disk.
-      caches.open(cacheName).then((cache) => cache.put(key, copy)).catch(() => {});
+      // Kept after it was answered: the page does not wait for the disk — unless `settled`: a session's views
+      // are kept before the page has them, so that once its requests are answered nothing more is written
+      // (a sign-out deletes them after that).
+      const kept = caches.open(cacheName).then((cache) => cache.put(key, copy)).catch(() => {});
+      if (settled) await kept;
     }
     return answer;
   });
-  // Looked up without making the cache: a session that never had an answer kept gets no empty one.
-  const kept = async () => ((await caches.has(cacheName)) ? (await caches.open(cacheName)).match(key) : undefined);
+  // Looked up without opening (so never making) the cache: one deleted meanwhile, at a sign-out, stays deleted.
+  const kept = () => caches.match(key, { cacheName });
   const late = new Promise((resolve) => setTimeout(resolve, patience, null));
   try {
     const answer = await Promise.race([fetched, late.then(() => kept().then((found) => found ?? fetched))]);

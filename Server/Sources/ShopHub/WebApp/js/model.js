@@ -81,11 +81,11 @@ export class Model extends EventTarget {
       }
       await this.outbox.forget(session.household).catch(() => {});
     }
-    if (globalThis.caches) {
-      const keys = await caches.keys().catch(() => []);
-      await Promise.all(keys.filter((k) => k === 'views' || k.startsWith('views-')).map((k) => caches.delete(k).catch(() => {})));
-    }
+    await forgetViews();
     this.store.forget(session?.token);
+    // A view asked just before is kept by the service worker before it is answered: once answered, deleted too.
+    await this.store.settled();
+    await forgetViews();
     this.household = null;
     this.head = null;
     return revoked;
@@ -306,6 +306,13 @@ export class Model extends EventTarget {
       }
     }
   }
+}
+
+/** Deletes the views the service worker kept, every session's (sw.js). */
+async function forgetViews() {
+  if (!globalThis.caches) return;
+  const keys = await caches.keys().catch(() => []);
+  await Promise.all(keys.filter((k) => k === 'views' || k.startsWith('views-')).map((k) => caches.delete(k).catch(() => {})));
 }
 
 /** As many waiting commands as one push may carry: at most 1,000, and well under the hub's 1 MiB body. */

@@ -21,6 +21,12 @@ export class Store {
   constructor(base = '') {
     this.base = base;
     this.session = Store.loadSession();
+    this.inflight = new Set();   // the requests not answered yet
+  }
+
+  /** Resolves once the requests made until now are answered (or failed), or after `limit` ms. */
+  settled(limit = 3000) {
+    return Promise.race([Promise.allSettled([...this.inflight]), new Promise((resolve) => setTimeout(resolve, limit))]);
   }
 
   /** The household, actor, device and token this browser signed in with; null before. */
@@ -44,6 +50,12 @@ export class Store {
   }
 
   async request(method, path, options = {}) {
+    const asked = this.asked(method, path, options);
+    this.inflight.add(asked);
+    try { return await asked; } finally { this.inflight.delete(asked); }
+  }
+
+  async asked(method, path, options) {
     try {
       return await this.once(method, path, options);
     } catch (error) {
