@@ -7,6 +7,7 @@ in words that Party was deleted and puts Chocolate on another list; both phones
 show the same list."""
 import os
 import re
+import time
 from pathlib import Path
 
 from selenium.webdriver.support.ui import Select
@@ -81,7 +82,9 @@ def test_two_phones_add_offline_and_nothing_is_lost(hub, phones, tmp_path):
     for proxy, phone in ((ana_proxy, ana), (ben_proxy, ben)):
         proxy.start()
         network(phone, online=True)
+        started = time.monotonic()
         phone.wait(lambda: waiting(phone) == [], DRAIN_SECONDS, f"{phone.name}'s outbox drained")
+        print(f"offline adds: {phone.name}'s outbox settled {time.monotonic() - started:.2f} s after the network came back")
 
     # Party's Chocolate is for Ben to decide: said in words, with another list as the way forward.
     refusal = ben.alert("Party was deleted", timeout=10)
