@@ -185,11 +185,13 @@ const words = {
     language: 'Language',
     signOut: 'Sign out on this device',
     signOutConfirm: 'Sign out on this device? Its access to the household ends: to come back, it needs a new invite code.',
+    signOutConfirmOffline: 'Sign out on this device? It cannot reach the household now: the household is forgotten here at once, and its access ends the next time this app opens with a network.',
     signOutLoses_one: '1 change made on this phone has not reached the hub and will be lost.',
     signOutLoses_other: '{count} changes made on this phone have not reached the hub and will be lost.',
     confirmRevoke: 'Revoke “{name}”? That device can no longer see or change the household.',
     confirmClear: 'Remove the bought entries from this list?',
     revokedNotice: 'This device is no longer part of the household: its access was revoked or it signed out. Ask an owner for a new invite code to join again.',
+    signedOutOfflineNotice: 'Signed out on this device. It could not reach the household: its access ends the next time this app opens with a network.',
     unstartedNotice: 'The household was not started yet: correct what was refused and press “Start a household” again.',
     viewerNotice: 'You can look but not change anything: your role is viewer.',
     unknownLocation: 'Unknown location',
@@ -383,11 +385,13 @@ const words = {
     language: 'Sprache',
     signOut: 'Auf diesem Gerät abmelden',
     signOutConfirm: 'Auf diesem Gerät abmelden? Sein Zugang zum Haushalt endet: zurück geht es nur mit einem neuen Einladungscode.',
+    signOutConfirmOffline: 'Auf diesem Gerät abmelden? Es erreicht den Haushalt gerade nicht: der Haushalt wird hier sofort vergessen, und sein Zugang endet, sobald diese App wieder mit Netz geöffnet wird.',
     signOutLoses_one: '1 Änderung dieses Telefons hat den Hub noch nicht erreicht und geht verloren.',
     signOutLoses_other: '{count} Änderungen dieses Telefons haben den Hub noch nicht erreicht und gehen verloren.',
     confirmRevoke: '„{name}“ sperren? Das Gerät kann den Haushalt dann weder sehen noch ändern.',
     confirmClear: 'Die gekauften Einträge von dieser Liste entfernen?',
     revokedNotice: 'Dieses Gerät gehört nicht mehr zum Haushalt: sein Zugang wurde gesperrt oder es hat sich abgemeldet. Frag einen Eigentümer nach einem neuen Einladungscode.',
+    signedOutOfflineNotice: 'Auf diesem Gerät abgemeldet. Es hat den Haushalt nicht erreicht: sein Zugang endet, sobald diese App wieder mit Netz geöffnet wird.',
     unstartedNotice: 'Der Haushalt ist noch nicht gegründet: korrigiere, was abgelehnt wurde, und tippe noch einmal auf „Haushalt gründen“.',
     viewerNotice: 'Du kannst alles ansehen, aber nichts ändern: deine Rolle ist Betrachter.',
     unknownLocation: 'Unbekannter Ort',
@@ -496,6 +500,9 @@ export function t(name, values = {}) {
 export function refusal(code, message) {
   return t('refused', { message: refusals[lang][code] ?? message, code });
 }
+
+/** The words for the codes a person meets often, in the language chosen (refusals.js says the rest). */
+export const reasonWords = () => refusals[lang];
 
 /** Words that depend on a count: `name_one` or `name_other`, as the language's plural rules say. */
 export function tn(name, count, values = {}) {

@@ -2,7 +2,8 @@
 // is escaped; nothing here talks to the hub or keeps state. No inline style
 // and no inline script (the Content-Security-Policy allows neither): colours
 // and bar lengths are data attributes that the view sets through the CSSOM.
-import { t, tn, languages, lang, refusal } from './i18n.js';
+import { t, tn, languages, lang, reasonWords } from './i18n.js';
+import { describe, label } from './refusals.js';
 import { money, amount, date, dateTime, duration, days } from './format.js';
 
 class Raw { constructor(text) { this.text = text; } }
@@ -212,11 +213,22 @@ export function suggestionOptions(items, typed) {
 }
 
 /** Commands that waited and were then refused: each with its message, kept until dismissed (SPEC 12). */
-export function refusals(kept) {
+/**
+ * The refusals kept for the person (refusals.js says each in words, with its way forward). `names`: the lists'
+ * and items' names by id; `lists`: the live lists an entry can go to instead.
+ */
+export function refusals(kept, names = new Map(), lists = []) {
   if (kept.length === 0) return html``;
-  return html`<h2 class="visually-hidden">${t('notDone')}</h2><ul>${kept.map((r) => html`<li>
-    <span>${t('notDoneItem', { what: r.label ?? r.command.type, why: refusal(r.error.code, r.error.message) })}</span>
-    <button data-action="dismiss" data-n="${r.n}">${t('dismiss')}</button></li>`)}</ul>`;
+  return html`<h2 class="visually-hidden">${t('notDone')}</h2><ul>${kept.map((r) => {
+    const shown = describe(r, { lang, names, reasons: reasonWords() });
+    const item = r.label ?? names.get(r.command.data?.item) ?? '';
+    const others = lists.filter((l) => l.id !== r.command.data?.list);
+    const elsewhere = shown.actions.includes('addElsewhere') && others.length > 0;
+    return html`<li><span>${shown.text}</span>
+    ${elsewhere ? html`<span class="elsewhere"><select id="elsewhere-${r.n}" aria-label="${label(lang, 'listFor', { item })}">${others.map((l) => option(l.id, l.name))}</select>
+      <button data-action="addElsewhere" data-n="${r.n}">${label(lang, 'addElsewhere')}</button></span>` : ''}
+    <button data-action="dismiss" data-n="${r.n}">${label(lang, 'dismiss')}</button></li>`;
+  })}</ul>`;
 }
 
 // Items
