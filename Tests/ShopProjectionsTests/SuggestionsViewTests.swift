@@ -181,7 +181,7 @@ import ShopTestSupport
     @MainActor func onTheModel() async throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (path, _) = try V4ViewTests.journal(folder)
+        let (path, _) = try ViewFoldsDueAndKeysTests.journal(folder)
         let store = try await ShopStore(path: path, options: .init(actor: "ana", device: "test"))
         let model = try await HouseholdModel(store: store)
         let seq = model.views.asOf

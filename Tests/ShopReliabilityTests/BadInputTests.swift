@@ -91,7 +91,7 @@ import ShopTestSupport
             Scratch.write(bytes, to: tool.path(name))
             expectOneLine(try tool.run(["import-sl17", name]), status: 3, message)
         }
-        // an archive whose names collide is imported, the second name changed and said (FreshCloneFixesTests);
+        // an archive whose names collide is imported, the second name changed and said (ToolMistakesAndDamageTests);
         // one the household's rules refuse is all or nothing: here the importer is only a viewer
         let archive = #"[{"id":"8D83AF5B-4281-4AD9-8061-09E597156CC4","name":"Dairy","visitationOrder":1,"red":0,"green":0,"blue":0,"opacity":1,"items":[{"id":"E976A9E1-0806-4504-99BF-116004C8DED9","name":"Milk","onList":false,"isAvailable":true,"quantity":1}]}]"#
         Scratch.write(Array(archive.utf8), to: tool.path("archive.json"))

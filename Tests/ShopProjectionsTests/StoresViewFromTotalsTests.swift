@@ -7,7 +7,7 @@ import ShopTestSupport
 /// Trial fix 7: the stores view from the statistics projection alone
 /// (`StatisticsViews`, what a plain snapshot keeps) is the one from every
 /// projection, a revert of a store's last purchase included.
-@Suite struct StoreTrialFixViewTests {
+@Suite struct StoresViewFromTotalsTests {
     static let start = Timestamp("2026-03-01T09:00:00.000Z")!
     let milk: ItemID = id(1), corner: StoreID = id(0x51), market: StoreID = id(0x52)
 

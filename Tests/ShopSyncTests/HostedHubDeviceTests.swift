@@ -11,8 +11,8 @@ import Glibc
 /// household's replica, a token kept off the command line, and a hub that drops
 /// the connection mid-push — `shop-replay` runs as a process; the hub that drops
 /// is a tiny loopback server of its own (Python) that accepts and closes.
-@Suite("v4: devices of a hosted hub")
-struct V4DeviceTests {
+@Suite("devices of a hosted hub")
+struct HostedHubDeviceTests {
     static let zero = String(repeating: "0", count: 64)
 
     // MARK: The library

@@ -6,7 +6,7 @@ import ShopTestSupport
 /// page's period runs forwards whatever order the purchases were entered in,
 /// a period asked for backwards is a usage error, and a real browser draws a
 /// week's calendar at its own size, not stretched across a desktop.
-@Suite struct V4ReportToolTests {
+@Suite struct ReportPeriodToolTests {
     /// A week in Berlin: Milk bought on the 26th, then four purchases of the
     /// days before entered after it (`purchasedAt`), out of order; a 5-second trip.
     static let week = #"""

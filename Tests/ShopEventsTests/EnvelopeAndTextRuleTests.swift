@@ -7,7 +7,7 @@ import ShopTestSupport
 /// a command id reused for another command, `ChangeItemDetails` as a merge
 /// patch, control characters in names, units and notes, and an empty unit or
 /// barcode as none. Accepted and refused, in the domain and through a journal.
-@Suite struct V4CoreRuleTests {
+@Suite struct EnvelopeAndTextRuleTests {
     static let now = Timestamp("2026-03-01T09:00:00.000Z")!
     static let minutes5 = ShopDecider.aheadOfClock
 
