@@ -3,7 +3,7 @@ import Testing
 @testable import ShopEvents
 import ShopTestSupport
 
-/// SPEC v2 section 1: a command is all or nothing on disk (`commandEvents`),
+/// A command is all or nothing on disk (`commandEvents`),
 /// and lines written by a newer ShopEvents are never guessed at.
 @Suite struct CommandIntegrityTests {
     /// A household, then a location with three items, then `DeleteLocation`:

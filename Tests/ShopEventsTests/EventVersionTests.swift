@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ShopEvents
 
-/// Version-2 data (SPEC sections 1 and 10): writers write each type's
+/// Version-2 data (docs/JOURNAL.md, "How events change"): writers write each type's
 /// current version; a version-1 line is upgraded while it is read, by one
 /// function per type and version, and never rewritten; a newer version is
 /// refused, never guessed at.

@@ -4,7 +4,7 @@ import Testing
 import ShopEvents
 import ShopTestSupport
 
-/// The household report's v4 rules (SPEC section 8, issue 49 item 9): the
+/// The household report's rules (docs/REPORT.md): the
 /// period from the earliest to the latest purchase time, never backwards;
 /// numbers in grammar; a short trip in seconds; bars that compare on one
 /// scale with equal tracks; a short history's calendar at its own size;

@@ -4,7 +4,7 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// The suggestions view (SPEC section 11): its matching, exclusion and order
+/// The suggestions view (docs/VIEWS.md, "Suggestions"): its matching, exclusion and order
 /// checked by hand; its index kept event by event against the index built
 /// afresh, and the view against a model of the rule, over random histories.
 @Suite struct SuggestionsViewTests {

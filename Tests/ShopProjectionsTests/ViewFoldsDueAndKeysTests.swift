@@ -4,10 +4,9 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// Issue 49's view items in the library: every public view right on a
-/// ``HouseholdModel``'s default history, or refusing loudly (item 10); due
-/// counted to now (11); keys always present (12); an assignee who is no
-/// longer a member (13).
+/// The views in the library: every public view right on a
+/// ``HouseholdModel``'s default history, or refusing loudly; due counted to
+/// now; keys always present; an assignee who is no longer a member.
 @Suite struct ViewFoldsDueAndKeysTests {
     static let start = Timestamp("2026-01-05T09:00:00.000Z")!
     static func day(_ n: Int, hour: Int = 0) -> Timestamp { start.adding(milliseconds: Int64(n) * 86_400_000 + Int64(hour) * 3_600_000) }
@@ -180,7 +179,7 @@ import ShopTestSupport
         #expect(DueView(views, now: views.asOfTime!) == DueView(asOf: views.asOf, now: views.asOfTime!, items: []))
     }
 
-    @Test("keys that a version of the spec names are always there, null or [] where nothing")
+    @Test("keys docs/VIEWS.md names are always there, null or [] where nothing")
     func keysAlwaysPresent() throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }

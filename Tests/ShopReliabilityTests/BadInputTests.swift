@@ -50,7 +50,7 @@ import ShopTestSupport
             (Array(#"{"type":"CreateList","data":{"name":"Weekly","colour":"red"}}"#.utf8), "unknown_field"),
             (Array(#"{"type":"CreateList","data":{"name":["Weekly"]}}"#.utf8), "invalid_field"),
             (Array(#"{"type":"AddItemToList","data":{"list":42,"item":"00000000-0000-0000-0000-000000000001"}}"#.utf8), "invalid_field"),
-            // Not an id, so a name (SPEC v2 section 5): no live list has it.
+            // Not an id, so a name: no live list has it.
             (Array(#"{"type":"AddItemToList","data":{"list":"not-a-uuid","item":"00000000-0000-0000-0000-000000000001"}}"#.utf8), "unknown_list"),
             (Array(#"[{"type":"CreateList","data":{"name":"W"}}]"#.utf8), "malformed_json"),
             ((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 97) }.filter { $0 != 0x0A }, "malformed_json"),

@@ -3,7 +3,7 @@ import Testing
 import ShopEvents
 import ShopTestSupport
 
-/// Issue 49, items 5, 6, 7, 15 and 16: `apply`'s names, retries and refusals,
+/// `apply`'s names, retries and refusals,
 /// deleted lists by name, no actor, and nothing left behind by a refused
 /// apply; each run as a user would, the built tool as a separate process.
 @Suite struct CommandsByNameToolTests {

@@ -4,7 +4,7 @@ import ShopEvents
 import ShopProjections
 import ShopTestSupport
 
-/// What a user trial of SPEC section 11 found, at the tool (run as a child
+/// What a user trial of stores found, at the tool (run as a child
 /// process), numbered as in the trial: 2, a purchase during a trip whose store
 /// was deleted; 1, a name that only deleted things share; 7, `view stores`
 /// from a snapshot of the totals; 14, the demo's "Try next".

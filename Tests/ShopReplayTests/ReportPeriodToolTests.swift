@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ShopTestSupport
 
-/// The `report` command under SPEC section 8 v4, run as a user runs it: the
+/// The `report` command (docs/REPORT.md), run as a user runs it: the
 /// page's period runs forwards whatever order the purchases were entered in,
 /// a period asked for backwards is a usage error, and a real browser draws a
 /// week's calendar at its own size, not stretched across a desktop.

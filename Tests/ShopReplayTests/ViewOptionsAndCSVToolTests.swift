@@ -4,10 +4,10 @@ import ShopEvents
 import ShopProjections
 import ShopTestSupport
 
-/// Issue 49's view items at the tool, run as a child process: due counted to
-/// now (11), `--for` an unknown member (13), usage errors and messages (17),
-/// the demo's ids (18), locations numbered 1…n (19), `audit --csv` and
-/// `stats --csv` read by Python's `csv` module (20).
+/// The views' options at the tool, run as a child process: due counted to
+/// now, `--for` an unknown member, usage errors and messages, the demo's
+/// ids, locations numbered 1…n, `audit --csv` and `stats --csv` read by
+/// Python's `csv` module.
 @Suite struct ViewOptionsAndCSVToolTests {
     static let milk = "00000000-0000-0000-0000-0000000000a1", cheese = "00000000-0000-0000-0000-0000000000a2"
     static let eggs = "00000000-0000-0000-0000-0000000000a3", market = "00000000-0000-0000-0000-0000000000c1"

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 49, items 30–32 (SPEC section 9, "Devices." and its v4 bullets), where
+/// Devices of a hosted hub (docs/SYNC.md, "Devices of a hosted hub"), where
 /// no real hub is needed: a hosted hub's address read by the library, a new
 /// household's replica, a token kept off the command line, and a hub that drops
 /// the connection mid-push — `shop-replay` runs as a process; the hub that drops

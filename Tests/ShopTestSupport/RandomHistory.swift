@@ -25,7 +25,7 @@ public struct RandomCommands {
     /// The fraction digits of quantities, drawn apart: a seed gives the same
     /// history of commands as before quantities became decimals.
     package var fractions: SplitMix64
-    /// Stores' own orders (SPEC section 11), drawn apart too: a step that
+    /// Stores' own orders, drawn apart too: a step that
     /// reorders a store draws nothing from the other two streams.
     package var storeOrders: SplitMix64
     public let ids: IDGenerator

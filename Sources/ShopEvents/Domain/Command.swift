@@ -43,7 +43,7 @@ public enum Command: Hashable, Sendable {
     case changeQuantity(list: ListID, item: ItemID, quantity: Quantity)
     case removeItemFromList(list: ListID, item: ItemID)
     case reorderList(list: ListID, order: [ItemID])
-    /// Who is getting the entry: a member, or nobody (`member` nil). SPEC section 10.
+    /// Who is getting the entry: a member, or nobody (`member` nil).
     case assignEntry(list: ListID, item: ItemID, member: String?)
 
     case purchaseItem(purchase: PurchaseID = PurchaseID(), item: ItemID, list: ListID? = nil, quantity: Quantity? = nil,
@@ -56,11 +56,11 @@ public enum Command: Hashable, Sendable {
     case resumeTrip(trip: TripID)
     case endTrip(trip: TripID)
 
-    /// Stores (SPEC section 10): live names unique ignoring case; a deleted store takes no more trips or purchases.
+    /// Stores (docs/COMMANDS.md, "Stores"): live names unique ignoring case; a deleted store takes no more trips or purchases.
     case createStore(store: StoreID = StoreID(), name: String)
     case renameStore(store: StoreID, name: String)
     case deleteStore(store: StoreID)
-    /// The store's own visiting order of some or all live locations (SPEC section 11); see ``Event/storeLocationsReordered(store:order:)``.
+    /// The store's own visiting order of some or all live locations; see ``Event/storeLocationsReordered(store:order:)``.
     case reorderStoreLocations(store: StoreID, order: [LocationID])
 
     /// Adds a member with a role; in an open household the issuer first becomes an owner.
