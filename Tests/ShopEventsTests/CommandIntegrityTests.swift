@@ -30,7 +30,7 @@ import ShopTestSupport
         #expect(events.map(\.commandEvents) == [nil, nil, nil, nil, nil, 4, nil, nil, nil])
         #expect(events.suffix(4).allSatisfy { $0.command == command })
         let line6 = String(decoding: fixture.lines()[5], as: UTF8.self)
-        #expect(line6.contains(#""command":"\#(command)","commandEvents":4,"data""#), "written after command, in the order of the specification")
+        #expect(line6.contains(#""command":"\#(command)","commandEvents":4,"data""#), "written after command, in the journal's key order")
         #expect(!String(decoding: fixture.lines()[6], as: UTF8.self).contains("commandEvents"))
     }
 

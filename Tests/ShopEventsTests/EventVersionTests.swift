@@ -73,7 +73,7 @@ import Testing
         #expect(String(decoding: EventLineCodec.encode(renamed), as: UTF8.self).contains("\"type\":\"ItemRenamed\",\"v\":1,"))
     }
 
-    /// A version-1 line, as every journal before section 10 has them, reads
+    /// A version-1 line, as every journal before stores has them, reads
     /// as the upgraded event on both paths; the same data at version 2 reads the same.
     @Test func versionOneLinesAreUpgradedOnBothPaths() throws {
         let l = list.description, i = item.description, p = place.description, u = purchase.description

@@ -4,7 +4,7 @@ import ShopEvents
 import ShopTestSupport
 
 /// What a person might hand the tool by mistake: one clear line each, the exit
-/// code of the specification, and nothing written.
+/// code docs/TOOL.md gives, and nothing written.
 @Suite struct BadInputTests {
     func expectOneLine(_ result: ToolRunner.Result, status: Int32, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)

@@ -3,7 +3,7 @@ import ShopEvents
 
 /// A hub journal and devices that clone it, sync and apply commands through
 /// the built `shop-replay`, each a process of its own; and the laws of docs/SYNC.md
-/// section 7 checked over their files.
+/// checked over their files.
 public final class SyncWorld {
     public let tool = ToolRunner()
     /// The hub's journal: `hub.ndjson` in the world's folder, or a hosted hub's file of the household.

@@ -3,7 +3,7 @@
 /// Ids of things a command creates are always present here: a constructor
 /// left without one makes a new id (give it to know the id beforehand); the
 /// JSON command decoder fills omitted ones from an injected ``IDGenerator``.
-/// Optional fields have the defaults the specification gives, and may be
+/// Optional fields have the defaults of docs/COMMANDS.md, and may be
 /// left out: an item without a location goes to Unknown, a list entry
 /// without a quantity has 1, a purchase takes quantity, price and location
 /// from the item and its entry, and its time from when it is recorded.
@@ -158,7 +158,7 @@ public enum CommandType: String, CaseIterable, Sendable {
 }
 
 /// A command with its envelope: who asks, when, and the retry and
-/// concurrency guards of the specification.
+/// concurrency guards of docs/COMMANDS.md, "The envelope".
 ///
 /// ```swift
 /// var request = CommandEnvelope(.renameItem(item: milk, name: "Oat milk"), actor: "ana")

@@ -151,7 +151,7 @@ public struct ShoppingListView: Hashable, Sendable {
         return StoreRef(id: trip, name: store.name)
     }
 
-    /// The JSON shape of section 6 of the specification.
+    /// The view's JSON (docs/VIEWS.md).
     public var json: JSONValue {
         var head: [(String, JSONValue)] = [("view", .string(grouping.rawValue)), ("asOf", .int(asOf)), ("list", list.json)]
         if let member { head.append(("for", .string(member))) }
