@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Version skew for a new event type (SPEC section 1): a journal holding a
-# StoreLocationsReordered line (SPEC section 11, a type the build before it
+# Version skew for a new event type (docs/JOURNAL.md, "Lines written by a newer version"): a journal holding a
+# StoreLocationsReordered line (a type the build before it
 # does not know), met by that older build.
 #
 #   Benchmarks/new-type-skew.sh OLD/shop-replay NEW/shop-replay

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Version skew end to end (SPEC section 1): a journal that a newer build wrote
+# Version skew end to end (docs/JOURNAL.md, "Lines written by a newer version"): a journal that a newer build wrote
 # with version-2 lines, met by an older build, and the other way round.
 #
 #   Benchmarks/version-skew.sh OLD/shop-replay NEW/shop-replay

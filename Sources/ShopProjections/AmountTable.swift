@@ -12,12 +12,12 @@ struct AmountTable: Hashable, Sendable {
     /// growing never copies them all, nor holds twice their size for a moment.
     private var added: [[Packed]] = []
     private var addedCount = 0
-    /// The rare amount whose numbers do not fit ``Packed`` (beyond the spec's
+    /// The rare amount whose numbers do not fit ``Packed`` (beyond the rules'
     /// limits, as a journal written by hand may hold): kept whole, in order.
     private var outsized: [Amount] = []
     private static var chunkShift: Int { 13 }
 
-    /// An amount in 12 bytes: the spec's limits (quantity ≤ 9,999,000 thousandths, price ≤
+    /// An amount in 12 bytes: the rules' limits (quantity ≤ 9,999,000 thousandths, price ≤
     /// 100,000,000 minor units) fit 32 bits with room to spare. A price of −1
     /// is none; a quantity of `Int32.min` marks an amount kept in `outsized`,
     /// at the index the price field holds.

@@ -13,7 +13,7 @@ public enum EventHistory {
     /// What a history is of.
     public enum Subject: Hashable, Sendable {
         case item(ItemID), list(ListID), location(LocationID)
-        /// A store (SPEC section 11): the events that name it, its trips' events, and the reverts of purchases there.
+        /// A store: the events that name it, its trips' events, and the reverts of purchases there.
         case store(StoreID)
         /// An actor: the events it issued, and those that add, change or remove it as a member.
         case member(String)

@@ -17,7 +17,7 @@ public struct PurchaseRecord: Hashable, Sendable {
     public var location: LocationID
     public var locationName: String
     public var isReverted: Bool
-    /// Where it was bought (SPEC section 10); `nil`: no store named.
+    /// Where it was bought; `nil`: no store named.
     public var store: StoreID?
     /// The store's name when it was bought.
     public var storeName: String?

@@ -26,7 +26,7 @@ public struct PurchaseTotals: Hashable, Sendable {
 
     public init() {}
 
-    /// Per store; the key `nil` for purchases that name none (SPEC section 10).
+    /// Per store; the key `nil` for purchases that name none.
     /// That row is the whole (every month's) less the named stores', not
     /// counted on its own: a fold pays no store update for a purchase without one.
     public var stores: [StoreID?: Tally] {

@@ -3,7 +3,7 @@ import ShopEvents
 /// The views a device shows: of a journal, or of a sync replica the
 /// optimistic household — the hub's history as far as it was pulled, then
 /// the commands of the outbox folded as if the hub had taken them
-/// (SPEC section 7). An `asOf` other than the end names a point of the hub's
+/// (docs/SYNC.md, "On a replica"). An `asOf` other than the end names a point of the hub's
 /// history, so the outbox is left out there.
 ///
 /// ```swift

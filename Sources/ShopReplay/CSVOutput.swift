@@ -2,7 +2,7 @@ import Foundation
 import ShopEvents
 import ShopProjections
 
-/// `audit --csv` and `stats --csv` (SPEC section 5): RFC 4180 CSV with a
+/// `audit --csv` and `stats --csv` (docs/TOOL.md): RFC 4180 CSV with a
 /// header row, lines ended by CRLF, a field quoted where it holds a comma, a
 /// quote, a CR or an LF (its quotes doubled); amounts as decimals of the
 /// household's currency (`2.49`; `249` for yen), times to the second in the

@@ -17,7 +17,7 @@ enum DemoHousehold {
         var barcode: String? = nil
     }
 
-    /// Where the family shops (SPEC section 10): the big weekly shop, the corner shop mid-week, the DIY store for the hardware list.
+    /// Where the family shops: the big weekly shop, the corner shop mid-week, the DIY store for the hardware list.
     static let stores = ["Supermarket", "Corner shop", "DIY store"]
     /// A unit for a few things sold by weight, and a barcode for a few packs (valid EAN-13 and EAN-8 check digits).
     static let units = ["Bananas": "kg", "Apples": "kg", "Potatoes": "kg", "Onions": "kg"]

@@ -7,7 +7,7 @@ import ShopTestSupport
 /// appended whole at the end, a torn tail kept aside before it is cut, and a
 /// close that lets go of both. (A failing write's cut-back is held to its
 /// claim across processes, under a file size limit: `PipelinedFullDiskTests`,
-/// `FreshCloneFixesTests`.)
+/// `ToolMistakesAndDamageTests`.)
 @Suite struct AppendFileTests {
     @Test func theLockComesFirstAndASecondOpenWaitsThenIsRefused() throws {
         let folder = Scratch.directory()

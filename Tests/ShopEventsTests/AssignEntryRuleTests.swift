@@ -3,7 +3,7 @@ import Testing
 @testable import ShopEvents
 import ShopTestSupport
 
-/// SPEC v3 section 10, "Who is getting what": `AssignEntry`, every rule accepted and rejected.
+/// Who is getting what (docs/COMMANDS.md, "Lists"): `AssignEntry`, every rule accepted and rejected.
 @Suite struct AssignEntryRules {
     static let weekly: ListID = id(0x10), milk: ItemID = id(1), bread: ItemID = id(2), eggs: ItemID = id(3)
 

@@ -111,7 +111,7 @@ import ShopTestSupport
             variant("00000000-0000-0000-0000-00000000000A", "00000000-0000-0000-0000-00000000000a"),
             variant("},\"prev\"", ",\"later\":null},\"prev\""), Array((line + " ").utf8),
             variant("\"type\":\"ItemPurchased\",\"v\":2", "\"v\":2,\"type\":\"ItemPurchased\""),
-            // Version 1, as every journal before section 10: upgraded to the same event.
+            // Version 1, as every journal before stores: upgraded to the same event.
             variant("\"v\":2", "\"v\":1"), variant("\"quantity\":2", "\"quantity\":2.000"),
         ]
         for (n, bytes) in readTheSame.enumerated() {

@@ -3,7 +3,7 @@ import Testing
 @testable import ShopEvents
 import ShopTestSupport
 
-/// SPEC v2 section 1: a command is all or nothing on disk (`commandEvents`),
+/// A command is all or nothing on disk (`commandEvents`),
 /// and lines written by a newer ShopEvents are never guessed at.
 @Suite struct CommandIntegrityTests {
     /// A household, then a location with three items, then `DeleteLocation`:
@@ -30,7 +30,7 @@ import ShopTestSupport
         #expect(events.map(\.commandEvents) == [nil, nil, nil, nil, nil, 4, nil, nil, nil])
         #expect(events.suffix(4).allSatisfy { $0.command == command })
         let line6 = String(decoding: fixture.lines()[5], as: UTF8.self)
-        #expect(line6.contains(#""command":"\#(command)","commandEvents":4,"data""#), "written after command, in the order of the specification")
+        #expect(line6.contains(#""command":"\#(command)","commandEvents":4,"data""#), "written after command, in the journal's key order")
         #expect(!String(decoding: fixture.lines()[6], as: UTF8.self).contains("commandEvents"))
     }
 

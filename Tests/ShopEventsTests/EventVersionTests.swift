@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ShopEvents
 
-/// Version-2 data (SPEC sections 1 and 10): writers write each type's
+/// Version-2 data (docs/JOURNAL.md, "How events change"): writers write each type's
 /// current version; a version-1 line is upgraded while it is read, by one
 /// function per type and version, and never rewritten; a newer version is
 /// refused, never guessed at.
@@ -73,7 +73,7 @@ import Testing
         #expect(String(decoding: EventLineCodec.encode(renamed), as: UTF8.self).contains("\"type\":\"ItemRenamed\",\"v\":1,"))
     }
 
-    /// A version-1 line, as every journal before section 10 has them, reads
+    /// A version-1 line, as every journal before stores has them, reads
     /// as the upgraded event on both paths; the same data at version 2 reads the same.
     @Test func versionOneLinesAreUpgradedOnBothPaths() throws {
         let l = list.description, i = item.description, p = place.description, u = purchase.description

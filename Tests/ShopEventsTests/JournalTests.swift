@@ -142,7 +142,7 @@ func rejectionCode(_ body: () throws -> Void) -> String? {
         // the clock (2026) is behind the last event: the event is stamped with the last time instead
         let outcome = try journal.execute(.createList(list: id(1), name: "L", priority: nil))
         #expect(outcome.events[0].at == late)
-        // an `at` that far ahead of this writer's clock is refused (SPEC v4)
+        // an `at` that far ahead of this writer's clock is refused (docs/COMMANDS.md, "The envelope")
         #expect(rejectionCode { try journal.execute(CommandEnvelope(.createList(list: id(2), name: "M", priority: nil), at: late)) } == "in_future")
     }
 

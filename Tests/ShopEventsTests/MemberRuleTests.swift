@@ -3,7 +3,7 @@ import Testing
 @testable import ShopEvents
 import ShopTestSupport
 
-/// SPEC v2 section 3, "Members and roles": every rule, accepted and rejected.
+/// Members and roles (docs/COMMANDS.md, docs/MEMBERS.md): every rule, accepted and rejected.
 @Suite struct MemberRules {
     /// A household with a location, an item on a list, and no members yet.
     static func household() throws -> Fixture {
@@ -140,7 +140,7 @@ import ShopTestSupport
     }
 }
 
-/// `PurchaseItem` of a deleted item, recorded after the fact (SPEC v2 section 3).
+/// `PurchaseItem` of a deleted item, recorded after the fact (docs/COMMANDS.md, "Purchases").
 @Suite struct DeletedItemPurchaseRules {
     static let when = Timestamp("2026-02-27T17:00:00.000Z")!
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ShopEvents
 
-/// Decimal quantities (SPEC section 10): exact, read and written as plain
+/// Decimal quantities (docs/COMMANDS.md, "Values"): exact, read and written as plain
 /// JSON numbers, costs rounded half to even.
 @Suite struct QuantityTests {
     @Test func textIsTheShortestDecimal() {

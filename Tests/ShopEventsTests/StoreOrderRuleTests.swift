@@ -3,7 +3,7 @@ import Testing
 @testable import ShopEvents
 import ShopTestSupport
 
-/// A store's own order (SPEC section 11): ReorderStoreLocations accepted and
+/// A store's own order (docs/COMMANDS.md, "Stores"): ReorderStoreLocations accepted and
 /// refused, and the order a store is walked in after reorders, deleted
 /// locations, a deleted store and one re-created under its name.
 @Suite struct StoreOrderRuleTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ShopEvents
 
-/// Stores (SPEC section 10): every rule of CreateStore, RenameStore,
+/// Stores (docs/COMMANDS.md, "Stores"): every rule of CreateStore, RenameStore,
 /// DeleteStore, and the store of trips and purchases, accepted and refused.
 @Suite struct StoreRuleTests {
     let corner: StoreID = id(0x51), market: StoreID = id(0x52)

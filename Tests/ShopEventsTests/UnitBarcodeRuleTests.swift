@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ShopEvents
 
-/// Units and barcodes on items (SPEC section 10): every rule, accepted and refused.
+/// Units and barcodes on items (docs/COMMANDS.md, "Values"): every rule, accepted and refused.
 @Suite struct UnitBarcodeRuleTests {
     // Real check digits: an EAN-13, an EAN-8, a UPC-A and the same UPC-A as an EAN-13.
     static let ean13 = "4006381333931", ean8 = "96385074", upcA = "036000291452", upcAsEAN13 = "0036000291452"

@@ -4,7 +4,7 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// Who is getting what, in the list views (SPEC section 10).
+/// Who is getting what, in the list views (docs/VIEWS.md).
 @Suite struct AssigneeViewTests {
     @Test("list views show each entry's assignee (null for nobody's); --for shows a member's entries and nobody's, totals over what it shows")
     func assigneesInTheListViews() throws {
@@ -29,7 +29,7 @@ import ShopTestSupport
         let entries = bens.sections[0].entries
         #expect(ShoppingListView(views, list: h.weekly, grouping: .byName)!.json != json)
         #expect(entries[0].assignee == "ben" && entries[1].assignee == nil)
-        // The JSON has the key for every entry, null for nobody's (SPEC section 6, v4).
+        // The JSON has the key for every entry, null for nobody's (docs/VIEWS.md).
         let text = ShoppingListView(views, list: h.weekly, grouping: .byName)!.json.text()
         #expect(text.contains(#""assignee":"ben""#) && text.contains(#""assignee":null"#) && text.components(separatedBy: "assignee").count == 4)
         let detail = ListDetailView(views, list: h.weekly)!

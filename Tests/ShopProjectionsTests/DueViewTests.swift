@@ -4,7 +4,7 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// The `due` view (SPEC section 10): hand-checked, and against a model of its
+/// The `due` view (docs/VIEWS.md): hand-checked, and against a model of its
 /// rule over random histories at many points.
 @Suite struct DueViewTests {
     static let start = Timestamp("2026-03-01T09:00:00.000Z")!

@@ -4,7 +4,7 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// Section 10's views against a model written again from the events alone:
+/// The views of stores, units, barcodes and assignments against a model written again from the events alone:
 /// random histories that use stores, trips at stores, decimal quantities,
 /// units and barcodes (``RandomCommands``), checked at every 20th event and
 /// as of a point read again from the journal. Costs are computed here with

@@ -306,7 +306,7 @@ struct RandomJournal {
         #expect(resumed.map(Self.saved) == Self.saved(totals), "a snapshot of the resumed views is the one of the views folded whole")
     }
 
-    @Test("the statistics keep amounts beyond the spec's limits (a hand-written journal) whole: folded, reverted and through a snapshot")
+    @Test("the statistics keep amounts beyond the rules' limits (a hand-written journal) whole: folded, reverted and through a snapshot")
     func amountsBeyondTheLimits() throws {
         let location = LocationID(), item = ItemID()
         var events: [Event] = [.householdCreated(household: HouseholdID(), name: "Home", currency: "EUR", timeZone: "UTC"),

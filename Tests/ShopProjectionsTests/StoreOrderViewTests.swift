@@ -4,7 +4,7 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// A store's own order in the views (SPEC section 11): the shopping list by
+/// A store's own order in the views (docs/VIEWS.md): the shopping list by
 /// location with a store and with a trip running at one, the stores view,
 /// a store's history and the audit filtered by store. Hand-checked values.
 @Suite struct StoreOrderViewTests {

@@ -4,7 +4,7 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// Stores, units and decimal quantities in the views (SPEC section 10): the
+/// Stores, units and decimal quantities in the views (docs/VIEWS.md): the
 /// prices view, spend per store, the audit's store columns, units on lists,
 /// and costs rounded half to even per product. Hand-checked values.
 @Suite struct StoreViewTests {

@@ -4,7 +4,7 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// The suggestions view (SPEC section 11): its matching, exclusion and order
+/// The suggestions view (docs/VIEWS.md, "Suggestions"): its matching, exclusion and order
 /// checked by hand; its index kept event by event against the index built
 /// afresh, and the view against a model of the rule, over random histories.
 @Suite struct SuggestionsViewTests {
@@ -181,7 +181,7 @@ import ShopTestSupport
     @MainActor func onTheModel() async throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (path, _) = try V4ViewTests.journal(folder)
+        let (path, _) = try ViewFoldsDueAndKeysTests.journal(folder)
         let store = try await ShopStore(path: path, options: .init(actor: "ana", device: "test"))
         let model = try await HouseholdModel(store: store)
         let seq = model.views.asOf

@@ -8,9 +8,9 @@ import ShopTestSupport
 /// as it comes, the audit included, and every public way of folding views
 /// keeps what every view shows; only the package's one-view reads fold less.
 @Suite struct ViewsKeepWhatTheyShowTests {
-    typealias Household = V4ViewTests.Household
+    typealias Household = ViewFoldsDueAndKeysTests.Household
 
-    /// The audit's rows of ``V4ViewTests/Household``: each purchase and whether it is reverted, in journal order.
+    /// The audit's rows of ``ViewFoldsDueAndKeysTests/Household``: each purchase and whether it is reverted, in journal order.
     static func auditRows(_ h: Household) -> [String] {
         let milk = (0x100...0x104).map { n in "\(id(n) as PurchaseID) Milk \(n == 0x103)" }
         let eggs = (0x110...0x112).map { n in "\(id(n) as PurchaseID) Eggs false" }
@@ -32,7 +32,7 @@ import ShopTestSupport
     @MainActor func everyViewOnTheModel() async throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (path, h) = try V4ViewTests.journal(folder)
+        let (path, h) = try ViewFoldsDueAndKeysTests.journal(folder)
         let store = try await ShopStore(path: path, options: .init(actor: "ana", device: "test"))
         let model = try await HouseholdModel(store: store)
         let rebuilt = try ViewEngine.views(journal: path, useSnapshot: false).0
@@ -59,7 +59,7 @@ import ShopTestSupport
     @MainActor func theModelBesideATotalsSnapshot() async throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (path, h) = try V4ViewTests.journal(folder)
+        let (path, h) = try ViewFoldsDueAndKeysTests.journal(folder)
         let saved = try ReplicaViews.saveSnapshotsWithoutRecords(journal: path)
         #expect(saved.warnings.isEmpty && FileManager.default.fileExists(atPath: ViewSnapshot.path(forJournal: path)))
         let store = try await ShopStore(path: path, options: .init(actor: "ana", device: "test"))
@@ -72,7 +72,7 @@ import ShopTestSupport
     func everyPublicFoldKeepsTheRecords() throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (path, h) = try V4ViewTests.journal(folder)
+        let (path, h) = try ViewFoldsDueAndKeysTests.journal(folder)
         let engine = ViewEngine(journalPath: path)
         let folds: [HouseholdViews] = [
             try engine.refresh(),

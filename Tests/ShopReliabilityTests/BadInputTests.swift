@@ -4,7 +4,7 @@ import ShopEvents
 import ShopTestSupport
 
 /// What a person might hand the tool by mistake: one clear line each, the exit
-/// code of the specification, and nothing written.
+/// code docs/TOOL.md gives, and nothing written.
 @Suite struct BadInputTests {
     func expectOneLine(_ result: ToolRunner.Result, status: Int32, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
@@ -50,7 +50,7 @@ import ShopTestSupport
             (Array(#"{"type":"CreateList","data":{"name":"Weekly","colour":"red"}}"#.utf8), "unknown_field"),
             (Array(#"{"type":"CreateList","data":{"name":["Weekly"]}}"#.utf8), "invalid_field"),
             (Array(#"{"type":"AddItemToList","data":{"list":42,"item":"00000000-0000-0000-0000-000000000001"}}"#.utf8), "invalid_field"),
-            // Not an id, so a name (SPEC v2 section 5): no live list has it.
+            // Not an id, so a name: no live list has it.
             (Array(#"{"type":"AddItemToList","data":{"list":"not-a-uuid","item":"00000000-0000-0000-0000-000000000001"}}"#.utf8), "unknown_list"),
             (Array(#"[{"type":"CreateList","data":{"name":"W"}}]"#.utf8), "malformed_json"),
             ((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 97) }.filter { $0 != 0x0A }, "malformed_json"),
@@ -91,7 +91,7 @@ import ShopTestSupport
             Scratch.write(bytes, to: tool.path(name))
             expectOneLine(try tool.run(["import-sl17", name]), status: 3, message)
         }
-        // an archive whose names collide is imported, the second name changed and said (FreshCloneFixesTests);
+        // an archive whose names collide is imported, the second name changed and said (ToolMistakesAndDamageTests);
         // one the household's rules refuse is all or nothing: here the importer is only a viewer
         let archive = #"[{"id":"8D83AF5B-4281-4AD9-8061-09E597156CC4","name":"Dairy","visitationOrder":1,"red":0,"green":0,"blue":0,"opacity":1,"items":[{"id":"E976A9E1-0806-4504-99BF-116004C8DED9","name":"Milk","onList":false,"isAvailable":true,"quantity":1}]}]"#
         Scratch.write(Array(archive.utf8), to: tool.path("archive.json"))

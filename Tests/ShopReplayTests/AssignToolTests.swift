@@ -4,7 +4,7 @@ import ShopEvents
 import ShopProjections
 import ShopTestSupport
 
-/// Who is getting what through the tool (SPEC section 10): `apply` an `AssignEntry`, `view … --for`.
+/// Who is getting what through the tool: `apply` an `AssignEntry`, `view … --for`.
 @Suite struct AssignToolTests {
     @Test("apply AssignEntry; view --for shows the member's entries and nobody's, as the library does; refusals have their codes; --for only on the shopping list views")
     func assignAndViewFor() throws {

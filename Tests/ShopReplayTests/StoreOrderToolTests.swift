@@ -4,7 +4,7 @@ import ShopEvents
 import ShopProjections
 import ShopTestSupport
 
-/// A store's own order at the tool (SPEC section 11), run as a child
+/// A store's own order at the tool, run as a child
 /// process: ReorderStoreLocations through `apply` by ids and by names, every
 /// refusal leaving the journal byte for byte, `view shopping-list-by-location
 /// --store`, `view stores`, `history --store`, `audit --store`, `apply --help`.

@@ -4,7 +4,7 @@ import ShopEvents
 import ShopTestSupport
 
 /// Three phones clone one hub, make offline changes that conflict in every way
-/// SPEC section 7 and docs/SYNC.md list, and sync in every order — each a
+/// docs/SYNC.md lists, and sync in every order — each a
 /// `shop-replay` process, the hub a `shop-replay hub` process under each sync.
 @Suite("Sync: conflicts, in every order of syncs")
 struct SyncConflictTests {

@@ -6,7 +6,7 @@ import ShopTestSupport
 /// Random offline command sequences on 2–4 devices (generated from the
 /// deciders against each device's optimistic state), random sync orders,
 /// random SIGKILLs of a syncing process — and of its hub with it. Afterwards
-/// every device syncs and then pulls once more, and the laws of SPEC section 7 hold.
+/// every device syncs and then pulls once more, and the laws of docs/SYNC.md hold.
 /// The command ids in a device's outbox.
 func Outbox(_ journal: String) throws -> [CommandID] {
     let bytes = Scratch.bytes(journal + ".outbox")

@@ -3,7 +3,7 @@ import Testing
 import ShopEvents
 import ShopTestSupport
 
-/// A store's own order through sync (SPEC section 11), with `shop-replay`
+/// A store's own order through sync, with `shop-replay`
 /// processes as phones: an order made offline on one phone reaches the
 /// others; two phones reordering one store converge, the last accepted at
 /// the hub winning (as ReorderLocations).

@@ -3,7 +3,7 @@ import Testing
 import ShopEvents
 import ShopTestSupport
 
-/// Stores through sync (SPEC section 10): a phone offline in a trip at a
+/// Stores through sync: a phone offline in a trip at a
 /// store buys without naming the store; the hub, deciding the purchase later,
 /// records it at that store, and the phone's replica equals the hub.
 @Suite("Sync: stores")

@@ -25,7 +25,7 @@ public struct RandomCommands {
     /// The fraction digits of quantities, drawn apart: a seed gives the same
     /// history of commands as before quantities became decimals.
     package var fractions: SplitMix64
-    /// Stores' own orders (SPEC section 11), drawn apart too: a step that
+    /// Stores' own orders, drawn apart too: a step that
     /// reorders a store draws nothing from the other two streams.
     package var storeOrders: SplitMix64
     public let ids: IDGenerator
@@ -101,7 +101,7 @@ public struct RandomCommands {
         let anyLocation = (chance(90) ? pick(liveLocations) : pick(locations)) ?? .unknown
         let anyItem = (chance(90) ? pick(liveItems) : pick(items)) ?? ids.make()
         let anyList = (chance(90) ? pick(liveLists) : pick(lists)) ?? ids.make()
-        // Section 10's stores, drawn from a stream of their own (`fractions`) so that a seed's other commands stay as they were.
+        // Stores, drawn from a stream of their own (`fractions`) so that a seed's other commands stay as they were.
         let stores = state.stores.keys.sorted()
         // Half the time no store; else a store of the household, and now and then one that is not (unknown_store).
         let unknownStore = StoreID(UUID(uuidString: "00000000-0000-0000-0000-0000000005F0")!)

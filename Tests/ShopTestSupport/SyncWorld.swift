@@ -2,8 +2,8 @@ import Foundation
 import ShopEvents
 
 /// A hub journal and devices that clone it, sync and apply commands through
-/// the built `shop-replay`, each a process of its own; and the laws of SPEC
-/// section 7 checked over their files.
+/// the built `shop-replay`, each a process of its own; and the laws of docs/SYNC.md
+/// checked over their files.
 public final class SyncWorld {
     public let tool = ToolRunner()
     /// The hub's journal: `hub.ndjson` in the world's folder, or a hosted hub's file of the household.
@@ -88,7 +88,7 @@ public final class SyncWorld {
     /// What a device's `.rejected` holds.
     public func rejected(_ device: String) throws -> [RejectedCommand] { try RejectedCommand.all(journal: path(device)) }
 
-    /// Every law of SPEC section 7 that can be checked from the files, after
+    /// Every law of docs/SYNC.md that can be checked from the files, after
     /// every device has synced and then pulled once more. Returns what broke.
     public func brokenLaws(devices: [String]) throws -> [String] {
         var broken: [String] = []

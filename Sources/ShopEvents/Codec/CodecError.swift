@@ -21,7 +21,7 @@ public struct CodecError: ShopError, Hashable {
         /// A `v` newer than the type's current version.
         case unsupportedVersion = "unsupported_version"
         /// A quantity that is not a plain number with at most three fraction
-        /// digits (SPEC section 10: `1.2345`, `1e3`, `"2"`); the rules' own
+        /// digits (docs/COMMANDS.md, "Values": `1.2345`, `1e3`, `"2"`); the rules' own
         /// `invalid_quantity` has the same code, for one out of range.
         case invalidQuantity = "invalid_quantity"
     }

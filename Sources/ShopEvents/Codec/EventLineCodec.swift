@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads and writes journal lines byte by byte, without Foundation's JSON.
 ///
-/// Writing puts the keys in the order of the specification and leaves out
+/// Writing puts the keys in the journal's order (docs/JOURNAL.md) and leaves out
 /// absent optional keys. Reading accepts keys in any order, ignores keys it
 /// does not know (a later version may add some; the hash chain still covers
 /// them), accepts `null` for an absent optional key, and refuses duplicate

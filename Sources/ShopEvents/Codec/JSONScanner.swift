@@ -240,7 +240,7 @@ struct JSONScanner {
 
     // MARK: Numbers and literals
 
-    /// A quantity (SPEC section 10): a plain JSON number with no sign and no
+    /// A quantity (docs/COMMANDS.md, "Values"): a plain JSON number with no sign and no
     /// exponent and at most three fraction digits (`2`, `1.5`, `0.125`).
     /// `wholeOnly`: version 1's, a plain integer.
     mutating func readQuantity(wholeOnly: Bool = false) throws(CodecError) -> Quantity {

@@ -1,4 +1,4 @@
-/// Barcodes of items (SPEC section 10): the digits of an EAN-8, UPC-A or
+/// Barcodes of items (docs/COMMANDS.md, "Values"): the digits of an EAN-8, UPC-A or
 /// EAN-13, whose last digit is the check digit of the others (weights 3 and
 /// 1 from the right). A UPC-A and the EAN-13 that is it with a leading `0`
 /// name the same product, so both have one ``key``.

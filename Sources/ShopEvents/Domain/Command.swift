@@ -3,7 +3,7 @@
 /// Ids of things a command creates are always present here: a constructor
 /// left without one makes a new id (give it to know the id beforehand); the
 /// JSON command decoder fills omitted ones from an injected ``IDGenerator``.
-/// Optional fields have the defaults the specification gives, and may be
+/// Optional fields have the defaults of docs/COMMANDS.md, and may be
 /// left out: an item without a location goes to Unknown, a list entry
 /// without a quantity has 1, a purchase takes quantity, price and location
 /// from the item and its entry, and its time from when it is recorded.
@@ -43,7 +43,7 @@ public enum Command: Hashable, Sendable {
     case changeQuantity(list: ListID, item: ItemID, quantity: Quantity)
     case removeItemFromList(list: ListID, item: ItemID)
     case reorderList(list: ListID, order: [ItemID])
-    /// Who is getting the entry: a member, or nobody (`member` nil). SPEC section 10.
+    /// Who is getting the entry: a member, or nobody (`member` nil).
     case assignEntry(list: ListID, item: ItemID, member: String?)
 
     case purchaseItem(purchase: PurchaseID = PurchaseID(), item: ItemID, list: ListID? = nil, quantity: Quantity? = nil,
@@ -56,11 +56,11 @@ public enum Command: Hashable, Sendable {
     case resumeTrip(trip: TripID)
     case endTrip(trip: TripID)
 
-    /// Stores (SPEC section 10): live names unique ignoring case; a deleted store takes no more trips or purchases.
+    /// Stores (docs/COMMANDS.md, "Stores"): live names unique ignoring case; a deleted store takes no more trips or purchases.
     case createStore(store: StoreID = StoreID(), name: String)
     case renameStore(store: StoreID, name: String)
     case deleteStore(store: StoreID)
-    /// The store's own visiting order of some or all live locations (SPEC section 11); see ``Event/storeLocationsReordered(store:order:)``.
+    /// The store's own visiting order of some or all live locations; see ``Event/storeLocationsReordered(store:order:)``.
     case reorderStoreLocations(store: StoreID, order: [LocationID])
 
     /// Adds a member with a role; in an open household the issuer first becomes an owner.
@@ -158,7 +158,7 @@ public enum CommandType: String, CaseIterable, Sendable {
 }
 
 /// A command with its envelope: who asks, when, and the retry and
-/// concurrency guards of the specification.
+/// concurrency guards of docs/COMMANDS.md, "The envelope".
 ///
 /// ```swift
 /// var request = CommandEnvelope(.renameItem(item: milk, name: "Oat milk"), actor: "ana")

@@ -7,7 +7,7 @@ import Foundation
 /// disagree. A test holds the writer (``Command/visitFields(_:)``) to the same
 /// fields and order.
 struct CommandDeclaration: Sendable {
-    /// Who in a household with members may issue the command (SPEC section 3).
+    /// Who in a household with members may issue the command (docs/COMMANDS.md, "Members and roles").
     /// An owner may issue every command and a viewer none.
     enum Issuer: Equatable, Sendable {
         /// Every member.

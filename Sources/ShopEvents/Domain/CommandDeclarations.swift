@@ -77,7 +77,7 @@ extension CommandDeclaration {
         case "photo": "a file name or URL (never the picture's bytes), at most \(Limits.photoLength) characters"
         case "member": "an actor name, compared exactly"
         case "role": #""owner", "member" or "viewer""#
-        default: "see the specification"
+        default: "see docs/COMMANDS.md"
         }
     }
 }

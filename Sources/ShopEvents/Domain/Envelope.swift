@@ -1,6 +1,6 @@
 import Foundation
 
-// The envelope rules of a command (SPEC section 3): `expectedSeq`, time
+// The envelope rules of a command (docs/COMMANDS.md, "The envelope"): `expectedSeq`, time
 // order, and who issues it — decided in the domain like every other rule, so
 // that a journal, a store and a sync hub all decide alike.
 

@@ -38,10 +38,10 @@ public enum Event: Hashable, Sendable {
     case listEntryQuantityChanged(list: ListID, item: ItemID, quantity: Quantity)
     case itemRemovedFromList(list: ListID, item: ItemID)
     case listReordered(list: ListID, order: [ItemID])
-    /// The entry's assignee: a member, or nobody (`member` nil). SPEC section 10.
+    /// The entry's assignee: a member, or nobody (`member` nil).
     case listEntryAssigned(list: ListID, item: ItemID, member: String?)
 
-    /// `store`: where it was bought (SPEC section 10), `nil` for no store named.
+    /// `store`: where it was bought, `nil` for no store named.
     case itemPurchased(purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Quantity, unitPrice: Int?,
                        location: LocationID, purchasedAt: Timestamp?, store: StoreID? = nil)
     case purchaseReverted(purchase: PurchaseID)
@@ -57,12 +57,12 @@ public enum Event: Hashable, Sendable {
     case memberRoleChanged(member: String, role: Role)
     case memberRemoved(member: String)
 
-    /// Stores (SPEC section 10): where things are bought. Live store names are unique ignoring case.
+    /// Stores (docs/COMMANDS.md, "Stores"): where things are bought. Live store names are unique ignoring case.
     case storeCreated(store: StoreID, name: String)
     case storeRenamed(store: StoreID, name: String)
     case storeDeleted(store: StoreID)
     /// The store's own visiting order of some or all live locations, first to
-    /// visit first (SPEC section 11): never Unknown, each once; the ones it
+    /// visit first: never Unknown, each once; the ones it
     /// leaves out come after them in the household's order. Replaces the store's last one.
     case storeLocationsReordered(store: StoreID, order: [LocationID])
 

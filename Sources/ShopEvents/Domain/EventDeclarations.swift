@@ -1,5 +1,5 @@
 // Every event type's declaration: the one place that says what a type's
-// journal line holds (SPEC section 1, "Events"; docs/JOURNAL.md). Adding an
+// journal line holds (docs/JOURNAL.md). Adding an
 // event or a field starts here; see docs/DESIGN.md, "Adding an event".
 
 extension EventDeclaration {

@@ -1,5 +1,5 @@
-/// How an event's data changes without history being rewritten (SPEC
-/// section 1, "Schema versions"; `docs/JOURNAL.md`, "How events change").
+/// How an event's data changes without history being rewritten
+/// (docs/JOURNAL.md, "How events change").
 ///
 /// Each type has a current version: what a writer writes. A line of an older
 /// version is read into that version's own value below and upgraded to the

@@ -102,7 +102,7 @@ public typealias ListID = EntityID<ListKind>
 public typealias PurchaseID = EntityID<PurchaseKind>
 /// A shopping trip's id.
 public typealias TripID = EntityID<TripKind>
-/// A store's id (SPEC section 10).
+/// A store's id.
 public typealias StoreID = EntityID<StoreKind>
 /// An event's own id, unique in the journal.
 public typealias EventID = EntityID<EventKind>

@@ -30,7 +30,7 @@ public struct ItemDetails: Hashable, Sendable {
     private var storedQuantity = ItemDetails.noQuantity
     private static let noQuantity = Int32.min
 
-    /// What a quantity counts (SPEC section 10): `kg`, `l`, `pack`, 1 to 16
+    /// What a quantity counts (docs/COMMANDS.md, "Values"): `kg`, `l`, `pack`, 1 to 16
     /// characters; `nil` for pieces. Version 2 of the item's events.
     public var unit: String? {
         get { more?.unit }

@@ -34,7 +34,7 @@ public enum FieldPatch<Value: Hashable & Sendable>: Hashable, Sendable {
 }
 
 /// What a ``Command/changeItemDetails(item:patch:)`` changes of an item's
-/// details (SPEC section 3, v4): a field left as ``FieldPatch/keep`` keeps its
+/// details (docs/COMMANDS.md, "Items"): a field left as ``FieldPatch/keep`` keeps its
 /// value, ``FieldPatch/clear`` clears it, ``FieldPatch/set(_:)`` gives it a
 /// new one, checked as ``ItemDetails`` are when an item is created. In a JSON
 /// command it is a merge patch: `{"item":"Milk","notes":"x"}` changes only

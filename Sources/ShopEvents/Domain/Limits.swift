@@ -1,6 +1,6 @@
 import Foundation
 
-/// The limits of section 3 of the specification, in one place.
+/// The limits of the command rules (docs/COMMANDS.md, "Values"), in one place.
 public enum Limits {
     public static let nameLength = 1...200
     public static let actorLength = 1...100

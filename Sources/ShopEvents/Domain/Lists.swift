@@ -61,7 +61,7 @@ extension ShopDecider {
         return [.listEntryQuantityChanged(list: list, item: item, quantity: quantity)]
     }
 
-    /// Who is getting an entry (SPEC section 10): the entry is on the list and
+    /// Who is getting an entry (docs/COMMANDS.md, "Lists"): the entry is on the list and
     /// not bought; the member is a name an actor may have, and in a closed
     /// household one of its members. Assigning the assignee it has already is
     /// `unchanged` (no event that changes nothing).

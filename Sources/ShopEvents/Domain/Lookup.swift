@@ -23,7 +23,7 @@ extension ShopState {
 
     /// The item `text` names (its id, a live item's name, or a live item's barcode); `unknown_item` if none.
     public func find(item text: String, in scope: Scope = .live) throws(RuleViolation) -> ItemID {
-        // A live item's barcode names it too (SPEC section 10), unless a live item has those digits as its name.
+        // A live item's barcode names it too, unless a live item has those digits as its name.
         let digits = ShopState.trimmed(text)
         if liveItem(named: digits) == nil, Barcode.isValid(digits), let item = liveItem(barcode: digits) { return item }
         return try Self.find(text, "item", .unknownItem, in: scope, all: items.values.map { ($0.id, $0.name, $0.isDeleted) },

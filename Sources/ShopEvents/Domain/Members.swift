@@ -1,6 +1,6 @@
 import Foundation
 
-// Members and roles (SPEC section 3): who may issue which command, and the
+// Members and roles (docs/COMMANDS.md, docs/MEMBERS.md): who may issue which command, and the
 // rules of AddMember, ChangeMemberRole and RemoveMember.
 //
 // A household with no members is open: every actor may issue every command

@@ -1,5 +1,5 @@
 /// How many of an item: an exact decimal with at most three fraction digits
-/// (SPEC section 10), kept as a whole number of thousandths so that no
+/// (docs/COMMANDS.md, "Values"), kept as a whole number of thousandths so that no
 /// `Double` is ever on the way from the journal to a total.
 ///
 /// Whole quantities read and print as before (`2`); others with as few

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a member of a household may do (SPEC section 3, "Members and roles").
+/// What a member of a household may do (docs/COMMANDS.md, "Members and roles").
 ///
 /// | role | may issue |
 /// |---|---|

@@ -57,7 +57,7 @@ public struct RuleViolation: ShopError, Hashable {
         case alreadyBought = "already_bought"
         case nothingToClear = "nothing_to_clear"
         case orderMismatch = "order_mismatch"
-        /// A store's order names a location twice (SPEC section 11).
+        /// A store's order names a location twice.
         case duplicateLocation = "duplicate_location"
         case invalidPosition = "invalid_position"
         case unknownPurchase = "unknown_purchase"

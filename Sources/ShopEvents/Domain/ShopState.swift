@@ -35,7 +35,7 @@ public struct ShopState: Hashable, Sendable {
 
     /// The members in the order they joined; none for an open household.
     public internal(set) var members: [Member] = []
-    /// Live and deleted stores (SPEC section 10).
+    /// Live and deleted stores.
     public internal(set) var stores: [StoreID: Store] = [:]
     /// Lists purged for good: gone from ``lists``, their ids still used.
     public internal(set) var purgedLists: Set<ListID> = []

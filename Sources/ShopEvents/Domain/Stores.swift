@@ -1,4 +1,4 @@
-// Stores (SPEC section 10): where things are bought. A trip may be at a
+// Stores (docs/COMMANDS.md, "Stores"): where things are bought. A trip may be at a
 // store; a purchase may name one, and one made without a store while a trip
 // at a store is running is at that store.
 
@@ -19,7 +19,7 @@ extension ShopDecider {
         return [.storeDeleted(store: store)]
     }
 
-    /// The store's own visiting order (SPEC section 11): live locations, never
+    /// The store's own visiting order (docs/COMMANDS.md, "Stores"): live locations, never
     /// Unknown, each at most once; some or all of them (none: the household's
     /// order again). Replaces the store's last order.
     static func decideReorderStoreLocations(_ store: StoreID, order: [LocationID], _ state: ShopState) throws(RuleViolation) -> [Event] {
@@ -102,7 +102,7 @@ extension ShopState {
         }
     }
 
-    /// Live locations in the order of `store` (SPEC section 11): the store's
+    /// Live locations in the order of `store` (docs/COMMANDS.md, "Stores"): the store's
     /// own order, then the locations it leaves out in the household's order,
     /// Unknown last. Without a store, or for a store with no order of its
     /// own, the household's ``visitingOrder``.
@@ -118,7 +118,7 @@ extension ShopState {
     }
 }
 
-/// A store: where things are bought (SPEC section 10).
+/// A store: where things are bought (docs/COMMANDS.md, "Stores").
 ///
 /// ```swift
 /// let corner = state.stores.values.first { !$0.isDeleted && $0.name == "Corner shop" }
@@ -128,6 +128,6 @@ public struct Store: Hashable, Sendable {
     public var name: String
     public var isDeleted = false
     /// The store's own visiting order of some live locations, first to visit
-    /// first (SPEC section 11); empty: the household's. See ``ShopState/visitingOrder(at:)``.
+    /// first; empty: the household's. See ``ShopState/visitingOrder(at:)``.
     public var order: [LocationID] = []
 }

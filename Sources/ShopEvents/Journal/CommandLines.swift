@@ -1,4 +1,4 @@
-/// The one way from a decided command to its journal lines (SPEC section 2):
+/// The one way from a decided command to its journal lines (docs/JOURNAL.md, "Writing"):
 /// every writer — the journal, the replica's outbox fold, the hubs — numbers,
 /// stamps and chains a command's events here.
 ///

@@ -34,7 +34,7 @@ public struct NewerLineFound: Hashable, Sendable {
     }
 }
 
-/// Checks line after line what the specification promises of a journal:
+/// Checks line after line what docs/JOURNAL.md promises of a journal:
 /// valid events, contiguous `seq` from 1, each `prev` the hash of the line
 /// before, `at` never decreasing, event ids unique, the events of one
 /// command contiguous and as many as its `commandEvents`. It folds the state

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A phone's replica of the household's hub, for an app: an actor that
-/// executes commands into the outbox and syncs (SPEC section 7).
+/// executes commands into the outbox and syncs (docs/SYNC.md).
 ///
 /// ``state`` is the optimistic state — the replica, then the outbox's
 /// commands — and ``pending`` the commands the hub has not taken yet.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A hosted hub (`shop-hub`, SPEC section 9) reached over HTTP(S) with
+/// A hosted hub (`shop-hub`, docs/HUB.md) reached over HTTP(S) with
 /// Foundation's `URLSession`: each request is one `POST …/sync` whose body is
 /// the request line and whose answer is the response.
 ///
@@ -55,7 +55,7 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     /// The actor the hub enrolled this device's token as: a hosted hub's
-    /// `hello` names it (SPEC section 9, v4). A device given only its token
+    /// `hello` names it (docs/SYNC.md, "The protocol"). A device given only its token
     /// (`shop-replay clone --token`) asks this first, and makes its commands
     /// as that actor: the hub takes no other's. Throws the hub's refusal
     /// (`unauthorized`, `forbidden`, …), `hub_unreachable`, or `bad_response`
@@ -72,7 +72,7 @@ public struct HTTPSyncTransport: SyncTransport {
         case .hello:
             let first = Array(answer.data.prefix { $0 != 0x0A })
             guard let actor = SyncWire.enrolledActor(inHello: first) else {
-                throw SyncFailure(code: "bad_response", message: "the hub at \(url.absoluteString) does not say which actor this token was enrolled as (its hello names none: a hub older than SPEC v4)")
+                throw SyncFailure(code: "bad_response", message: "the hub at \(url.absoluteString) does not say which actor this token was enrolled as (its hello names none: an older hub)")
             }
             return actor
         case let .error(failure): throw failure
@@ -112,7 +112,7 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 }
 
-/// A device's enrolment with a hosted hub (SPEC section 9): a new household
+/// A device's enrolment with a hosted hub (docs/SYNC.md, "Devices of a hosted hub"): a new household
 /// for the first phone, or a join code for the next ones. Each returns the
 /// household's address and the device's token, which is shown once: keep it
 /// as a secret (the tool keeps it in `J.token`, mode 0600).

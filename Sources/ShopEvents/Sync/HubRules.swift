@@ -1,6 +1,6 @@
 import Foundation
 
-/// The hub's rules for one household (SPEC sections 7 and 9), on values: every
+/// The hub's rules for one household (docs/SYNC.md, docs/HUB.md), on values: every
 /// hub — the stdio hub (``SyncHub``), the hosted hub on files and on
 /// PostgreSQL — answers hello, pull and push through them, and keeps only
 /// its storage (reading lines and heads, appending lines durably) to itself.

@@ -49,7 +49,7 @@ public struct SyncSettings: Hashable, Sendable, Codable {
 }
 
 /// A device's replica of the hub's journal, with the commands made on this
-/// device that the hub has not taken yet (SPEC section 7).
+/// device that the hub has not taken yet (docs/SYNC.md, "On a replica").
 ///
 /// Its files, for a journal `J`: `J` (a byte-identical prefix of the hub's
 /// journal, written only by sync), `J.outbox` (pending commands, one JSON

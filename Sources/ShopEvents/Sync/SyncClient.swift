@@ -56,7 +56,7 @@ public struct RejectedCommand: Hashable, Sendable {
     }
 }
 
-/// The device side of sync (SPEC section 7): pull the hub's new lines into
+/// The device side of sync (docs/SYNC.md, "One sync"): pull the hub's new lines into
 /// the replica (checking the chain of each), push the outbox, retry a
 /// purchase the hub refused on its list as the same purchase off any list,
 /// keep every other refusal in `<journal>.rejected`, pull again. Safe to

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The household's hub (SPEC section 7): it holds the canonical journal,
+/// The household's hub (docs/SYNC.md): it holds the canonical journal,
 /// orders everything, and answers one request at a time.
 ///
 /// A pull reads the journal without the lock and sends whole commands only;

@@ -1,6 +1,6 @@
 import Foundation
 
-// The sync protocol (SPEC section 7): one JSON object a line over any byte
+// The sync protocol (docs/SYNC.md, "The protocol"): one JSON object a line over any byte
 // stream; the device speaks first and every request gets one response.
 
 /// What a device asks a hub.
@@ -155,7 +155,7 @@ public enum SyncWire {
     }
 
     /// The actor a hosted hub's `hello` answer names (see ``encode(_:enrolledActor:)``);
-    /// `nil` when the line is no hello or names none (a hub older than SPEC v4, or a hub over stdio).
+    /// `nil` when the line is no hello or names none (an older hub, or a hub over stdio).
     public static func enrolledActor(inHello line: [UInt8]) -> String? {
         guard let value = try? JSONValue.parse(line), let actor = value["hello"]?["actor"]?.stringValue, !actor.isEmpty else { return nil }
         return actor
@@ -208,7 +208,7 @@ extension SyncRequest {
             }
             self = .hello(protocol: version, device: device, actor: actor)
         case "pull":
-            // `wait` (seconds, 0…60) is a hosted hub's long poll (SPEC section 9); a hub that answers at once may pass it over.
+            // `wait` (seconds, 0…60) is a hosted hub's long poll (docs/HUB.md); a hub that answers at once may pass it over.
             try only(["after", "hash", "wait"])
             if let wait = fields["wait"], !(wait.doubleValue.map { (0...60).contains($0) } ?? false) {
                 throw .badRequest("pull's \"wait\" is a number of seconds from 0 to 60")

@@ -47,7 +47,7 @@ extension ViewQuery {
         return resolved
     }
 
-    /// What due, suggestions and household count to (SPEC section 10): `now`, else with an
+    /// What due, suggestions and household count to (docs/VIEWS.md): `now`, else with an
     /// `asOf` the time of the last event shown, else `clock`; and where it came from, for a text.
     public func now(_ views: some StateFold, clock: Timestamp) throws(ViewQueryError) -> (time: Timestamp, source: String) {
         if let now {

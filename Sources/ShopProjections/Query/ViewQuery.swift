@@ -1,8 +1,8 @@
 import ShopEvents
 
 /// One view asked for by its name and options, as `shop-replay view NAME`
-/// and the hub's `GET /v1/households/{H}/views/{NAME}` ask (SPEC sections 5
-/// and 12): the one way from a name and options to a view's JSON. The
+/// and the hub's `GET /v1/households/{H}/views/{NAME}` ask
+/// (docs/VIEWS.md, "One way from a name and options to a view's JSON"): the one way from a name and options to a view's JSON. The
 /// options are checked against the view when the query is made
 /// (`bad_option`); the names in them (lists, stores, items, members) are
 /// looked up in the views when it is answered (``ViewQueryError``).

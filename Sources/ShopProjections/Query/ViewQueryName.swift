@@ -1,7 +1,7 @@
 import ShopEvents
 
 extension ViewQuery {
-    /// The views a household can show, by their names in the specification.
+    /// The views a household can show, by their names in docs/VIEWS.md.
     ///
     /// ```swift
     /// let name = ViewQuery.Name(rawValue: "list-detail")   // .listDetail

@@ -3,7 +3,7 @@ import ShopEvents
 
 /// A time a person gives a view (`--now`, `--as-of`, `--from`, or the hub's
 /// query parameters): an instant, or a calendar day, which means a day of the
-/// household's time zone (SPEC section 5).
+/// household's time zone (docs/TOOL.md, "Times on the command line").
 ///
 /// ```swift
 /// let day = ViewTime.parse("2026-03-01")                 // a day: its start or end in the household's zone

@@ -212,7 +212,7 @@ public struct HouseholdReport: Sendable {
         page.endSection()
     }
 
-    /// Spend per store and what things cost where (SPEC section 10); nothing for a household without stores.
+    /// Spend per store and what things cost where; nothing for a household without stores.
     private func stores(_ figures: ReportFigures, _ page: inout HTMLPage) {
         guard !figures.stores.isEmpty else { return }
         page.section("stores", "Stores and prices")
@@ -225,7 +225,7 @@ public struct HouseholdReport: Sendable {
         }
         table(&page, ["Item", "Store", "Last (\(currency))", "Lowest", "Highest", "Bought", ""], rows, numeric: [2, 3, 4, 5],
               summary: "Prices of \(counted(figures.prices.count, "item")) by store")
-        // Each store's own aisle order (SPEC section 11), where one has one: a household without any reads as before.
+        // Each store's own aisle order, where one has one: a household without any reads as before.
         let ordered = StoresView.ordered(views)
         if !ordered.isEmpty {
             table(&page, ["Store", "Aisle order"], ordered.map { [$0.name, $0.order.map { views.name(of: $0) }.joined(separator: " → ")] },
@@ -288,7 +288,7 @@ public struct HouseholdReport: Sendable {
         page.section("audit", "Audit trail")
         guard !figures.audit.isEmpty else { return empty(&page, "No purchases in this period.") }
         page.line("<p>Every purchase of the period in the order it was recorded, with the names things had then. Reverted purchases are struck through, marked <strong>reverted</strong>, and not counted in any total.</p>")
-        // A store column where there are stores to name (SPEC section 10); a household without any has none.
+        // A store column where there are stores to name; a household without any has none.
         let stores = !views.state.stores.isEmpty || figures.audit.contains { $0.store != nil }
         page.line("<div class=\"scroll\"><table class=\"audit\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">When</th><th scope=\"col\">Who</th><th scope=\"col\">What</th><th scope=\"col\" class=\"num\">Qty</th><th scope=\"col\" class=\"num\">Price</th><th scope=\"col\" class=\"num\">Total</th>\(stores ? "<th scope=\"col\">Store</th>" : "")<th scope=\"col\">Where</th><th scope=\"col\">List</th></tr></thead><tbody>")
         for r in figures.audit {

@@ -42,7 +42,7 @@ public struct ReportFigures: Hashable, Sendable {
     public var items: [Row]
     public var actors: [Row]
     public var locations: [Row]
-    /// Spend per store (SPEC section 10), by spend; the key "" for purchases at no store. Empty in a household without stores.
+    /// Spend per store, by spend; the key "" for purchases at no store. Empty in a household without stores.
     public var stores: [Row]
     /// What things cost at each store in the period's priced purchases, by item name; empty in a household without stores.
     public var prices: [ItemPrices]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Names and typed text as the suggestions match them (SPEC section 11):
+/// Names and typed text as the suggestions match them (docs/VIEWS.md, "Suggestions"):
 /// lowered, decomposed, without diacritics, as words.
 ///
 /// A *word* is a run of letters and digits (of any script); everything else

@@ -1,6 +1,6 @@
 import ShopEvents
 
-/// What to offer while someone types an item into a list (SPEC section 11):
+/// What to offer while someone types an item into a list (docs/VIEWS.md, "Suggestions"):
 /// live items whose name starts with the text typed, or has a word that
 /// does, ignoring case and diacritics (`creme` and `fr` both find
 /// `Crème fraîche`), that are not on the list already unbought — due items first, most overdue first

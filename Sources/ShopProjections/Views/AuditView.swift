@@ -19,7 +19,7 @@ public struct AuditView: Hashable, Sendable {
         public var from: Timestamp?
         /// Purchases before this time.
         public var to: Timestamp?
-        /// Purchases at this store (SPEC section 11).
+        /// Purchases at this store.
         public var store: StoreID?
 
         public init(actor: String? = nil, item: ItemID? = nil, list: ListID? = nil, from: Timestamp? = nil, to: Timestamp? = nil,

@@ -1,12 +1,12 @@
 import ShopEvents
 
-/// Staples that are due (SPEC section 10): live items bought at least three
+/// Staples that are due (docs/VIEWS.md): live items bought at least three
 /// times (reverted purchases not counted) that are not on a live list
 /// unbought, and whose days since the last purchase are at least their mean
 /// days between purchases — most overdue first, ties by name.
 ///
-/// Days are counted to `now`, which the caller passes in (SPEC section 10,
-/// v4): the clock's time for the household as it is, or the time of the
+/// Days are counted to `now`, which the caller passes in:
+/// the clock's time for the household as it is, or the time of the
 /// last event the views hold (``HouseholdViews/asOfTime``) for the household
 /// as of an earlier point. Eggs bought weekly and last in January are
 /// overdue in November, whether or not anything was written since. The

@@ -1,6 +1,6 @@
 import ShopEvents
 
-/// One item's details (SPEC section 12): what it is and where, the lists it
+/// One item's details (docs/VIEWS.md): what it is and where, the lists it
 /// is on, its prices per store (``PricesView``'s rows) and its last
 /// purchases, newest first (``AuditView``'s rows). A deleted item is shown
 /// too, marked. Built from views that keep every purchase's record.

@@ -1,6 +1,6 @@
 import ShopEvents
 
-/// What things cost at each store (SPEC section 10): per live item, per
+/// What things cost at each store (docs/VIEWS.md): per live item, per
 /// store it was bought at with a price (and "no store" for priced purchases
 /// that name none), the last unit price paid and when, the lowest and
 /// highest in the 365 days before now, and how many priced purchases; per

@@ -35,9 +35,9 @@ public struct ShoppingListView: Hashable, Sendable {
         public var quantity: Quantity
         public var available: Bool
         public var unitPrice: Int?
-        /// Who is getting it; `nil`: nobody (SPEC section 10).
+        /// Who is getting it; `nil`: nobody.
         public var assignee: String?
-        /// What the quantity counts (`kg`); `nil`: pieces (SPEC section 10).
+        /// What the quantity counts (`kg`); `nil`: pieces.
         public var unit: String?
 
         /// Memberwise, for preview data and tests.
@@ -74,7 +74,7 @@ public struct ShoppingListView: Hashable, Sendable {
     public var unpriced: Int
     /// The member whose entries (and the unassigned ones) the view shows; `nil`: every entry.
     public var member: String?
-    /// By location: the store whose order the sections follow (SPEC section 11); `nil`: the household's order.
+    /// By location: the store whose order the sections follow; `nil`: the household's order.
     public var store: StoreRef?
 
     init(grouping: Grouping, asOf: Int, list: ListRef, sections: [Section], remaining: Int, bought: Int,
@@ -151,7 +151,7 @@ public struct ShoppingListView: Hashable, Sendable {
         return StoreRef(id: trip, name: store.name)
     }
 
-    /// The JSON shape of section 6 of the specification.
+    /// The view's JSON (docs/VIEWS.md).
     public var json: JSONValue {
         var head: [(String, JSONValue)] = [("view", .string(grouping.rawValue)), ("asOf", .int(asOf)), ("list", list.json)]
         if let member { head.append(("for", .string(member))) }
@@ -212,9 +212,9 @@ public struct ListDetailView: Hashable, Sendable {
         public var name: String
         public var quantity: Quantity
         public var bought: Bool
-        /// Who is getting it; `nil`: nobody (SPEC section 10).
+        /// Who is getting it; `nil`: nobody.
         public var assignee: String?
-        /// What the quantity counts (`kg`); `nil`: pieces (SPEC section 10).
+        /// What the quantity counts (`kg`); `nil`: pieces.
         public var unit: String?
         /// The purchase that bought it (what `RevertPurchase` names); `nil` while it is to buy.
         public var purchase: PurchaseID?
@@ -255,7 +255,7 @@ public struct ListDetailView: Hashable, Sendable {
         .object([
             ("view", "list-detail"), ("asOf", .int(asOf)), ("list", list.json),
             ("entries", .array(entries.map { entry in
-                // A bought entry names its purchase (SPEC section 12: an app's "Undo"); an unbought one has no such key.
+                // A bought entry names its purchase (an app's "Undo"); an unbought one has no such key.
                 .object([("item", .string(entry.item.description)), ("name", .string(entry.name)),
                          ("quantity", .quantity(entry.quantity)), ("bought", .bool(entry.bought)),
                          ("unit", .optional(entry.unit)), ("assignee", .optional(entry.assignee))]

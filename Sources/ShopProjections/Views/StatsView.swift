@@ -62,7 +62,7 @@ public struct StatsView: Hashable, Sendable {
         }
     }
 
-    /// One store's totals (SPEC section 10); `store` nil for the purchases that name none.
+    /// One store's totals; `store` nil for the purchases that name none.
     public struct StoreRow: Hashable, Sendable {
         public var store: StoreID?
         public var name: String
@@ -181,7 +181,7 @@ public struct StatsView: Hashable, Sendable {
             ("months", .array(months.map { .object([("month", .string($0.month))] + tally($0.tally)) })),
             ("actors", .array(actors.map { .object([("actor", .string($0.actor))] + tally($0.tally)) })),
             ("locations", .array(locations.map(Self.json))),
-            // Always present (SPEC 6, v4): `[]` in a household that has never had a store.
+            // Always present (docs/VIEWS.md): `[]` in a household that has never had a store.
             ("stores", .array((stores ?? []).map { row in
                 .object([("store", .optional(row.store?.description)), ("name", .string(row.name))] + tally(row.tally))
             })),

@@ -1,7 +1,7 @@
 import ShopEvents
 
 /// A store's id and name, as views show it: the store the shopping list by
-/// location used (SPEC section 11).
+/// location used (docs/VIEWS.md).
 ///
 /// ```swift
 /// if let store = ShoppingListView(views, list: weekly, grouping: .byLocation)?.store { print("at", store.name) }
@@ -17,7 +17,7 @@ public struct StoreRef: Hashable, Sendable {
     var json: JSONValue { .object([("id", .string(id.description)), ("name", .string(name))]) }
 }
 
-/// The live stores by name (SPEC section 11), each with the order its
+/// The live stores by name, each with the order its
 /// shopping list is walked in, what was bought there and when last.
 ///
 /// `order` is the whole order the store's shopping list by location uses

@@ -2,8 +2,8 @@ import Foundation
 import ShopEvents
 import ShopProjections
 
-/// `bench --suggestions` (SPEC section 11: "it answers within 5 ms for a
-/// household of 5,000 items"): a generated household of N items with a
+/// `bench --suggestions` (docs/VIEWS.md, "Suggestions": it must answer within 5 ms for a
+/// household of 5,000 items): a generated household of N items with a
 /// year of purchases — staples bought every few days or weeks, some of them
 /// due, other items now and then, a few purchases reverted, a list half
 /// full — folded in memory; then the suggestions view asked again and
@@ -14,7 +14,7 @@ import ShopProjections
 /// machine shared with other work).
 enum SuggestionsBench {
     static let help = """
-      --suggestions    measure the suggestions view instead (SPEC section 11): a household of
+      --suggestions    measure the suggestions view instead: a household of
                        --items N items (default 5000) with a year of purchases; --runs R × 200
                        questions for each prefix length 0 to 4: median and p99
     """

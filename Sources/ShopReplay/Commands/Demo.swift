@@ -205,7 +205,7 @@ struct DemoSimulation {
                 issue(.clearBought(list: weekly), by: person())
             }
         }
-        // Who is getting what (SPEC section 10): the hardware store is ben's errand, and cleo gets two things on the weekly list.
+        // Who is getting what: the hardware store is ben's errand, and cleo gets two things on the weekly list.
         issue(.assignEntry(list: hardware, item: made(items, "Batteries"), member: "ben"), by: "ana")
         let toBuy = state.lists[weekly]?.entries.filter { !$0.isBought }.map(\.item) ?? []
         for item in toBuy.prefix(2) { issue(.assignEntry(list: weekly, item: item, member: "cleo"), by: "ben") }

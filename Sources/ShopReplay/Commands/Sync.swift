@@ -1,7 +1,7 @@
 import Foundation
 import ShopEvents
 
-// Sync through a hub (SPEC section 7): `hub` answers the protocol on standard
+// Sync through a hub (docs/SYNC.md): `hub` answers the protocol on standard
 // input and output, `clone` makes a replica, `sync` brings one up to date.
 
 struct SyncCommand: ToolCommand {

@@ -2,7 +2,7 @@ import Foundation
 import ShopEvents
 import ShopProjections
 
-/// The views a journal can show, by their names in the specification (``ViewQuery/Name``).
+/// The views a journal can show, by their names in docs/VIEWS.md (``ViewQuery/Name``).
 typealias ViewName = ViewQuery.Name
 
 /// A fold's own one-shot read: ``HouseholdViews``' `read(journal:asOf:useSnapshot:verifyChain:)` and its likes.

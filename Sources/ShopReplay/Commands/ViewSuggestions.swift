@@ -2,7 +2,7 @@ import Foundation
 import ShopEvents
 import ShopProjections
 
-/// `view suggestions` (SPEC section 11): its options and its text.
+/// `view suggestions` (docs/VIEWS.md, "Suggestions"): its options and its text.
 extension ViewCommand {
     static let suggestionsHelp = """
       --list ID|NAME   suggestions: leave out the items on that list unbought (default: no list)

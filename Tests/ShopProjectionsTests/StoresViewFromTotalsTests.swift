@@ -4,10 +4,10 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// Trial fix 7: the stores view from the statistics projection alone
+/// The stores view from the statistics projection alone
 /// (`StatisticsViews`, what a plain snapshot keeps) is the one from every
 /// projection, a revert of a store's last purchase included.
-@Suite struct StoreTrialFixViewTests {
+@Suite struct StoresViewFromTotalsTests {
     static let start = Timestamp("2026-03-01T09:00:00.000Z")!
     let milk: ItemID = id(1), corner: StoreID = id(0x51), market: StoreID = id(0x52)
 
@@ -49,7 +49,7 @@ import ShopTestSupport
         }
     }
 
-    /// SPEC 11: while a trip at a store runs, its store orders the list by location; a store
+    /// While a trip at a store runs, its store orders the list by location; a store
     /// deleted during the trip has no order left, so the household's order, `store` null.
     @Test func aTripsStoreDeletedDuringTheTripNoLongerOrdersTheList() throws {
         let produce: LocationID = id(0x21), dairy: LocationID = id(0x22), apples: ItemID = id(2)

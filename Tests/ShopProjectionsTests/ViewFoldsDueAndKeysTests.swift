@@ -4,11 +4,10 @@ import ShopEvents
 @testable import ShopProjections
 import ShopTestSupport
 
-/// Issue 49's view items in the library: every public view right on a
-/// ``HouseholdModel``'s default history, or refusing loudly (item 10); due
-/// counted to now (11); keys always present (12); an assignee who is no
-/// longer a member (13).
-@Suite struct V4ViewTests {
+/// The views in the library: every public view right on a
+/// ``HouseholdModel``'s default history, or refusing loudly; due counted to
+/// now; keys always present; an assignee who is no longer a member.
+@Suite struct ViewFoldsDueAndKeysTests {
     static let start = Timestamp("2026-01-05T09:00:00.000Z")!
     static func day(_ n: Int, hour: Int = 0) -> Timestamp { start.adding(milliseconds: Int64(n) * 86_400_000 + Int64(hour) * 3_600_000) }
 
@@ -34,14 +33,14 @@ import ShopTestSupport
             try journal.execute(.createList(list: weekly, name: "Weekly"))
             try journal.execute(.createList(list: party, name: "Party"))
             try journal.execute(.deleteList(list: party))
-            try journal.execute(.purchaseItem(purchase: id(0x100), item: milk, quantity: 2, unitPrice: 120, purchasedAt: V4ViewTests.day(1), store: market))
-            try journal.execute(.purchaseItem(purchase: id(0x101), item: milk, quantity: 1, unitPrice: 130, purchasedAt: V4ViewTests.day(2), store: corner))
-            try journal.execute(.purchaseItem(purchase: id(0x102), item: milk, quantity: 1, unitPrice: 110, purchasedAt: V4ViewTests.day(8), store: market))
-            try journal.execute(.purchaseItem(purchase: id(0x103), item: milk, quantity: 1, unitPrice: 99, purchasedAt: V4ViewTests.day(9), store: corner))
+            try journal.execute(.purchaseItem(purchase: id(0x100), item: milk, quantity: 2, unitPrice: 120, purchasedAt: ViewFoldsDueAndKeysTests.day(1), store: market))
+            try journal.execute(.purchaseItem(purchase: id(0x101), item: milk, quantity: 1, unitPrice: 130, purchasedAt: ViewFoldsDueAndKeysTests.day(2), store: corner))
+            try journal.execute(.purchaseItem(purchase: id(0x102), item: milk, quantity: 1, unitPrice: 110, purchasedAt: ViewFoldsDueAndKeysTests.day(8), store: market))
+            try journal.execute(.purchaseItem(purchase: id(0x103), item: milk, quantity: 1, unitPrice: 99, purchasedAt: ViewFoldsDueAndKeysTests.day(9), store: corner))
             try journal.execute(.revertPurchase(purchase: id(0x103)))
-            try journal.execute(.purchaseItem(purchase: id(0x104), item: milk, quantity: 1, unitPrice: 125, purchasedAt: V4ViewTests.day(10)))
+            try journal.execute(.purchaseItem(purchase: id(0x104), item: milk, quantity: 1, unitPrice: 125, purchasedAt: ViewFoldsDueAndKeysTests.day(10)))
             for (n, day) in [0, 7, 14].enumerated() {   // eggs weekly, without a price
-                try journal.execute(.purchaseItem(purchase: id(0x110 + n), item: eggs, purchasedAt: V4ViewTests.day(day)))
+                try journal.execute(.purchaseItem(purchase: id(0x110 + n), item: eggs, purchasedAt: ViewFoldsDueAndKeysTests.day(day)))
             }
             try journal.execute(.addMember(member: "ben", role: .member))   // ana, who adds, becomes an owner first
             try journal.execute(.addMember(member: "cleo", role: .member))
@@ -62,7 +61,7 @@ import ShopTestSupport
         return (path, household)
     }
 
-    @Test("item 10: PricesView on a HouseholdModel's default history is the whole view, and every other view there is the records' view")
+    @Test("PricesView on a HouseholdModel's default history is the whole view, and every other view there is the records' view")
     @MainActor func everyViewOnTheModel() async throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -110,7 +109,7 @@ import ShopTestSupport
         #expect(AuditView(records).purchases.count == 8)
     }
 
-    @Test("item 10: a view asked by name of a fold that holds too little (the one dynamic choice, the command line's) stops the program rather than show nothing")
+    @Test("a view asked by name of a fold that holds too little (the one dynamic choice, the command line's) stops the program rather than show nothing")
     func refusesLoudly() async throws {
         // Built directly, a view takes the least fold it reads: `AuditView(StatisticsViews())` does not compile.
         let clock = Timestamp.earliest
@@ -134,7 +133,7 @@ import ShopTestSupport
         }
     }
 
-    @Test("item 10: prices from the totals equal those from the records at every 10th event of random histories, and through a snapshot",
+    @Test("prices from the totals equal those from the records at every 10th event of random histories, and through a snapshot",
           arguments: [44, 45, 46] as [UInt64])
     func pricesFromTheTotals(seed: UInt64) throws {
         let journal = RandomJournal()
@@ -160,7 +159,7 @@ import ShopTestSupport
         #expect(rows > 0, "some item had prices")
     }
 
-    @Test("item 11: days are counted to the now given: eggs bought weekly, last in January, are 45× overdue in November with nothing written since")
+    @Test("days are counted to the now given: eggs bought weekly, last in January, are 45× overdue in November with nothing written since")
     func dueCountsToNow() throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -180,7 +179,7 @@ import ShopTestSupport
         #expect(DueView(views, now: views.asOfTime!) == DueView(asOf: views.asOf, now: views.asOfTime!, items: []))
     }
 
-    @Test("item 12: keys that a version of the spec names are always there, null or [] where nothing")
+    @Test("keys docs/VIEWS.md names are always there, null or [] where nothing")
     func keysAlwaysPresent() throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -231,7 +230,7 @@ import ShopTestSupport
         #expect(streamed == stats.json.utf8(pretty: true, terminator: 0x0A))
     }
 
-    @Test("item 13: an entry assigned to a member since removed is nobody's: shown without an assignee, and to every member's --for")
+    @Test("an entry assigned to a member since removed is nobody's: shown without an assignee, and to every member's --for")
     func removedMembersEntriesAreNobodys() throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }

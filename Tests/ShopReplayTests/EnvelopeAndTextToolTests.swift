@@ -3,9 +3,9 @@ import Testing
 import ShopEvents
 import ShopTestSupport
 
-/// The core rules of SPEC v4 through `shop-replay apply`, a process of its
+/// The envelope and text rules of docs/COMMANDS.md through `shop-replay apply`, a process of its
 /// own: whole answer lines, and the journal byte for byte unchanged by a refusal.
-@Suite struct V4CoreToolTests {
+@Suite struct EnvelopeAndTextToolTests {
     static let journal = "shop.ndjson"
     static let milk = "00000000-0000-0000-0000-000000000001"
 

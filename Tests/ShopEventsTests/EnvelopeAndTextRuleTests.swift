@@ -3,11 +3,11 @@ import Testing
 @testable import ShopEvents
 import ShopTestSupport
 
-/// The core rules of SPEC v4 (section 3): times ahead of the writer's clock,
+/// The envelope and text rules (docs/COMMANDS.md): times ahead of the writer's clock,
 /// a command id reused for another command, `ChangeItemDetails` as a merge
 /// patch, control characters in names, units and notes, and an empty unit or
 /// barcode as none. Accepted and refused, in the domain and through a journal.
-@Suite struct V4CoreRuleTests {
+@Suite struct EnvelopeAndTextRuleTests {
     static let now = Timestamp("2026-03-01T09:00:00.000Z")!
     static let minutes5 = ShopDecider.aheadOfClock
 

@@ -3,10 +3,10 @@ import Testing
 import ShopEvents
 import ShopTestSupport
 
-/// Issue 49, items 5, 6, 7, 15 and 16: `apply`'s names, retries and refusals,
+/// `apply`'s names, retries and refusals,
 /// deleted lists by name, no actor, and nothing left behind by a refused
 /// apply; each run as a user would, the built tool as a separate process.
-@Suite struct V4NameToolTests {
+@Suite struct CommandsByNameToolTests {
     static func c(_ n: Int) -> String { String(format: "00000000-0000-0000-0000-%012X", n) }
 
     /// A household whose every command carries its id and time, so that every answer and view is known in advance.

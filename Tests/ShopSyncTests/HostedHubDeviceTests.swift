@@ -6,13 +6,13 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 49, items 30–32 (SPEC section 9, "Devices." and its v4 bullets), where
+/// Devices of a hosted hub (docs/SYNC.md, "Devices of a hosted hub"), where
 /// no real hub is needed: a hosted hub's address read by the library, a new
 /// household's replica, a token kept off the command line, and a hub that drops
 /// the connection mid-push — `shop-replay` runs as a process; the hub that drops
 /// is a tiny loopback server of its own (Python) that accepts and closes.
-@Suite("v4: devices of a hosted hub")
-struct V4DeviceTests {
+@Suite("devices of a hosted hub")
+struct HostedHubDeviceTests {
     static let zero = String(repeating: "0", count: 64)
 
     // MARK: The library

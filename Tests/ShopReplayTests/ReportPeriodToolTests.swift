@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import ShopTestSupport
 
-/// The `report` command under SPEC section 8 v4, run as a user runs it: the
+/// The `report` command (docs/REPORT.md), run as a user runs it: the
 /// page's period runs forwards whatever order the purchases were entered in,
 /// a period asked for backwards is a usage error, and a real browser draws a
 /// week's calendar at its own size, not stretched across a desktop.
-@Suite struct V4ReportToolTests {
+@Suite struct ReportPeriodToolTests {
     /// A week in Berlin: Milk bought on the 26th, then four purchases of the
     /// days before entered after it (`purchasedAt`), out of order; a 5-second trip.
     static let week = #"""

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import ShopEvents
 
-/// SPEC section 3 (v4): every rule on a value holds however the command names
+/// Every rule on a value holds however the command names
 /// things; a retry is read without looking its names up; a refusal names the
 /// line's id; RestoreList and PurgeList name a deleted list by its last name.
-@Suite struct V4NameRuleTests {
+@Suite struct CommandsByNameRuleTests {
     static let weekly: ListID = id(0x10), potatoes: ItemID = id(1)
 
     /// A household with the list Weekly and Potatoes on it.

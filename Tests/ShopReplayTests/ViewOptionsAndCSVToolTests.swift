@@ -4,11 +4,11 @@ import ShopEvents
 import ShopProjections
 import ShopTestSupport
 
-/// Issue 49's view items at the tool, run as a child process: due counted to
-/// now (11), `--for` an unknown member (13), usage errors and messages (17),
-/// the demo's ids (18), locations numbered 1…n (19), `audit --csv` and
-/// `stats --csv` read by Python's `csv` module (20).
-@Suite struct V4ViewToolTests {
+/// The views' options at the tool, run as a child process: due counted to
+/// now, `--for` an unknown member, usage errors and messages, the demo's
+/// ids, locations numbered 1…n, `audit --csv` and `stats --csv` read by
+/// Python's `csv` module.
+@Suite struct ViewOptionsAndCSVToolTests {
     static let milk = "00000000-0000-0000-0000-0000000000a1", cheese = "00000000-0000-0000-0000-0000000000a2"
     static let eggs = "00000000-0000-0000-0000-0000000000a3", market = "00000000-0000-0000-0000-0000000000c1"
     static let weekly = "00000000-0000-0000-0000-0000000000b1"
@@ -36,7 +36,7 @@ import ShopTestSupport
         #expect(applied.status == 0, "\(applied.stdout)\(applied.stderr)")
     }
 
-    @Test("item 11: view due counts days to --now, to the time of the --as-of event, else to the clock, and says which")
+    @Test("view due counts days to --now, to the time of the --as-of event, else to the clock, and says which")
     func dueToNow() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -87,7 +87,7 @@ import ShopTestSupport
         }
     }
 
-    @Test("item 13: --for a name that is no member of a closed household is refused, unknown_member; an open household takes any name")
+    @Test("--for a name that is no member of a closed household is refused, unknown_member; an open household takes any name")
     func forUnknownMember() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -106,7 +106,7 @@ import ShopTestSupport
         #expect(try tool.run(["view", "shopping-list-by-name", "--list", "Weekly", "--for", "ben"]).status == 0)
     }
 
-    @Test("item 17: an unknown --item of view prices is a usage error as --list and audit --item are; verify names the journal as view does; the unknown command's colon")
+    @Test("an unknown --item of view prices is a usage error as --list and audit --item are; verify names the journal as view does; the unknown command's colon")
     func usageErrors() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -134,7 +134,7 @@ import ShopTestSupport
         #expect(command.stderr.hasPrefix("shop-replay: unknown command \"frobnicate\"; the commands are demo, "))
     }
 
-    @Test("item 18: the demo's ids look random (version 4, every purchase's short id its own) and the same seed writes the same journal")
+    @Test("the demo's ids look random (version 4, every purchase's short id its own) and the same seed writes the same journal")
     func demoIDs() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -166,7 +166,7 @@ import ShopTestSupport
         #expect(Set(other.map(\.id)).isDisjoint(with: Set(events.map(\.id))))
     }
 
-    @Test("item 19: after a location is deleted, view locations numbers the rest 1…n, Unknown last; the JSON keeps each one's position")
+    @Test("after a location is deleted, view locations numbers the rest 1…n, Unknown last; the JSON keeps each one's position")
     func locationsNumbered() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -192,7 +192,7 @@ import ShopTestSupport
         #expect(json["locations"]?.arrayValue?.compactMap { $0["position"] } == [1, 3, .int(Limits.unknownLocationPosition)])
     }
 
-    @Test("item 20: audit --csv and stats --csv, read by Python's csv module: a header, whole rows, decimals of the currency, local times with their offset")
+    @Test("audit --csv and stats --csv, read by Python's csv module: a header, whole rows, decimals of the currency, local times with their offset")
     func csv() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -240,7 +240,7 @@ import ShopTestSupport
         }
     }
 
-    @Test("item 20: amounts have the currency's own digits: none for yen, three for dinars")
+    @Test("amounts have the currency's own digits: none for yen, three for dinars")
     func csvCurrencyDigits() throws {
         for (currency, price, shown) in [("JPY", 249, "249"), ("KWD", 1250, "1.250"), ("EUR", 7, "0.07")] {
             let tool = ToolRunner()

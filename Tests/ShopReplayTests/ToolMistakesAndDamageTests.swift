@@ -186,7 +186,7 @@ import ShopTestSupport
         let result = try tool.run(["import-sl17", "archive.json"], stdin: command, environment: ["USER": ""])
         #expect(result.status == 2)
         #expect(result.stderr.contains("there is no --actor and $USER is not set: give --actor NAME"))
-        // apply (v4) refuses each command that names no actor of its own, and writes the others (V4NameToolTests).
+        // apply (v4) refuses each command that names no actor of its own, and writes the others (CommandsByNameToolTests).
         let apply = try tool.run(["apply"], stdin: command, environment: ["USER": ""])
         #expect(apply.status == 1)
         #expect(apply.stdout.contains("missing_actor: line 1: the command names no \"actor\", and there is no --actor and $USER is not set"))

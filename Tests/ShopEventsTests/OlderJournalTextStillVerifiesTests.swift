@@ -3,11 +3,11 @@ import Testing
 @testable import ShopEvents
 import ShopTestSupport
 
-/// SPEC v4: "every v3 journal is a valid v4 journal". v4 refuses C1 characters
+/// Every journal an older version wrote still verifies. v4 refuses C1 characters
 /// in names and units and every control character but line feed and tab in
 /// notes, for new commands; a line written before v4 that holds them still
 /// checks and verifies. v3's own rule (no C0 or DEL in a name) still holds.
-@Suite struct V3TextStillVerifiesTests {
+@Suite struct OlderJournalTextStillVerifiesTests {
     static let item: ItemID = id(1)
     static let v3Texts = Event.itemCreated(item: item, name: "csi\u{9B}31mred", location: .unknown,
                                            details: ItemDetails(notes: "first\r\nsecond", unit: "k\u{85}g"))

@@ -4,11 +4,11 @@ import ShopEvents
 import ShopProjections
 import ShopTestSupport
 
-/// What a user trial of SPEC section 11 found, at the tool (run as a child
+/// What a user trial of stores found, at the tool (run as a child
 /// process), numbered as in the trial: 2, a purchase during a trip whose store
 /// was deleted; 1, a name that only deleted things share; 7, `view stores`
 /// from a snapshot of the totals; 14, the demo's "Try next".
-@Suite struct StoreTrialFixTests {
+@Suite struct DeletedStoresAndNamesToolTests {
     static let discount = "00000000-0000-0000-0000-000000000051", discountAgain = "00000000-0000-0000-0000-000000000052"
     static let market = "00000000-0000-0000-0000-000000000053", party = "00000000-0000-0000-0000-000000000010"
 
@@ -31,7 +31,7 @@ import ShopTestSupport
         ])
     }
 
-    @Test("2: a purchase during a trip whose store was deleted is at no store; the stats and audit count it there")
+    @Test("a purchase during a trip whose store was deleted is at no store; the stats and audit count it there")
     func aPurchaseAfterTheTripsStoreWasDeleted() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -46,7 +46,7 @@ import ShopTestSupport
         #expect(try tool.run(["verify"]).status == 0)
     }
 
-    @Test("1: a name no live thing has and several deleted ones share is a usage error naming their ids")
+    @Test("a name no live thing has and several deleted ones share is a usage error naming their ids")
     func aNameOnlyDeletedThingsShare() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -76,7 +76,7 @@ import ShopTestSupport
         #expect(live["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } == ["StoreCreated"])
     }
 
-    @Test("7: after a snapshot of the totals, view stores reads it, says nothing, and shows what the journal does")
+    @Test("after a snapshot of the totals, view stores reads it, says nothing, and shows what the journal does")
     func theStoresViewFromASnapshot() throws {
         let tool = ToolRunner()
         defer { tool.remove() }
@@ -102,7 +102,7 @@ import ShopTestSupport
         }
     }
 
-    @Test("14: the demo's \"Try next\" names view stores and view suggestions --prefix, and every line it names runs")
+    @Test("the demo's \"Try next\" names view stores and view suggestions --prefix, and every line it names runs")
     func theDemoSuggestsTheStoresAndSuggestionsViews() throws {
         let tool = ToolRunner()
         defer { tool.remove() }

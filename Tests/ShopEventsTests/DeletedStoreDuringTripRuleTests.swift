@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import ShopEvents
 
-/// Trial fix 2 (SPEC sections 10 and 11): a store deleted while a trip runs
+/// A store deleted while a trip runs
 /// there takes no more purchases, named or taken from the trip.
-@Suite struct StoreTrialFixRuleTests {
+@Suite struct DeletedStoreDuringTripRuleTests {
     let discount: StoreID = id(0x51), party: ListID = id(10), bread: ItemID = id(1)
 
     /// Party with Bread on it, and a trip at Discount running.

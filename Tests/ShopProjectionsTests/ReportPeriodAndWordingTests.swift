@@ -4,12 +4,12 @@ import Testing
 import ShopEvents
 import ShopTestSupport
 
-/// The household report's v4 rules (SPEC section 8, issue 49 item 9): the
+/// The household report's rules (docs/REPORT.md): the
 /// period from the earliest to the latest purchase time, never backwards;
 /// numbers in grammar; a short trip in seconds; bars that compare on one
 /// scale with equal tracks; a short history's calendar at its own size;
 /// quantities with their units; the audit trail's store; the lists' assignees.
-@Suite struct V4ReportTests {
+@Suite struct ReportPeriodAndWordingTests {
     /// A week in Berlin, recorded on 2026-11-26 (the clock steps a second an
     /// event from 09:00:00Z): Milk bought that day at the Corner Shop, then
     /// three purchases of the week before entered after the fact, out of
@@ -247,7 +247,7 @@ import ShopTestSupport
 /// The v4 period on a real ShoppingList17 import (the issue's "2026-09-15 to
 /// 2026-03-01"): bought today, then two purchases of the spring entered after.
 @Suite(.enabled(if: Fixtures.sl17 != nil, Comment(rawValue: Fixtures.sl17Missing)))
-struct V4ReportSL17Tests {
+struct ImportedReportPeriodTests {
     @Test func anImportsPeriodRunsForwards() throws {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
