@@ -6,12 +6,11 @@ import Glibc
 
 // `hub-bench slow`: a hub under a slow-connection attack from one address. `GET /healthz`, each over a
 // fresh connection from 127.0.0.1, paced for a while with no attack, then again while 2,000 connections
-// from 127.0.0.2 trickle a request head a byte a second — each closed one (by the hub's deadline, or
-// refused over its per-address cap) opened again at the next second, as a slowloris keeps its count
-// up. The hub runs with its own limits (`--connections-per-address N` sets the cap, for a comparison).
+// from 127.0.0.2 trickle a request head, as slowloris does: every round (15 s, its default) a byte more on
+// each, and each the hub closed (its deadline, or refused over its per-address cap) opened again. The hub runs with its own limits (`--connections-per-address N` sets the cap, for a comparison).
 // Its resident memory and open files are sampled every second. Not a test.
 //
-//   Server/.build/release/hub-bench slow [--connections 2000] [--seconds 25] [--every-ms 10]
+//   Server/.build/release/HubBench slow [--connections 2000] [--seconds 25] [--every-ms 10] [--round 15]
 //       [--connections-per-address N] [--shop-hub Server/.build/release/shop-hub]
 
 struct SlowBench {
@@ -23,6 +22,8 @@ struct SlowBench {
     var everyMs = 10
     /// The hub's cap; its default if nil.
     var cap: Int?
+    /// Seconds between the attack's rounds.
+    var round = 15.0
 
     init(_ arguments: [String]) throws {
         var given = BenchArguments(arguments)
@@ -31,6 +32,7 @@ struct SlowBench {
         if let v = given.value("--seconds").flatMap(Double.init) { runSeconds = min(600, max(1, v)) }
         if let v = given.value("--every-ms").flatMap(Int.init) { everyMs = max(0, v) }
         cap = given.value("--connections-per-address").flatMap(Int.init)
+        if let v = given.value("--round").flatMap(Double.init) { round = min(60, max(0.1, v)) }
         guard given.words.isEmpty else { throw BenchFailure(description: "hub-bench slow: unknown arguments \(given.words)") }
     }
 
@@ -51,12 +53,12 @@ struct SlowBench {
         let server = try Server(shopHub, data: folder + "/hub-data", connections: cap.map { ["--connections-per-address", "\($0)"] } ?? [])
         defer { server.stop() }
         let pid = server.process.processIdentifier
-        say("hub-bench slow: \(connections) slow connections from 127.0.0.2, /healthz from 127.0.0.1 every \(everyMs) ms for \(Int(runSeconds)) s a run, "
+        say("hub-bench slow: \(connections) slow connections from 127.0.0.2 (a round every \(round) s), /healthz from 127.0.0.1 every \(everyMs) ms for \(Int(runSeconds)) s a run, "
             + "cap \(cap.map(String.init) ?? "the hub's default"); load average \(OpenBench.loadAverage())")
         let started = ProcessFigures(pid: pid)
         let quiet = try healthz(port: server.port, pid: pid)
         progress("no attack: \(quiet.latencies.count) × /healthz")
-        let attack = SlowAttack(port: server.port, count: connections, source: "127.0.0.2")
+        let attack = SlowAttack(port: server.port, count: connections, source: "127.0.0.2", round: round)
         let attacker = Thread { attack.run() }
         attacker.start()
         Thread.sleep(forTimeInterval: 2)   // the connections opened
@@ -117,8 +119,8 @@ struct SlowBench {
     }
 }
 
-/// `count` connections from `source` that each send a request head a byte a second and never finish it;
-/// one the hub closes (or refuses) is opened again at the next second. Until ``stop()``; then all are closed.
+/// `count` connections from `source` that each send a request head a byte a round and never finish it;
+/// one the hub closes (or refuses) is opened again at the next round. Until ``stop()``; then all are closed.
 final class SlowAttack: Sendable {
     struct Counts: Sendable {
         var opened = 0, refused = 0, closed = 0, failed = 0
@@ -127,9 +129,11 @@ final class SlowAttack: Sendable {
     let port: Int
     let count: Int
     let source: String
+    let round: Double
     private let state = Mutex<(stopped: Bool, finished: Bool, counts: Counts)>((false, false, Counts()))
 
-    init(port: Int, count: Int, source: String) {
+    init(port: Int, count: Int, source: String, round: Double) {
+        self.round = round
         self.port = port
         self.count = count
         self.source = source
@@ -165,11 +169,11 @@ final class SlowAttack: Sendable {
                 if n == 1 { sent[index] += 1 }
             }
             state.withLock { $0.counts.opened += opened; $0.counts.failed += failed }
-            // Until the next second: whatever the hub says or does to a connection.
-            while tick.duration(to: .now) < .seconds(1) {
+            // Until the next round (or the stop): whatever the hub says or does to a connection.
+            let next = tick + .milliseconds(Int(round * 1000))
+            while ContinuousClock.now < next, !state.withLock({ $0.stopped }) {
                 var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-                let left = 1000 - Int32(tick.duration(to: .now).components.attoseconds / 1_000_000_000_000_000)
-                guard poll(&polls, nfds_t(polls.count), max(1, left)) > 0 else { continue }
+                guard poll(&polls, nfds_t(polls.count), 100) > 0 else { continue }
                 var refused = 0, closed = 0
                 for index in polls.indices where polls[index].fd >= 0 && polls[index].revents != 0 {
                     let got = buffer.withUnsafeMutableBytes { recv(fds[index], $0.baseAddress, $0.count, 0) }

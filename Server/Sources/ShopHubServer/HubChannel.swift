@@ -85,6 +85,7 @@ struct HubChannel: ServerChildChannel, HTTPChannelHandler {
         }
         return channel.eventLoop.makeCompletedFuture { () -> NIOLoopBound<ConnectionDeadlines>? in
             guard admitted else {
+                // No HTTP parser for a connection refused at once (it costs an attacker's flood nothing more).
                 try channel.pipeline.syncOperations.addHandler(
                     TooManyConnections(refusal: Self.tooMany(limits.perAddress), client: peer, logger: hubLogger))
                 return nil
@@ -93,9 +94,13 @@ struct HubChannel: ServerChildChannel, HTTPChannelHandler {
             try channel.pipeline.syncOperations.addHandler(ConnectionBytes(deadlines))
             return NIOLoopBound(deadlines, eventLoop: channel.eventLoop)
         }.flatMap { deadlines in
+            guard let deadlines else {
+                // Nothing reaches it (TooManyConnections drops what arrives): Hummingbird's handler sees the connection end.
+                return channel.eventLoop.makeCompletedFuture { try Value(wrappingChannelSynchronously: channel) }
+            }
             let configuration = HTTP1Channel.Configuration(
-                additionalChannelHandlers: [UnreadableRequestHandler(logger: hubLogger, headBytes: deadlines.map { bound in { bound.value.headBytes } })]
-                    as [any RemovableChannelHandler] + (deadlines.map { [ConnectionParts($0.value)] } ?? []),
+                additionalChannelHandlers: [UnreadableRequestHandler(logger: hubLogger, headBytes: { deadlines.value.headBytes }),
+                                            ConnectionParts(deadlines.value)],
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: Self.maxHeadBytes, maxHeaderListSize: Self.maxHeadBytes,
                                                  maxHeaderFieldCount: Self.parserHeaderFields))
             return HTTP1Channel(responder: responder, configuration: configuration).setup(channel: channel, logger: logger)
