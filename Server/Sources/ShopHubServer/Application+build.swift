@@ -40,7 +40,9 @@ func buildApplication(_ configuration: HubConfiguration) async throws -> some Ap
     var app = Application(
         router: router,
         server: try serverBuilder(configuration, logger: logger),
-        configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-hub"),
+        // A burst of connections (2,000 at once from one slow client) fits the accept queue: beyond it the kernel drops the
+        // SYNs of everyone else, who wait a second for their retry (`hub-bench slow`, docs/BENCHMARKS.md).
+        configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-hub", backlog: 4096),
         onServerRunning: { channel in
             let bound = channel.localAddress?.port ?? port
             // Written at once (no buffering): a test or a supervisor waits for this line.

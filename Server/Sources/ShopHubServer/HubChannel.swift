@@ -25,9 +25,22 @@ struct ConnectionLimits: Sendable, Equatable {
     var perAddress = 100
 }
 
-/// The connections open from each client address, across the event loops.
+/// The connections open from each client address, across the event loops; and the refusals not yet logged.
 final class OpenConnections: Sendable {
     private let counts = Mutex<[String: Int]>([:])
+    private let refusals = Mutex<(unlogged: Int, logged: ContinuousClock.Instant?)>((0, nil))
+
+    /// One more refusal: how many to log now (this one and those not logged before it), or nil while a line was
+    /// written less than a second ago. A flood of connections is a line a second in the log, not a line each.
+    func refused() -> Int? {
+        refusals.withLock { refusals in
+            refusals.unlogged += 1
+            let now = ContinuousClock.now
+            if let logged = refusals.logged, logged.duration(to: now) < .seconds(1) { return nil }
+            defer { refusals = (0, now) }
+            return refusals.unlogged
+        }
+    }
 
     /// One more from `address`, unless it has `limit` open already (then nothing is counted): whether it was.
     func open(_ address: String, limit: Int) -> Bool {
@@ -87,7 +100,7 @@ struct HubChannel: ServerChildChannel, HTTPChannelHandler {
             guard admitted else {
                 // No HTTP parser for a connection refused at once (it costs an attacker's flood nothing more).
                 try channel.pipeline.syncOperations.addHandler(
-                    TooManyConnections(refusal: Self.tooMany(limits.perAddress), client: peer, logger: hubLogger))
+                    TooManyConnections(refusal: Self.tooMany(limits.perAddress), client: peer, logged: open.refused(), logger: hubLogger))
                 return nil
             }
             let deadlines = ConnectionDeadlines(limits: limits, channel: channel, client: peer, logger: hubLogger)
@@ -296,11 +309,14 @@ final class TooManyConnections: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let refusal: HubError
     private let client: String
+    /// The refusals this one's log line stands for (nil: none, one was logged less than a second ago).
+    private let logged: Int?
     private let logger: Logger
 
-    init(refusal: HubError, client: String, logger: Logger) {
+    init(refusal: HubError, client: String, logged: Int?, logger: Logger) {
         self.refusal = refusal
         self.client = client
+        self.logged = logged
         self.logger = logger
     }
 
@@ -330,7 +346,10 @@ final class TooManyConnections: ChannelDuplexHandler, RemovableChannelHandler {
             channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
             _ = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
         }
-        logger.info("connection refused", metadata: ["client": "\(client)", "status": "\(refusal.status.code)", "error": "\(refusal.code)"])
+        if let logged {
+            logger.info("connection refused", metadata: ["client": "\(client)", "status": "\(refusal.status.code)", "error": "\(refusal.code)",
+                                                         "count": "\(logged)"])
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}

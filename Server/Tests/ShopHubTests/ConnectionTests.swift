@@ -184,8 +184,8 @@ struct ConnectionTests {
         #expect(try RawHTTP.call(port: port, "GET", "/healthz", from: "127.0.0.2").status == 200)
         _ = (held, proxied)
         #expect(hub.terminate() == 0)
-        let refusals = logLines(hub.logPath).filter { $0["msg"] == "connection refused" }.map { [$0["client"], $0["status"], $0["error"]] }
-        #expect(refusals == [["127.0.0.2", "503", "too_many_connections"]])
+        let refusals = logLines(hub.logPath).filter { $0["msg"] == "connection refused" }.map { [$0["client"], $0["status"], $0["error"], $0["count"]] }
+        #expect(refusals == [["127.0.0.2", "503", "too_many_connections", "1"]])
     }
 
     // MARK: trusted proxies
