@@ -7,12 +7,17 @@ final class Server: @unchecked Sendable {
     let base: String
     let url: URL
     let port: Int
-    convenience init(_ binary: String, data: String) throws { try self.init(binary, storage: ["--data", data]) }
+    convenience init(_ binary: String, data: String, connections: [String] = Server.manyConnections) throws {
+        try self.init(binary, storage: ["--data", data], connections: connections)
+    }
 
-    init(_ binary: String, storage: [String]) throws {
+    /// The benchmarks open thousands of connections from one address (127.0.0.1): no cap on them, unless asked.
+    static let manyConnections = ["--connections-per-address", "100000"]
+
+    init(_ binary: String, storage: [String], connections: [String] = Server.manyConnections) throws {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--port", "0", "--requests-per-second", "100000",
-                             "--households-per-hour", "100000", "--joins-per-minute", "100000"] + storage
+                             "--households-per-hour", "100000", "--joins-per-minute", "100000"] + connections + storage
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")

@@ -3,7 +3,8 @@ import NIOCore
 import ShopEvents
 
 /// The request context: Hummingbird's, with the client's address (for the
-/// per-address limits) and a 1 MiB body limit.
+/// per-address limits: the connection's, or the one a trusted proxy names, set by ``ClientAddress``)
+/// and a 1 MiB body limit.
 ///
 /// ```swift
 /// let router = Router(context: HubRequestContext.self)
@@ -17,13 +18,15 @@ public struct HubRequestContext: RequestContext, RemoteAddressRequestContext {
     /// The device the request was authenticated as: noted as seen once the request is answered, unless it is refused.
     let seenDevice = RequestField<DeviceRecord>()
 
+    /// The client's address without its port: what the per-address limits count and the log names.
+    /// The connection's, until ``ClientAddress`` reads what a trusted proxy says of it.
+    var clientAddress: String
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remoteAddress = source.channel.remoteAddress
+        clientAddress = remoteAddress?.ipAddress ?? "unknown"
     }
 
     public var maxUploadSize: Int { SyncWire.maxRequestBytes }
-
-    /// The client's address without its port: what the per-address limits count.
-    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
 }

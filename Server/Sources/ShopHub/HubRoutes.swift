@@ -26,12 +26,15 @@ public struct HubRoutes: Sendable {
     let joinLimiter: RateLimiter
     let metrics: (@Sendable () -> [UInt8])?
     let hubMetrics = HubMetrics()
+    /// Whose requests name their client (`X-Forwarded-For`, `Forwarded`): the per-address limits count that client.
+    let proxies: TrustedProxies
 
     /// `metricsText` renders `/metrics` (the Prometheus registry the process bootstrapped).
     public init(storage: any HubStorage, limits: HubLimits = HubLimits(), clock: Clock = .system,
-                metricsText: (@Sendable () -> [UInt8])? = nil) {
+                metricsText: (@Sendable () -> [UInt8])? = nil, proxies: TrustedProxies = TrustedProxies()) {
         self.storage = storage
         self.limits = limits
+        self.proxies = proxies
         self.clock = clock
         folds = HouseholdFolds(storage: storage)
         tokenLimiter = RateLimiter(perSecond: limits.requestsPerTokenPerSecond, burst: limits.requestsPerTokenBurst)
@@ -66,6 +69,7 @@ public struct HubRoutes: Sendable {
 
     public func router() -> Router<HubRequestContext> {
         let router = Router(context: HubRequestContext.self)
+        router.add(middleware: ClientAddress(proxies: proxies))
         router.add(middleware: HubMiddleware(watch: watch, metrics: hubMetrics) { [storage, clock] device in
             await storage.seen(device, at: clock.now())
         })

@@ -30,7 +30,8 @@ func buildApplication(_ configuration: HubConfiguration) async throws -> some Ap
     let (storage, description, database) = try await openStorage(configuration, logger: logger)
     var metrics: (@Sendable () -> [UInt8])?
     if let registry = configuration.metrics { metrics = { registry.emitToBuffer() } }
-    let routes = HubRoutes(storage: storage, limits: configuration.limits, clock: configuration.clock, metricsText: metrics)
+    let routes = HubRoutes(storage: storage, limits: configuration.limits, clock: configuration.clock, metricsText: metrics,
+                           proxies: configuration.trustedProxies)
     let router = routes.router()
     let webApp = try loadWebApp(configuration.app)
     webApp?.add(to: router)
@@ -38,8 +39,10 @@ func buildApplication(_ configuration: HubConfiguration) async throws -> some Ap
     let host = configuration.host, port = configuration.port, level = configuration.level
     var app = Application(
         router: router,
-        server: try serverBuilder(configuration.tls, logger: logger),
-        configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-hub"),
+        server: try serverBuilder(configuration, logger: logger),
+        // A burst of connections (2,000 at once from one slow client) fits the accept queue: beyond it the kernel drops the
+        // SYNs of everyone else, who wait a second for their retry (`hub-bench slow`, docs/BENCHMARKS.md).
+        configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-hub", backlog: 4096),
         onServerRunning: { channel in
             let bound = channel.localAddress?.port ?? port
             // Written at once (no buffering): a test or a supervisor waits for this line.
@@ -94,12 +97,17 @@ private func loadWebApp(_ choice: HubConfiguration.App) throws -> WebApp? {
     }
 }
 
-/// HTTP/1.1, inside TLS when `tls` names the files.
-private func serverBuilder(_ tls: HubConfiguration.TLSFiles?, logger: Logger) throws -> HTTPServerBuilder {
-    // A request the HTTP parser refuses (a 500 KB URL) is answered in JSON, as every other refusal.
-    let http1: HTTPServerBuilder = .http1(configuration: .init(additionalChannelHandlers: [UnreadableRequestHandler(logger: logger)]))
-    guard let tls else { return http1 }
+/// HTTP/1.1 (``HubChannel``: the connection limits, and a request the HTTP parser refuses — a 500 KB URL —
+/// answered in JSON as every other refusal), inside TLS when the configuration names the files.
+private func serverBuilder(_ configuration: HubConfiguration, logger: Logger) throws -> HTTPServerBuilder {
+    let (limits, proxies, open) = (configuration.connections, configuration.trustedProxies, OpenConnections())
+    guard let tls = configuration.tls else {
+        return HTTPServerBuilder { responder in HubChannel(responder: responder, limits: limits, proxies: proxies, open: open, logger: logger) }
+    }
     let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
     let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-    return try .tls(http1, tlsConfiguration: TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+    let settings = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+    return HTTPServerBuilder { responder in
+        try TLSChannel(HubChannel(responder: responder, limits: limits, proxies: proxies, open: open, logger: logger), tlsConfiguration: settings)
+    }
 }

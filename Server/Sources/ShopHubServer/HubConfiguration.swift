@@ -44,6 +44,10 @@ struct HubConfiguration: Sendable {
     var tls: TLSFiles?
     var app = App.bundled
     var limits = HubLimits()
+    /// How long a connection may owe the hub a request's head or body, or idle; how many one address may hold.
+    var connections = ConnectionLimits()
+    /// The proxies whose requests name their client (`--trusted-proxy`).
+    var trustedProxies = TrustedProxies()
     /// The least level logged.
     var level = Logger.Level.info
     /// What `/metrics` renders: the registry the process bootstrapped `MetricsSystem` with; none, an empty page.

@@ -13,6 +13,18 @@ struct Options {
         words.removeSubrange(i...(i + 1))
         return value
     }
+    /// Every value of an option that may be given more than once, in order.
+    mutating func values(_ name: String) throws -> [String] {
+        var all: [String] = []
+        while let one = try value(name) { all.append(one) }
+        return all
+    }
+    /// A whole number ≥ 1 (a count, or seconds that cannot be none).
+    mutating func positive(_ name: String) throws -> Int? {
+        guard let number = try int(name) else { return nil }
+        guard number >= 1 else { throw UsageFailure(message: "\(name) takes a whole number ≥ 1, not 0") }
+        return number
+    }
     mutating func int(_ name: String) throws -> Int? {
         guard let text = try value(name) else { return nil }
         guard let number = Int(text), number >= 0 else { throw UsageFailure(message: "\(name) takes a whole number ≥ 0, not \(text)") }

@@ -43,6 +43,13 @@ extension HubConfiguration {
             guard wait <= 60 else { throw UsageFailure(message: "--max-wait is at most 60 seconds") }
             limits.maxWaitSeconds = wait
         }
+        if let seconds = try options.positive("--head-timeout") { connections.headSeconds = seconds }
+        if let seconds = try options.positive("--body-timeout") { connections.bodySeconds = seconds }
+        if let seconds = try options.positive("--idle-timeout") { connections.idleSeconds = seconds }
+        if let count = try options.positive("--connections-per-address") { connections.perAddress = count }
+        do { trustedProxies = try TrustedProxies(try options.values("--trusted-proxy")) } catch let refusal as HubError {
+            throw UsageFailure(message: "--trusted-proxy: \(refusal.message)")
+        }
         let appFolder = try options.value("--app")
         let noApp = options.flag("--no-app")
         try options.finish()

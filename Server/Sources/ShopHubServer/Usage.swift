@@ -5,7 +5,8 @@ import Foundation
 let serveUsage = """
 Usage: shop-hub serve [--host 127.0.0.1] [--port 8080] [--data DIR | --postgres URL] [--tls-cert FILE --tls-key FILE]
                       [--households-per-hour N] [--requests-per-second N] [--joins-per-minute N] [--max-wait S]
-                      [--app DIR | --no-app]
+                      [--head-timeout 10] [--body-timeout 30] [--idle-timeout 75] [--connections-per-address 100]
+                      [--trusted-proxy CIDR ...] [--app DIR | --no-app]
 
 serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            finishes the requests it holds, takes no more, exits 0). --data is
@@ -17,8 +18,21 @@ serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            join attempts a minute; per token: 20 requests a second, in bursts
            of a second's worth and at least 10. A pull waits at most
            --max-wait seconds (default 60) however long it asks for (a proxy
-           with a shorter read timeout wants less). A database that cannot be
-           used stops it within 10 seconds, exit 3, with the database's reason.
+           with a shorter read timeout wants less). A connection is closed
+           when a request's line and headers take over --head-timeout seconds
+           to arrive (from its opening, or from a later request's first
+           byte), when a body sends nothing for --body-timeout seconds while
+           the hub reads it, or after --idle-timeout seconds without a request
+           once its last answer is written (a long poll being answered is not
+           idle); one address may hold --connections-per-address connections
+           at once, the next is answered 503 too_many_connections. Behind a
+           proxy, --trusted-proxy 10.0.0.0/8 (or ::1, any number of times):
+           a request from that network is counted under the client its
+           X-Forwarded-For (else Forwarded) names, the right-most address
+           there that is not a trusted proxy's; from anyone else those headers
+           are ignored. A trusted proxy's connections are not capped. A
+           database that cannot be used stops it within 10 seconds, exit 3,
+           with the database's reason.
            The household's web app (SPEC section 12) is at / : open
            http://HOST:PORT in a browser. It is the copy built into the hub;
            --app DIR serves the one in DIR instead (a copy of

@@ -71,6 +71,13 @@ import Testing
     router.get("/hello") { _, context in "hello, \(context.remoteAddress?.ipAddress ?? "someone")" }
 }
 
+// Sources/ShopHub/TrustedProxies.swift #1
+@MainActor func example_TrustedProxies_1() throws {
+    let proxies = try TrustedProxies(["10.0.0.0/8", "::1"])
+    print(proxies.client(peer: "10.0.0.7", forwardedFor: ["203.0.113.9, 10.0.0.3"], forwarded: []))   // 203.0.113.9
+    print(proxies.client(peer: "198.51.100.4", forwardedFor: ["203.0.113.9"], forwarded: []))          // 198.51.100.4
+}
+
 // Sources/ShopHub/HubRoutes.swift #1
 @MainActor func example_HubRoutes_1() throws {
     let storage = try FileHubStorage(directory: "shop-hub-data")
@@ -240,6 +247,9 @@ struct DocExampleTests {
         let refusal = HubError.forbidden("x")
         #expect(refusal.status.code == 403 && refusal.code == "forbidden")
         #expect(HubError.bounded(String(repeating: "a", count: 70_000)) == String(repeating: "a", count: 64) + "…")
+        let proxies = try TrustedProxies(["10.0.0.0/8", "::1"])
+        #expect(proxies.client(peer: "10.0.0.7", forwardedFor: ["203.0.113.9, 10.0.0.3"], forwarded: []) == "203.0.113.9")
+        #expect(proxies.client(peer: "198.51.100.4", forwardedFor: ["203.0.113.9"], forwarded: []) == "198.51.100.4")
     }
 
     @Test("tokens and codes: as long and as random as promised, and a code read back however it is typed")

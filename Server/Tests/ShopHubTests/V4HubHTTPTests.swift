@@ -13,20 +13,12 @@ import Glibc
 /// (a 500 KB URL, an `Authorization` header of any spelling). The connection is closed by the hub
 /// (`Connection: close`), and the answer read to its end.
 enum RawHTTP {
-    static func exchange(port: Int, _ request: [UInt8]) throws -> Answer {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw HubTestFailure("socket: \(errno)") }
+    /// `request` sent from `source` (another loopback address: 127.0.0.2 is another client), its answer read.
+    static func exchange(port: Int, _ request: [UInt8], from source: String? = nil) throws -> Answer {
+        let socket = try connectLoopback(port: port, from: source)
         defer { close(socket) }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw HubTestFailure("connect: \(errno)") }
         var sent = 0
         while sent < request.count {
             let n = request.withUnsafeBytes { send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -40,6 +32,11 @@ enum RawHTTP {
             if n <= 0 { break }
             received += buffer[0..<n]
         }
+        return try parse(received)
+    }
+
+    /// An answer's bytes, read to the connection's end.
+    static func parse(_ received: [UInt8]) throws -> Answer {
         guard let end = received.indices.first(where: { received[$0...].starts(with: Array("\r\n\r\n".utf8)) }) else {
             throw HubTestFailure("no HTTP answer: \(String(decoding: received, as: UTF8.self))")
         }
@@ -54,17 +51,47 @@ enum RawHTTP {
     }
 
     /// `METHOD PATH` with these headers, no body.
-    static func call(port: Int, _ method: String, _ path: String, headers: [String: String] = [:]) throws -> Answer {
+    static func call(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], from source: String? = nil) throws -> Answer {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
-        return try exchange(port: port, Array((text + "\r\n").utf8))
+        return try exchange(port: port, Array((text + "\r\n").utf8), from: source)
     }
 
     /// `POST PATH` with a body.
-    static func post(port: Int, _ path: String, headers: [String: String] = [:], body: [UInt8]) throws -> Answer {
+    static func post(port: Int, _ path: String, headers: [String: String] = [:], body: [UInt8], from source: String? = nil) throws -> Answer {
         var text = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
-        return try exchange(port: port, Array((text + "\r\n").utf8) + body)
+        return try exchange(port: port, Array((text + "\r\n").utf8) + body, from: source)
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port`, from `source` if given (any address of 127.0.0.0/8).
+    static func connectLoopback(port: Int, from source: String? = nil) throws -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw HubTestFailure("socket: \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(socket)
+                throw HubTestFailure("bind \(source): \(errno)")
+            }
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            throw HubTestFailure("connect: \(errno)")
+        }
+        return socket
     }
 }
 
