@@ -60,7 +60,8 @@ const screens = {
         view.setNav(null);
         view.setTitle(t('appName'));
         const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-        const notice = model.unstarted ? t('unstartedNotice') : sessionStorage.getItem('shopevents.notice') ? t('revokedNotice') : null;
+        const why = sessionStorage.getItem('shopevents.notice');
+        const notice = model.unstarted ? t('unstartedNotice') : why === 'member_removed' ? t('member_removed') : why ? t('revokedNotice') : null;
         view.mount(tpl.welcome({ currency: lang === 'de' ? 'EUR' : guessCurrency(), timeZone: zone, device: t('defaultDevice') }, notice), { focus: false });
       },
       async refresh() {},
@@ -216,12 +217,15 @@ const screens = {
         this.members = members.members.map((m) => m.member);
         view.region('members', tpl.members(members, me, owner));
         if (!owner) { view.region('owners', tpl.html`<p class="help">${t('ownersOnly')}</p>`); return; }
+        const [devices, waiting] = await Promise.all([store.devices(), store.invites()]);
         const form = document.querySelector('form[data-form="invite"]');
-        if (form && form.contains(document.activeElement)) return;
-        const codes = document.querySelector('[data-region="inviteCode"]')?.innerHTML ?? '';
-        view.region('owners', tpl.owners(await store.devices(), store.session.device, model.zone));
-        const box = document.querySelector('[data-region="inviteCode"]');
-        if (box && codes) box.innerHTML = codes;   // the codes shown this visit, drawn by us above
+        if (!form || !form.contains(document.activeElement)) {
+          const codes = document.querySelector('[data-region="inviteCode"]')?.innerHTML ?? '';
+          view.region('owners', tpl.owners(devices, store.session.device, model.zone));
+          const box = document.querySelector('[data-region="inviteCode"]');
+          if (box && codes) box.innerHTML = codes;   // the codes shown this visit, drawn by us above
+        }
+        view.region('invites', tpl.invites(waiting, model.zone));
       },
     };
   },
@@ -294,7 +298,7 @@ async function redraw() {
     try { await screen.refresh(); }
     catch (error) {
       if (error instanceof HubFailure && error.status === 404 && screen.name !== 'lists') { location.hash = '#/lists'; return; }
-      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true }); return; }
+      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true, why: error.code }); return; }
       failed(error);
     }
   })();
@@ -303,10 +307,11 @@ async function redraw() {
   if (again && current === screen) { again = false; await redraw(); }
 }
 
-/** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so. */
-async function signedOut({ revoked = false, revoke = false } = {}) {
+/** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so
+ * (`why`: the hub's code; `member_removed` is said in its own words). */
+async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
   await model.signOut({ revoke });
-  if (revoked) sessionStorage.setItem('shopevents.notice', 'revoked'); else sessionStorage.removeItem('shopevents.notice');
+  if (revoked) sessionStorage.setItem('shopevents.notice', why === 'member_removed' ? why : 'revoked'); else sessionStorage.removeItem('shopevents.notice');
   document.body.removeAttribute('data-role');
   location.hash = '#/';
   show();
@@ -450,6 +455,9 @@ view.bind({
     try { await store.revoke(el.dataset.device); await redraw(); } catch (error) { failed(error); }
   },
   invite: (form, data) => invite(form, data),
+  cancelInvite: async (el) => {
+    try { await store.cancelInvite(el.dataset.invite); await redraw(); } catch (error) { failed(error); }
+  },
 
   // Report
   downloadReport: async () => {
@@ -605,6 +613,7 @@ async function invite(form, data) {
     form.reset();
     const box = document.querySelector('[data-region="inviteCode"]');
     box?.insertAdjacentHTML('afterbegin', tpl.text(tpl.inviteCode(answer.code, actor, answer.expires, model.zone)));
+    view.region('invites', tpl.invites(await store.invites(), model.zone));
   } catch (error) { failed(error); }
 }
 
@@ -692,7 +701,7 @@ async function applyRole() {
 async function begin() {
   cached.clear();
   try { await model.refreshHousehold(); } catch (error) {
-    if (error instanceof HubFailure && error.status === 401) { signedOut(); return; }
+    if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: error.code === 'member_removed', why: error.code }); return; }
   }
   await applyRole();
   if (!location.hash || location.hash === '#/') location.hash = '#/lists';
@@ -723,7 +732,7 @@ model.addEventListener('pending', () => { showPending(); soon(); });
 window.addEventListener('online', () => model.retryNow());
 // The app and the last views open without a network (sw.js, SPEC 12).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
-model.addEventListener('signedOut', () => signedOut({ revoked: true }));
+model.addEventListener('signedOut', (event) => signedOut({ revoked: true, why: event.detail }));
 document.addEventListener('keydown', (event) => { if (event.key === 'Escape') view.closeToast(); });
 window.addEventListener('hashchange', () => {
   // "Skip to content" is no screen: it moves the focus to the screen shown.
