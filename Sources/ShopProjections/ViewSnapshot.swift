@@ -9,7 +9,7 @@ import ShopEvents
 /// a truncated or damaged file is recognised as such.
 public enum ViewSnapshot {
     static let magic = Array("SHOPVIEW".utf8)
-    static let version: UInt32 = 15   // 2: the state holds members; 3: its purchases kept compactly; 4: the history at its depth; 5: purchases by handles, a 64-bit checksum; 6: purchase ids in an IDIndex with tags; 7: items' default quantities, locations' aliases; 8: entries' assignees; 9: quantities in thousandths; 10: stores, purchases' stores; 11: the no-store row derived, not stored; 12: the purchases in a PurchaseLedger, its arrays as they are; 13: the ledger keeps what the rules need, the places and seqs in the history's PurchaseRows; 14: stores' own orders; 15: the projections each in its section (position, state, statistics, the audit's records if saved, their length first)
+    static let version: UInt32 = 16   // 2: the state holds members; 3: its purchases kept compactly; 4: the history at its depth; 5: purchases by handles, a 64-bit checksum; 6: purchase ids in an IDIndex with tags; 7: items' default quantities, locations' aliases; 8: entries' assignees; 9: quantities in thousandths; 10: stores, purchases' stores; 11: the no-store row derived, not stored; 12: the purchases in a PurchaseLedger, its arrays as they are; 13: the ledger keeps what the rules need, the places and seqs in the history's PurchaseRows; 14: stores' own orders; 15: the projections each in its section (position, state, statistics, the audit's records if saved, their length first); 16: each trip's shopper, the open trips derived from them
 
     public static func path(forJournal journal: String) -> String { journal + ".snapshot" }
 

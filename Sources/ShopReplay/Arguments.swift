@@ -46,6 +46,10 @@ struct Arguments {
                 value = String(token.dropFirst(name.count + 1))
             }
         }
+        // An empty path names no file: it would be read as the working folder, and a lock beside it written there.
+        if value == "", ["PATH", "FILE", "DIR"].contains(valueName) {
+            throw UsageError(message: "\(name) needs a \(valueName.lowercased()), not an empty one: \(name) \(valueName)")
+        }
         return value
     }
 

@@ -906,8 +906,8 @@ import ShopProjections
 
 // Sources/ShopProjections/Views/HouseholdView.swift #1
 @MainActor func example_HouseholdView_1(views: HouseholdViews) throws {
-    let view = HouseholdView(views, now: Timestamp("2026-11-26T10:00:00.000Z")!)
-    print(view.household?.name ?? "none", view.open, view.trip?.activeSeconds ?? 0)
+    let view = HouseholdView(views, now: Timestamp("2026-11-26T10:00:00.000Z")!, shopper: "ben")
+    print(view.household?.name ?? "none", view.open, view.trip?.activeSeconds ?? 0, view.trips.map(\.shopper))
 }
 
 // Sources/ShopProjections/Views/ItemView.swift #1

@@ -113,7 +113,7 @@ import ShopTestSupport
             !location.value.isDeleted || lean.items.values.contains { $0.isDeleted && $0.location == location.key }
         })
         #expect(lean.trips == whole.trips.filter { if case .ended = $0.value.phase { false } else { true } })
-        #expect(lean.openTrip == whole.openTrip && lean.members == whole.members && lean.household == whole.household)
+        #expect(lean.openTrips == whole.openTrips && lean.members == whole.members && lean.household == whole.household)
         let kept = Self.reverted(events)
         #expect(lean.purchases.count == whole.purchases.values.filter { kept.contains($0.id) }.count)
         #expect(lean.purchases.values.allSatisfy { whole.purchases[$0.id] == $0 })

@@ -24,10 +24,10 @@ import Testing
 
     @Test func aPurchaseDuringTheTripAfterItsStoreWasDeletedIsAtNoStore() throws {
         var f = try tripAtDiscount()
-        #expect(f.state.liveRunningTripStore == discount)
+        #expect(f.state.liveRunningTripStore(for: "ana") == discount)
         try f.run(.deleteStore(store: discount))
-        #expect(f.state.runningTripStore == discount)
-        #expect(f.state.liveRunningTripStore == nil)
+        #expect(f.state.runningTripStore(for: "ana") == discount)
+        #expect(f.state.liveRunningTripStore(for: "ana") == nil)
         #expect(f.rejection(.purchaseItem(purchase: id(0x80), item: bread, list: party, store: discount)) == .storeDeleted)
         #expect(try f.run(.purchaseItem(purchase: id(0x80), item: bread, list: party)) == [bought(store: nil)])
     }

@@ -53,8 +53,11 @@ import ShopTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let views = try ViewEngine.views(journal: path, useSnapshot: false).0
         let household = [dairy, bakery, produce, frozen, LocationID.unknown]
-        // The trip at the corner shop: its order by default.
-        let during = try #require(ShoppingListView(views, list: weekly, grouping: .byLocation))
+        // Ana's trip at the corner shop: its order by default, for her.
+        let during = try #require(ShoppingListView(views, list: weekly, grouping: .byLocation, shopper: "ana"))
+        // Not for someone else, nor for no one: another shopper's trip is never followed.
+        #expect(ShoppingListView(views, list: weekly, grouping: .byLocation, shopper: "ben")?.store == nil)
+        #expect(ShoppingListView(views, list: weekly, grouping: .byLocation)?.store == nil)
         #expect(during.store == StoreRef(id: corner, name: "Corner shop"))
         #expect(sectionLocations(during) == [produce, dairy, bakery, frozen, .unknown])
         #expect(during.sections.map(\.title) == ["Produce", "Dairy", "Bakery", "Frozen", "Unknown Location"])

@@ -56,7 +56,7 @@ import ShopTestSupport
         let weekly: ListID = id(0x31)
         var views = HouseholdViews()
         func shown() throws -> (StoreRef?, [LocationID?]) {
-            let view = try #require(ShoppingListView(views, list: weekly, grouping: .byLocation))
+            let view = try #require(ShoppingListView(views, list: weekly, grouping: .byLocation, shopper: "ana"))
             return (view.store, view.sections.map(\.location))
         }
         for event in recorded([

@@ -51,15 +51,16 @@ import ShopTestSupport
         // Started at seq 10, paused at seq 14: 4 minutes running (purchases, a revert between), then paused.
         let (started, paused) = (try #require(at[10]), try #require(at[14]))
         let now = paused.adding(milliseconds: 3_600_000)
-        let json = try ViewQuery(name: "household", options: ["now": now.description]).json(views, clock: .init(millisecondsSince1970: 0))
-        #expect(json == .object([
-            ("view", "household"), ("asOf", 14),
-            ("household", .object([("id", .string((id(0xAA) as HouseholdID).description)), ("name", "Home"), ("currency", "EUR"), ("timeZone", "Europe/Berlin")])),
-            ("open", true),
-            ("trip", .object([("id", .string(trip.description)), ("store", .object([("id", .string(corner.description)), ("name", "Corner shop")])),
-                              ("startedAt", .string(started.description)), ("paused", true), ("pausedAt", .string(paused.description)),
-                              ("activeSeconds", .double(Double(paused.millisecondsSince1970 - started.millisecondsSince1970) / 1000))])),
-        ]))
+        let json = try ViewQuery(name: "household", options: ["now": now.description], shopper: "ana").json(views, clock: .init(millisecondsSince1970: 0))
+        let anasTrip: JSONValue = .object([
+            ("id", .string(trip.description)), ("shopper", "ana"), ("store", .object([("id", .string(corner.description)), ("name", "Corner shop")])),
+            ("startedAt", .string(started.description)), ("paused", true), ("pausedAt", .string(paused.description)),
+            ("activeSeconds", .double(Double(paused.millisecondsSince1970 - started.millisecondsSince1970) / 1000))])
+        let household: JSONValue = .object([("id", .string((id(0xAA) as HouseholdID).description)), ("name", "Home"), ("currency", "EUR"), ("timeZone", "Europe/Berlin")])
+        #expect(json == .object([("view", "household"), ("asOf", 14), ("household", household), ("open", true), ("trip", anasTrip), ("trips", [anasTrip])]))
+        // Asked by someone else, the trip is not theirs: every trip is still listed with its shopper.
+        let bens = try ViewQuery(name: "household", options: ["now": now.description], shopper: "ben").json(views, clock: .init(millisecondsSince1970: 0))
+        #expect(bens == .object([("view", "household"), ("asOf", 14), ("household", household), ("open", true), ("trip", .null), ("trips", [anasTrip])]))
     }
 
     @Test func aRunningTripCountsToNowAndAnEndedOneIsNone() throws {
@@ -71,19 +72,20 @@ import ShopTestSupport
         let at = try times(path)
         let (started, paused, resumed) = (try #require(at[10]), try #require(at[14]), try #require(at[15]))
         let now = resumed.adding(milliseconds: 90_000)
-        let view = HouseholdView(views, now: now)
+        let view = HouseholdView(views, now: now, shopper: "ana")
         let running = Double(paused.millisecondsSince1970 - started.millisecondsSince1970 + 90_000) / 1000
-        #expect(view.trip == HouseholdView.TripRow(id: trip, store: StoreRef(id: corner, name: "Corner shop"), startedAt: started,
+        #expect(view.trips == [view.trip])
+        #expect(view.trip == HouseholdView.TripRow(id: trip, shopper: "ana", store: StoreRef(id: corner, name: "Corner shop"), startedAt: started,
                                                   paused: false, pausedAt: nil, activeSeconds: running))
         // The clock when no `now` is given; as of an earlier seq, the time of that event.
-        #expect(try ViewQuery(view: .household).json(views, clock: now) == view.json)
+        #expect(try ViewQuery(view: .household, shopper: "ana").json(views, clock: now) == view.json)
         let early = try ViewEngine.views(journal: path, asOf: .seq(12), useSnapshot: false).0
-        let asOf = try ViewQuery(view: .household, asOf: .seq(12)).json(early, clock: now)
-        #expect(asOf == HouseholdView(early, now: try #require(at[12])).json)
+        let asOf = try ViewQuery(view: .household, asOf: .seq(12), shopper: "ana").json(early, clock: now)
+        #expect(asOf == HouseholdView(early, now: try #require(at[12]), shopper: "ana").json)
         let (endedPath, endedFolder) = try household { journal in try journal.execute(.endTrip(trip: trip)) }
         defer { try? FileManager.default.removeItem(at: endedFolder) }
         let ended = try ViewEngine.views(journal: endedPath, useSnapshot: false).0
-        #expect(HouseholdView(ended, now: now) == HouseholdView(asOf: 15, household: ended.state.household, open: true, trip: nil))
+        #expect(HouseholdView(ended, now: now) == HouseholdView(asOf: 15, household: ended.state.household, open: true, trip: nil, trips: []))
     }
 
     @Test func aPausedTripKeepsWhenItWasPausedThroughASnapshot() throws {

@@ -39,6 +39,6 @@ import ShopTestSupport
         let text = try tool.run(["view", "shopping-list-by-location", "--list", "Weekly", "--for", "ben", "--journal", journal])
         #expect(text.stdout.contains("for ben (and nobody's)") && text.stdout.contains("for ben"))
         let refused = try tool.run(["view", "lists", "--for", "ben", "--journal", journal])
-        #expect(refused.status == 2 && refused.stderr.contains("--for is for the shopping list views, not lists"), "\(refused.stderr)")
+        #expect(refused.status == 2 && refused.stderr.contains("--for is for the shopping list views, share-text and household, not lists"), "\(refused.stderr)")
     }
 }

@@ -103,7 +103,7 @@ import ShopTestSupport
         #expect(plain["store"] == .null)
         // A trip at the corner shop makes it the default.
         _ = try Self.apply(tool, #"{"type":"StartTrip","data":{"store":"Corner shop"}}"#)
-        let during = try JSONValue.parse(Array(try tool.run(["view", "shopping-list-by-location", "--json"]).stdout.utf8))
+        let during = try JSONValue.parse(Array(try tool.run(["view", "shopping-list-by-location", "--json", "--actor", "ana"]).stdout.utf8))
         #expect(during["store"] == .object([("id", .string(Self.corner)), ("name", "Corner shop")]))
         #expect(during["sections"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Bakery", "Dairy"])
         // Usage errors: an unknown or deleted store, --store on another view.

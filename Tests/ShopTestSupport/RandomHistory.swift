@@ -173,9 +173,9 @@ public struct RandomCommands {
         case 82..<86: return .revertPurchase(purchase: pick(purchases) ?? ids.make())
         case 86..<89: return .clearBought(list: anyList)
         case 89..<92: return .startTrip(trip: ids.make(), list: chance(50) ? anyList : nil, store: anyStore)
-        case 92..<94: return .pauseTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
-        case 94..<96: return .resumeTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
-        default: return .endTrip(trip: state.openTrip ?? pick(trips) ?? ids.make())
+        case 92..<94: return .pauseTrip(trip: state.openTripsInOrder.first?.id ?? pick(trips) ?? ids.make())
+        case 94..<96: return .resumeTrip(trip: state.openTripsInOrder.first?.id ?? pick(trips) ?? ids.make())
+        default: return .endTrip(trip: state.openTripsInOrder.first?.id ?? pick(trips) ?? ids.make())
         }
     }
 

@@ -14,10 +14,11 @@ import ShopProjections
 extension HubRoutes {
     func view(_ request: Request, _ context: HubRequestContext) async throws -> Response {
         var context = context
-        let (household, _) = try await authenticate(request, &context)
+        let (household, device) = try await authenticate(request, &context)
         let options = try Self.viewOptions(request.uri.query)
         let query: ViewQuery
-        do { query = try ViewQuery(name: context.parameters.get("view") ?? "", options: options) } catch { throw Self.viewError(error) }
+        // The device's actor is who asks: whose running trip the list by location, share-text and household follow.
+        do { query = try ViewQuery(name: context.parameters.get("view") ?? "", options: options, shopper: device.actor) } catch { throw Self.viewError(error) }
         // The suggestions' index is kept beside the views once asked for (a view asked on every keystroke).
         let kept = query.view == .suggestions && query.asOf == .end
         var (views, head, index): (HouseholdViews, JournalHead, SuggestionIndex?) = try await storageCall {

@@ -82,7 +82,8 @@ struct ViewRouteTests {
         for (view, options) in cases(list: list, items: items) {
             let answer = try await HTTP.call("GET", "\(household.url)/views/\(view)\(query(options))", token: household.ownerToken)
             let arguments = options.flatMap { ["--\($0.0)", $0.1] }
-            let printed = try world.tool.run(["view", view, "--json", "--journal", journal] + arguments)
+            // The owner's device is ana's: the tool asks as ana too (whose trip the trip-following views take).
+            let printed = try world.tool.run(["view", view, "--json", "--journal", journal, "--actor", "ana"] + arguments)
             #expect(printed.status == 0, "\(view) \(options): \(printed.stderr)")
             #expect(answer.status == 200 && answer.headers["content-type"] == "application/json", "\(view) \(options): \(answer.status) \(answer.text)")
             #expect(answer.text == printed.stdout, "\(view) \(options)")
@@ -90,6 +91,55 @@ struct ViewRouteTests {
         try await expectWhoMayAsk(household, world: world, hub: hub)
         try await expectRefusals(household)
         try await expectKeptCurrent(household, world: world, journal: journal, list: list, items: items)
+    }
+
+    @Test("the trip-following views follow the asking device's actor's own trip: Ben's phone sees Rewe's order, Ana's the household's; household lists both trips",
+          arguments: [Backend.files])
+    func viewsFollowTheAskersTrip(_ backend: Backend) async throws { try await Self.viewsFollowTheAskersTripBody(backend) }
+
+    @Test("the trip-following views follow the asking device's actor's own trip — on PostgreSQL",
+          .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)), arguments: [Backend.postgres])
+    func viewsFollowTheAskersTripOnPostgres(_ backend: Backend) async throws { try await Self.viewsFollowTheAskersTripBody(backend) }
+
+    static func viewsFollowTheAskersTripBody(_ backend: Backend) async throws {
+        try Programs.prepare()
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hub = try HubProcess(data: try backend.newStore(in: folder), backend: backend, arguments: ["--requests-per-second", "500"])
+        defer { #expect(hub.terminate() == 0) }
+        let world = SyncWorld()
+        let (household, list, items) = try HostedHousehold.make(on: hub, world: world, members: [("ben", .member)], items: ["Milk", "Bread"])
+        let (rewe, bakery, bensTrip) = (StoreID(), LocationID(), TripID())
+        let setUp = try world.apply("ana", actor: "ana", [
+            #"{"type":"CreateLocation","data":{"location":"\#(bakery)","name":"Bakery"}}"#,
+            #"{"type":"RelocateItem","data":{"item":"\#(items[1])","location":"\#(bakery)"}}"#,
+            #"{"type":"CreateStore","data":{"store":"\#(rewe)","name":"Rewe"}}"#,
+            #"{"type":"ReorderStoreLocations","data":{"store":"\#(rewe)","order":["\#(bakery)"]}}"#,
+        ])
+        #expect(setUp.allSatisfy { $0["ok"] as? Bool == true }, "\(setUp)")
+        #expect(try world.sync("ana", actor: "ana").status == 0)
+        try await household.join("ben", actor: "ben")
+        let bensToken = try HubToken.load(journal: world.path("ben"))
+        let started = try world.apply("ben", actor: "ben", [#"{"type":"StartTrip","data":{"trip":"\#(bensTrip)","list":"\#(list)","store":"\#(rewe)"}}"#])
+        #expect(started.allSatisfy { $0["ok"] as? Bool == true }, "\(started)")
+        #expect(try world.sync("ben", actor: "ben").status == 0)
+        let journal = world.tool.path("exported.ndjson")
+        Scratch.write(try hub.journal(household.id), to: journal)
+        for (view, options) in [("shopping-list-by-location", ""), ("share-text", ""), ("household", "?now=\(now)"), ("shopping-list-by-location", "?for=ben")] {
+            for (actor, token) in [("ana", household.ownerToken), ("ben", bensToken)] {
+                let answer = try await HTTP.call("GET", "\(household.url)/views/\(view)\(options)", token: token)
+                let arguments = options.isEmpty ? [] : ["--" + options.dropFirst().split(separator: "=")[0], String(options.split(separator: "=")[1])]
+                let printed = try world.tool.run(["view", view, "--json", "--journal", journal, "--actor", actor] + arguments)
+                #expect(answer.status == 200 && answer.text == printed.stdout, "\(view)\(options) as \(actor): \(answer.text) ≠ \(printed.stdout)")
+            }
+        }
+        let asAna = try await HTTP.call("GET", "\(household.url)/views/shopping-list-by-location", token: household.ownerToken)
+        let asBen = try await HTTP.call("GET", "\(household.url)/views/shopping-list-by-location", token: bensToken)
+        #expect((asAna.json["store"] as? NSNull) != nil, "\(asAna.text)")
+        #expect((asBen.json["store"] as? [String: Any])?["name"] as? String == "Rewe", "\(asBen.text)")
+        let household2 = try await HTTP.call("GET", "\(household.url)/views/household?now=\(now)", token: household.ownerToken)
+        let trips = household2.json["trips"] as? [[String: Any]] ?? []
+        #expect(trips.map { $0["shopper"] as? String } == ["ben"] && (household2.json["trip"] as? NSNull) != nil, "\(household2.text)")
     }
 
     /// A viewer's token works; no token is 401; another household's token is 403.
@@ -136,13 +186,13 @@ struct ViewRouteTests {
         #expect(try world.sync("ana", actor: "ana").status == 0)
         Scratch.write(try household.hub.journal(household.id), to: journal)
         let after = try RawHTTP.call(port: port, "GET", path, headers: ["Authorization": "Bearer \(household.ownerToken)", "If-None-Match": tag])
-        let printed = try world.tool.run(["view", "list-detail", "--list", "Weekly", "--json", "--journal", journal])
+        let printed = try world.tool.run(["view", "list-detail", "--list", "Weekly", "--json", "--journal", journal, "--actor", "ana"])
         #expect(after.status == 200 && after.text == printed.stdout, "\(after.status) \(after.text)")
         #expect(after.headers["etag"] != nil && after.headers["etag"] != tag)
         #expect(after.text.contains("\"quantity\": 4"))
         // The suggestions' index, kept since the first suggestions view, has folded the new item too.
         let suggested = try await HTTP.call("GET", "\(household.url)/views/suggestions?prefix=b&now=\(now)", token: household.ownerToken)
-        let suggestedHere = try world.tool.run(["view", "suggestions", "--prefix", "b", "--now", now, "--json", "--journal", journal])
+        let suggestedHere = try world.tool.run(["view", "suggestions", "--prefix", "b", "--now", now, "--json", "--journal", journal, "--actor", "ana"])
         #expect(suggested.status == 200 && suggested.text == suggestedHere.stdout && suggested.text.contains("Bagels"), "\(suggested.text)")
     }
 }

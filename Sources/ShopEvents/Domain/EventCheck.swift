@@ -38,16 +38,18 @@ extension ShopDecider {
             // DeleteItem also takes an item off soft-deleted lists.
             _ = try state.requireEntry(item, on: try state.requireList(list))
             return
-        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store)
-            where purchasedAt == nil && store != nil && store == state.runningTripStore && store != state.liveRunningTripStore:
+        case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, .some(store))
+            where purchasedAt == nil && state.stores[store]?.isDeleted == true && state.isRunningTripStore(store):
             // Builds before v4's last fixes gave such a purchase the trip's store though it was deleted during the trip:
             // checked as the purchase at no store the rules make now, so that every journal they wrote still verifies.
             try checkUnderCurrentRules(.itemPurchased(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
                                                       location: location, purchasedAt: nil, store: nil), state, actor: actor)
             return
         case let .itemPurchased(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
-            // A store taken from the running trip was not given: checked as the purchase that gave none.
-            let given = store != nil && purchasedAt == nil && store == state.runningTripStore ? nil : store
+            // A store taken from the actor's running trip was not given: checked as the purchase that gave none. Any
+            // other store is checked as given, which also passes a purchase that builds before trips belonged to their
+            // shopper gave the one running trip's store whoever bought.
+            let given = store != nil && purchasedAt == nil && store == state.runningTripStore(for: actor) ? nil : store
             command = .purchaseItem(purchase: purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
                                     location: location, purchasedAt: purchasedAt, store: given)
         case let .memberAdded(member, role) where state.isOpen && member == actor && role == .owner:

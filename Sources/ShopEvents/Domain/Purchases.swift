@@ -10,13 +10,14 @@ extension ShopDecider {
     ///
     /// `store` must be live; with `purchasedAt` (bought earlier, recorded
     /// now) it need only exist. Without `store` and without `purchasedAt`, a
-    /// purchase made while a trip at a store runs is at that store, while that
-    /// store is live (deleted during the trip: at no store).
+    /// purchase made while its actor's own trip at a store runs is at that
+    /// store, while that store is live (deleted during the trip: at no store);
+    /// another shopper's trip gives it no store.
     static func decidePurchaseItem(_ purchase: PurchaseID, item: ItemID, list: ListID?, quantity: Quantity?,
                                    unitPrice: Int?, location: LocationID?, purchasedAt: Timestamp?, store: StoreID? = nil,
-                                   _ state: ShopState) throws(RuleViolation) -> [Event] {
+                                   _ state: ShopState, actor: String) throws(RuleViolation) -> [Event] {
         try state.requireNew(purchase, field: "purchase")
-        let store = try purchaseStore(store, purchasedAt: purchasedAt, state)
+        let store = try purchaseStore(store, purchasedAt: purchasedAt, state, actor: actor)
         if list == nil, purchasedAt != nil, let deleted = state.items[item], deleted.isDeleted {
             let quantity = try ShopState.validQuantity(quantity ?? 1)
             try ShopState.validPrice(unitPrice)
@@ -46,9 +47,10 @@ extension ShopDecider {
                                purchasedAt: purchasedAt, store: store)]
     }
 
-    /// The purchase's store: the one given (live, or with `purchasedAt` only existing), else the running trip's while that store is live.
-    private static func purchaseStore(_ store: StoreID?, purchasedAt: Timestamp?, _ state: ShopState) throws(RuleViolation) -> StoreID? {
-        guard let store else { return purchasedAt == nil ? state.liveRunningTripStore : nil }
+    /// The purchase's store: the one given (live, or with `purchasedAt` only existing), else the store of the actor's own
+    /// running trip while that store is live.
+    private static func purchaseStore(_ store: StoreID?, purchasedAt: Timestamp?, _ state: ShopState, actor: String) throws(RuleViolation) -> StoreID? {
+        guard let store else { return purchasedAt == nil ? state.liveRunningTripStore(for: actor) : nil }
         if purchasedAt != nil {
             guard state.stores[store] != nil else { throw RuleViolation(.unknownStore, "store \(store) does not exist", field: "store") }
             return store

@@ -55,10 +55,10 @@ public enum ShopDecider {
         case let .assignEntry(list, item, member): return try decideAssignEntry(list, item: item, member: member, state)
         case let .purchaseItem(purchase, item, list, quantity, unitPrice, location, purchasedAt, store):
             return try decidePurchaseItem(purchase, item: item, list: list, quantity: quantity, unitPrice: unitPrice,
-                                          location: location, purchasedAt: purchasedAt, store: store, state)
+                                          location: location, purchasedAt: purchasedAt, store: store, state, actor: actor)
         case let .revertPurchase(purchase): return try decideRevertPurchase(purchase, state)
         case let .clearBought(list): return try decideClearBought(list, state)
-        case let .startTrip(trip, list, store): return try decideStartTrip(trip, list: list, store: store, state)
+        case let .startTrip(trip, list, store): return try decideStartTrip(trip, list: list, store: store, state, actor: actor)
         case let .createStore(store, name): return try decideCreateStore(store, name: name, state)
         case let .renameStore(store, name): return try decideRenameStore(store, name: name, state)
         case let .deleteStore(store): return try decideDeleteStore(store, state)

@@ -28,8 +28,10 @@ public struct ShopState: Hashable, Sendable {
     public internal(set) var purchases = PurchaseLedger()
     /// Every trip.
     public internal(set) var trips: [TripID: Trip] = [:]
-    /// The trip started and not yet ended, paused or not.
-    public internal(set) var openTrip: TripID?
+    /// The trips started and not yet ended (running or paused), by their shopper: the
+    /// actor that started each. Each shopper has at most one; several shoppers may
+    /// each have one at the same time.
+    public internal(set) var openTrips: [String: TripID] = [:]
 
     /// The members in the order they joined; none for an open household.
     public internal(set) var members: [Member] = []
@@ -169,7 +171,7 @@ public struct ShopState: Hashable, Sendable {
                                         effectiveTime: purchasedAt ?? at, seq: context.seq))
         case let .purchaseReverted(purchase): applyPurchaseReverted(purchase)
         case let .boughtEntriesCleared(list): lists.change(list) { $0.entries.removeAll { $0.isBought } }
-        case let .tripStarted(trip, list, store): applyTripStarted(trip, list: list, store: store, at: at)
+        case let .tripStarted(trip, list, store): applyTripStarted(trip, list: list, store: store, at: at, shopper: context.actor)
         case let .storeCreated(store, name): applyStoreCreated(store, name: name)
         case let .storeRenamed(store, name): applyStoreRenamed(store, name: name)
         case let .storeDeleted(store): applyStoreDeleted(store)
@@ -300,6 +302,9 @@ public struct Trip: Hashable, Sendable {
     }
 
     public var id: TripID
+    /// The actor that started it: whose trip it is. A purchase without a store
+    /// is at the store of its own actor's running trip, never at another's.
+    public var shopper: String
     public var list: ListID?
     /// The store the trip is at, if it named one.
     public var store: StoreID?

@@ -50,20 +50,31 @@ extension ShopState {
         return store
     }
 
-    /// The store of the trip that is running now (not paused), if it is at one.
-    public var runningTripStore: StoreID? {
+    /// The store of `shopper`'s trip, while it runs (not paused), if it is at one.
+    public func runningTripStore(for shopper: String) -> StoreID? {
         // A household that never had a store pays no look-up for each purchase.
-        guard !stores.isEmpty, let open = openTrip, let trip = trips[open], case .running = trip.phase else { return nil }
+        guard !stores.isEmpty, let open = openTrips[shopper], let trip = trips[open], case .running = trip.phase else { return nil }
         return trip.store
     }
 
-    /// The store a purchase made now without one is at, and a list by location
-    /// follows without one: the running trip's (``runningTripStore``) while
-    /// that store is live. A store deleted during the trip takes no purchases,
-    /// named or not.
-    public var liveRunningTripStore: StoreID? {
-        guard let store = runningTripStore, stores[store]?.isDeleted == false else { return nil }
+    /// The store a purchase `shopper` makes now without one is at, and a list
+    /// by location for `shopper` follows without one: the store of their own
+    /// running trip (``runningTripStore(for:)``) while that store is live. A
+    /// store deleted during the trip takes no purchases, named or not; another
+    /// shopper's trip never gives its store.
+    public func liveRunningTripStore(for shopper: String) -> StoreID? {
+        guard let store = runningTripStore(for: shopper), stores[store]?.isDeleted == false else { return nil }
         return store
+    }
+
+    /// Whether `store` is the store of some shopper's running trip: a purchase
+    /// recorded before trips belonged to their shopper took the one running
+    /// trip's store whoever bought, and still verifies.
+    func isRunningTripStore(_ store: StoreID) -> Bool {
+        openTrips.values.contains { open in
+            guard let trip = trips[open], case .running = trip.phase else { return false }
+            return trip.store == store
+        }
     }
 
     mutating func applyStoreCreated(_ id: StoreID, name: String) {

@@ -1,12 +1,15 @@
-// Trips: a shopping trip's timer. One trip at a time is open (running or paused).
+// Trips: a shopping trip's timer. A trip belongs to its shopper, the actor that
+// started it: each shopper has at most one trip open (running or paused), and
+// several shoppers may each have one at once. Any member may pause, resume or
+// end a trip by its id (someone else may end a trip left running).
 
 extension ShopDecider {
-    static func decideStartTrip(_ trip: TripID, list: ListID?, store: StoreID?, _ state: ShopState) throws(RuleViolation) -> [Event] {
+    static func decideStartTrip(_ trip: TripID, list: ListID?, store: StoreID?, _ state: ShopState, actor: String) throws(RuleViolation) -> [Event] {
         try state.requireNew(trip, field: "trip")
         if let list { _ = try state.requireLiveList(list) }
         if let store { _ = try state.requireLiveStore(store) }
-        if let open = state.openTrip {
-            throw RuleViolation(.tripInProgress, "trip \(open) is still in progress; end it before starting another", field: "trip")
+        if let open = state.openTrips[actor] {
+            throw RuleViolation(.tripInProgress, "\(actor)'s trip \(open) is still in progress; end it before starting another", field: "trip")
         }
         return [.tripStarted(trip: trip, list: list, store: store)]
     }
@@ -42,13 +45,26 @@ extension ShopState {
         return trip
     }
 
-    mutating func applyTripStarted(_ id: TripID, list: ListID?, store: StoreID?, at: Timestamp) {
-        trips[id] = Trip(id: id, list: list, store: store, startedAt: at, phase: .running(since: at))
-        openTrip = id
+    mutating func applyTripStarted(_ id: TripID, list: ListID?, store: StoreID?, at: Timestamp, shopper: String) {
+        trips[id] = Trip(id: id, shopper: shopper, list: list, store: store, startedAt: at, phase: .running(since: at))
+        openTrips[shopper] = id
     }
 
     mutating func applyTripEnded(_ id: TripID, at: Timestamp) {
-        trips.change(id) { $0.end(at: at) }
-        if openTrip == id { openTrip = nil }
+        guard let shopper = trips.change(id, { trip -> String in
+            trip.end(at: at)
+            return trip.shopper
+        }) else { return }
+        if openTrips[shopper] == id { openTrips[shopper] = nil }
+    }
+
+    /// The trip `shopper` started and has not ended, running or paused.
+    public func openTrip(of shopper: String) -> Trip? {
+        openTrips[shopper].flatMap { trips[$0] }
+    }
+
+    /// The open trips, the earliest started first (ties by id).
+    public var openTripsInOrder: [Trip] {
+        openTrips.values.compactMap { trips[$0] }.sorted { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }
     }
 }

@@ -29,7 +29,7 @@ extension ShopState {
         w.array(purgedLists.sorted()) { $0.id($1) }
         purchases.encode(to: &w)
         w.array(trips.values.sorted { $0.id < $1.id }) { w, t in
-            w.id(t.id); w.optional(t.list) { $0.id($1) }; w.optional(t.store) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
+            w.id(t.id); w.string(t.shopper); w.optional(t.list) { $0.id($1) }; w.optional(t.store) { $0.id($1) }; w.timestamp(t.startedAt); w.int(Int(t.activeMilliseconds))
             switch t.phase {
             case let .running(since): w.int(0); w.timestamp(since)
             // 3: paused, with when (the time a snapshot of an earlier build did not keep, 1).
@@ -37,7 +37,6 @@ extension ShopState {
             case let .ended(at): w.int(2); w.timestamp(at)
             }
         }
-        w.optional(openTrip) { $0.id($1) }
         w.array(members) { w, m in
             w.string(m.name); w.string(m.role.rawValue); w.timestamp(m.joinedAt); w.string(m.addedBy)
         }
@@ -114,7 +113,7 @@ extension ShopState {
         func isEnded(_ trip: Trip) -> Bool { if case .ended = trip.phase { true } else { false } }
         trips.reserveCapacity(keepingHistory ? savedTrips.count : savedTrips.lazy.filter { !isEnded($0) }.count)
         for t in savedTrips where keepingHistory || !isEnded(t) { trips[t.id] = t }
-        openTrip = try r.optional { r throws(BinaryDecodingError) in try r.id() }
+        for t in savedTrips where !isEnded(t) { openTrips[t.shopper] = t.id }
         members = try r.array { r throws(BinaryDecodingError) in
             let name = try r.string(), roleText = try r.string()
             guard let role = Role(rawValue: roleText) else { throw BinaryDecodingError("role \(roleText)") }
@@ -130,8 +129,8 @@ extension ShopState {
     /// The trips of a saved state, in the order saved.
     private static func trips(from r: inout BinaryReader) throws(BinaryDecodingError) -> [Trip] {
         try r.array { r throws(BinaryDecodingError) in
-            let (id, list, store, startedAt, active): (TripID, ListID?, StoreID?, Timestamp, Int) =
-                (try r.id(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.optional { r throws(BinaryDecodingError) in try r.id() },
+            let (id, shopper, list, store, startedAt, active): (TripID, String, ListID?, StoreID?, Timestamp, Int) =
+                (try r.id(), try r.string(), try r.optional { r throws(BinaryDecodingError) in try r.id() }, try r.optional { r throws(BinaryDecodingError) in try r.id() },
                  try r.timestamp(), try r.int())
             let phase: Trip.Phase
             var pausedAt: Timestamp?
@@ -142,7 +141,7 @@ extension ShopState {
             case 2: phase = .ended(at: try r.timestamp())
             case let other: throw BinaryDecodingError("trip phase \(other)")
             }
-            return Trip(id: id, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active), pausedAt: pausedAt)
+            return Trip(id: id, shopper: shopper, list: list, store: store, startedAt: startedAt, phase: phase, activeMilliseconds: Int64(active), pausedAt: pausedAt)
         }
     }
 }

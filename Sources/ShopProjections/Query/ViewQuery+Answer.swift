@@ -68,12 +68,13 @@ extension ViewQuery {
         case .shoppingListByLocation, .shoppingListByName:
             let grouping: ShoppingListView.Grouping = view == .shoppingListByName ? .byName : .byLocation
             // reason: as above
-            return ShoppingListView(views, list: found.list!, grouping: grouping, for: found.member, store: found.store)!.json
+            return ShoppingListView(views, list: found.list!, grouping: grouping, for: found.member, store: found.store,
+                                    shopper: found.member ?? shopper)!.json
         case .listDetail:
             return ListDetailView(views, list: found.list!)!.json   // reason: as above
         case .shareText:
             let list = found.list!   // reason: as above
-            let text = ShoppingListView.shareText(views, list: list)!   // reason: as above
+            let text = ShoppingListView.shareText(views, list: list, for: found.member, shopper: found.member ?? shopper)!   // reason: as above
             let name = views.state.lists[list]?.name ?? list.description
             return .object([("view", "share-text"), ("asOf", .int(views.asOf)),
                             ("list", .object([("id", .string(list.description)), ("name", .string(name))])), ("text", .string(text))])
@@ -94,7 +95,7 @@ extension ViewQuery {
             let index = index ?? SuggestionIndex(statistics)
             // reason: `resolve` found the list, deleted ones too: the view has it.
             return SuggestionsView(statistics, index: index, list: found.list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: now)!.json
-        case .household: return HouseholdView(views, now: try now(views, clock: clock).time).json
+        case .household: return HouseholdView(views, now: try now(views, clock: clock).time, shopper: found.member ?? shopper).json
         case .item: return ItemView(needed(views, HouseholdViews.self), item: found.item!)!.json   // reason: the item view needs --item, and `resolve` found it
         }
     }

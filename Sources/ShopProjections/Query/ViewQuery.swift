@@ -16,8 +16,12 @@ public struct ViewQuery: Hashable, Sendable {
     public var view: Name
     /// The list views' list, or the list whose unbought items suggestions leave out: an id or a name.
     public var list: String?
-    /// `for`: the shopping list views show that member's entries and nobody's.
+    /// `for`: the shopping list views and share-text show that member's entries and nobody's, following
+    /// that member's running trip; household's ``HouseholdView/trip`` is that member's.
     public var member: String?
+    /// Who is asking (the tool's actor, the device's actor over HTTP): whose running trip the list by
+    /// location, share-text and household follow where no `for` is given. Not an option of its own.
+    public var shopper: String?
     /// The prices of one item, or the item the item view shows: an id, a name or a barcode.
     public var item: String?
     /// shopping-list-by-location in that live store's order: an id or a name.
@@ -34,8 +38,8 @@ public struct ViewQuery: Hashable, Sendable {
 
     /// The query, its options checked against the view (`bad_option`).
     public init(view: Name, list: String? = nil, member: String? = nil, item: String? = nil, store: String? = nil,
-                prefix: String? = nil, limit: Int? = nil, now: ViewTime? = nil, asOf: ViewAsOf = .end) throws(ViewQueryError) {
-        self.view = view; self.list = list; self.member = member; self.item = item; self.store = store
+                prefix: String? = nil, limit: Int? = nil, now: ViewTime? = nil, asOf: ViewAsOf = .end, shopper: String? = nil) throws(ViewQueryError) {
+        self.view = view; self.list = list; self.member = member; self.item = item; self.store = store; self.shopper = shopper
         self.prefix = prefix; self.limit = limit; self.now = now; self.asOf = asOf
         try check()
     }
@@ -43,7 +47,7 @@ public struct ViewQuery: Hashable, Sendable {
     /// The query from a view's name (or an alias: `soft-deleted-lists`, `share`) and options as text, keyed
     /// as the hub's query parameters are: `list`, `for`, `item`, `store`, `prefix`, `limit`, `now`, `as-of`.
     /// An unknown name is `unknown_view`; a key not among these, or a value that does not parse, `bad_option`.
-    public init(name: String, options: [String: String]) throws(ViewQueryError) {
+    public init(name: String, options: [String: String], shopper: String? = nil) throws(ViewQueryError) {
         guard let view = Name(rawValue: name) ?? Name.aliases[name] else {
             throw ViewQueryError(.unknownView, "there is no view \"\(Self.bounded(name))\"; expected one of \(Name.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -72,7 +76,7 @@ public struct ViewQuery: Hashable, Sendable {
             asOf = parsed
         }
         try self.init(view: view, list: options["list"], member: options["for"], item: options["item"], store: options["store"],
-                      prefix: options["prefix"], limit: limit, now: now, asOf: asOf)
+                      prefix: options["prefix"], limit: limit, now: now, asOf: asOf, shopper: shopper)
     }
 
     /// The options' keys, as the hub's query parameters name them.
@@ -82,8 +86,8 @@ public struct ViewQuery: Hashable, Sendable {
     private func check() throws(ViewQueryError) {
         func refuse(_ message: String) -> ViewQueryError { ViewQueryError(.badOption, message) }
         if list != nil, !view.needsList, view != .suggestions { throw refuse("--list is for the list views, not \(view.rawValue)") }
-        if member != nil, ![.shoppingListByLocation, .shoppingListByName].contains(view) {
-            throw refuse("--for is for the shopping list views, not \(view.rawValue)")
+        if member != nil, ![.shoppingListByLocation, .shoppingListByName, .shareText, .household].contains(view) {
+            throw refuse("--for is for the shopping list views, share-text and household, not \(view.rawValue)")
         }
         if item != nil, ![.prices, .item].contains(view) { throw refuse("--item is for the prices and item views, not \(view.rawValue)") }
         if item == nil, view == .item { throw refuse("the item view shows one item: give --item ID|NAME|BARCODE") }

@@ -338,29 +338,46 @@ public struct HouseholdReport: Sendable {
         return total >= 3600 ? "\(total / 3600) h \(total % 3600 / 60) min" : "\(total / 60) min"
     }
 
+    /// The path as a POSIX shell reads it: bare where every scalar is a letter, a digit or one of `-_./`,
+    /// else in single quotes with each quote written `'\''`. Scalar by scalar, never by `Character`: a
+    /// scalar that joins the one after it (a Prepend letter before a quote) would hide the quote.
     static func shellQuoted(_ text: String) -> String {
-        text.allSatisfy { $0.isLetter || $0.isNumber || "-_./".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let bare = text.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || "-_./".unicodeScalars.contains(scalar)
+        }
+        if bare { return text }
+        var quoted = "'"
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { quoted += "'\\''" } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "'"
     }
 }
 
 /// `1 purchase`, `2 purchases`: a number and its noun (one whose plural adds an s) in agreement.
 func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
-/// HTML text with its special characters escaped.
+/// HTML text with its special characters escaped, byte by byte of its UTF-8.
+///
+/// Never character by character: a Swift `Character` is a grapheme cluster, and a
+/// scalar that joins its neighbour (a Prepend scalar such as U+0600 before `<`, a
+/// combining mark after it) makes a cluster that is not `<`, which would pass through
+/// unescaped and open a tag. The five ASCII bytes never occur inside a multi-byte
+/// UTF-8 sequence, so a byte walk sees every one of them.
 func escape(_ text: String) -> String {
-    var out = ""
+    var out: [UInt8] = []
     out.reserveCapacity(text.utf8.count)
-    for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.append(character)
+    for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "&"): out += "&amp;".utf8
+        case UInt8(ascii: "<"): out += "&lt;".utf8
+        case UInt8(ascii: ">"): out += "&gt;".utf8
+        case UInt8(ascii: "\""): out += "&quot;".utf8
+        case UInt8(ascii: "'"): out += "&#39;".utf8
+        default: out.append(byte)
         }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// The page being written, a line at a time.

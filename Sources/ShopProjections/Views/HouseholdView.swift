@@ -1,17 +1,20 @@
 import ShopEvents
 
-/// The household itself, as an app shows it first (SPEC section 12): its
-/// name, currency and time zone, whether it is still open (no members yet),
-/// and the trip running now with its timer.
+/// The household itself, as an app shows it first: its name, currency and
+/// time zone, whether it is still open (no members yet), and the trips under
+/// way with their timers — every shopper's (``trips``), and the one of the
+/// shopper asking (``trip``: "your trip").
 ///
 /// ```swift
-/// let view = HouseholdView(views, now: Timestamp("2026-11-26T10:00:00.000Z")!)
-/// print(view.household?.name ?? "none", view.open, view.trip?.activeSeconds ?? 0)
+/// let view = HouseholdView(views, now: Timestamp("2026-11-26T10:00:00.000Z")!, shopper: "ben")
+/// print(view.household?.name ?? "none", view.open, view.trip?.activeSeconds ?? 0, view.trips.map(\.shopper))
 /// ```
 public struct HouseholdView: Hashable, Sendable {
-    /// The trip started and not yet ended.
+    /// A trip started and not yet ended.
     public struct TripRow: Hashable, Sendable {
         public var id: TripID
+        /// Whose trip it is: the actor that started it.
+        public var shopper: String
         /// The store it is at (a deleted one by its last name), if it named one.
         public var store: StoreRef?
         public var startedAt: Timestamp
@@ -22,35 +25,46 @@ public struct HouseholdView: Hashable, Sendable {
         public var activeSeconds: Double
 
         /// Memberwise, for preview data and tests.
-        public init(id: TripID, store: StoreRef?, startedAt: Timestamp, paused: Bool, pausedAt: Timestamp?, activeSeconds: Double) {
-            self.id = id; self.store = store; self.startedAt = startedAt; self.paused = paused; self.pausedAt = pausedAt
+        public init(id: TripID, shopper: String, store: StoreRef?, startedAt: Timestamp, paused: Bool, pausedAt: Timestamp?, activeSeconds: Double) {
+            self.id = id; self.shopper = shopper; self.store = store; self.startedAt = startedAt; self.paused = paused; self.pausedAt = pausedAt
             self.activeSeconds = activeSeconds
+        }
+
+        var json: JSONValue {
+            .object([("id", .string(id.description)), ("shopper", .string(shopper)),
+                     ("store", store?.json ?? .null),
+                     ("startedAt", .string(startedAt.description)), ("paused", .bool(paused)),
+                     ("pausedAt", .optional(pausedAt?.description)), ("activeSeconds", .double(activeSeconds))])
         }
     }
 
     public var asOf: Int
     public var household: Household?
-    /// No members yet: every device may do anything (SPEC section 10).
+    /// No members yet: every device may do anything.
     public var open: Bool
+    /// The trip of the shopper asking, if they have one under way.
     public var trip: TripRow?
+    /// Every trip under way, the earliest started first.
+    public var trips: [TripRow]
 
     /// Memberwise, for preview data and tests.
-    public init(asOf: Int, household: Household?, open: Bool, trip: TripRow?) {
-        self.asOf = asOf; self.household = household; self.open = open; self.trip = trip
+    public init(asOf: Int, household: Household?, open: Bool, trip: TripRow?, trips: [TripRow]) {
+        self.asOf = asOf; self.household = household; self.open = open; self.trip = trip; self.trips = trips
     }
 
-    /// From any views; a running trip's time is counted to `now`.
-    public init(_ views: some StateFold, now: Timestamp) {
+    /// From any views; a running trip's time is counted to `now`. `shopper`: whose trip is ``trip``.
+    public init(_ views: some StateFold, now: Timestamp, shopper: String? = nil) {
         asOf = views.asOf
         household = views.state.household
         open = views.state.isOpen
-        trip = views.state.openTrip.flatMap { views.state.trips[$0] }.map { trip in
+        trips = views.state.openTripsInOrder.map { trip in
             var paused = false
             if case .paused = trip.phase { paused = true }
             let store = trip.store.map { StoreRef(id: $0, name: views.state.stores[$0]?.name ?? $0.description) }
-            return TripRow(id: trip.id, store: store, startedAt: trip.startedAt, paused: paused, pausedAt: paused ? trip.pausedAt : nil,
-                           activeSeconds: Double(trip.activeMilliseconds(at: now)) / 1000)
+            return TripRow(id: trip.id, shopper: trip.shopper, store: store, startedAt: trip.startedAt, paused: paused,
+                           pausedAt: paused ? trip.pausedAt : nil, activeSeconds: Double(trip.activeMilliseconds(at: now)) / 1000)
         }
+        trip = shopper.flatMap { shopper in trips.first { $0.shopper == shopper } }
     }
 
     public var json: JSONValue {
@@ -61,12 +75,8 @@ public struct HouseholdView: Hashable, Sendable {
                          ("timeZone", .string(h.timeZone))])
             } ?? .null),
             ("open", .bool(open)),
-            ("trip", trip.map { t in
-                .object([("id", .string(t.id.description)),
-                         ("store", t.store?.json ?? .null),
-                         ("startedAt", .string(t.startedAt.description)), ("paused", .bool(t.paused)),
-                         ("pausedAt", .optional(t.pausedAt?.description)), ("activeSeconds", .double(t.activeSeconds))])
-            } ?? .null),
+            ("trip", trip?.json ?? .null),
+            ("trips", .array(trips.map(\.json))),
         ])
     }
 }

@@ -92,21 +92,23 @@ public struct ShoppingListView: Hashable, Sendable {
     /// member of a closed household sees only nobody's entries: `shop-replay` refuses
     /// such a `--for` (`unknown_member`) before it asks.
     ///
-    /// By location, the sections follow the order of `store` (SPEC section
-    /// 11, ``ShopState/visitingOrder(at:)``); without one, that of the store
-    /// of the trip running now, if it is at a live store; else the household's.
-    /// ``store`` names the store used.
+    /// By location, the sections follow the order of `store`
+    /// (``ShopState/visitingOrder(at:)``); without one, that of the store of
+    /// the trip `shopper` (else `member`) has running now, if it is at a live
+    /// store — never another shopper's trip; else the household's. ``store``
+    /// names the store used.
     ///
     /// ```swift
     /// let mine = ShoppingListView(views, list: weekly, grouping: .byLocation, for: "ben")!
     /// print(mine.remaining, mine.sections.flatMap(\.entries).map(\.name))
     /// ```
-    public init?(_ views: some StateFold, list id: ListID, grouping: Grouping, for member: String? = nil, store: StoreID? = nil) {
+    public init?(_ views: some StateFold, list id: ListID, grouping: Grouping, for member: String? = nil, store: StoreID? = nil,
+                 shopper: String? = nil) {
         guard let list = views.state.lists[id] else { return nil }
         self.grouping = grouping
         asOf = views.asOf
         self.list = ListRef(id: id, name: list.name)
-        self.store = grouping == .byLocation ? Self.store(store, in: views.state) : nil
+        self.store = grouping == .byLocation ? Self.store(store, shopper: shopper ?? member, in: views.state) : nil
         var byLocation: [LocationID: [Entry]] = [:]
         var all: [Entry] = []
         self.member = member
@@ -142,10 +144,10 @@ public struct ShoppingListView: Hashable, Sendable {
         unpriced = all.filter { $0.unitPrice == nil }.count
     }
 
-    /// The store a list by location follows: `given`, else the running trip's if that store is live.
-    private static func store(_ given: StoreID?, in state: ShopState) -> StoreRef? {
+    /// The store a list by location follows: `given`, else that of `shopper`'s running trip if that store is live.
+    private static func store(_ given: StoreID?, shopper: String?, in state: ShopState) -> StoreRef? {
         if let given, let store = state.stores[given] { return StoreRef(id: given, name: store.name) }
-        guard given == nil, let trip = state.liveRunningTripStore, let store = state.stores[trip] else { return nil }
+        guard given == nil, let shopper, let trip = state.liveRunningTripStore(for: shopper), let store = state.stores[trip] else { return nil }
         return StoreRef(id: trip, name: store.name)
     }
 
@@ -182,8 +184,8 @@ public struct ShoppingListView: Hashable, Sendable {
     /// Bakery
     /// - Bread
     /// ```
-    public static func shareText(_ views: some StateFold, list: ListID) -> String? {
-        guard let view = ShoppingListView(views, list: list, grouping: .byLocation) else { return nil }
+    public static func shareText(_ views: some StateFold, list: ListID, for member: String? = nil, shopper: String? = nil) -> String? {
+        guard let view = ShoppingListView(views, list: list, grouping: .byLocation, for: member, shopper: shopper) else { return nil }
         var lines = ["\(view.list.name) — \(view.remaining) to buy"]
         if !view.sections.isEmpty { lines.append("") }
         for section in view.sections {

@@ -145,7 +145,8 @@ struct BenchWorkload {
     }
 
     private mutating func trip(_ list: ListID) {
-        if let open = state.openTrip {
+        // One trip at a time in the whole household, whoever started it: the workload's journal stays as it was.
+        if let open = state.openTripsInOrder.first?.id {
             if case .running = state.trips[open]?.phase, chance(30) {
                 issue(.pauseTrip(trip: open))
                 issue(.resumeTrip(trip: open))

@@ -63,7 +63,7 @@ struct ViewCommand: ToolCommand {
     static let summary = "show a view: shopping list, lists, locations, items, audit, stats, share text, due, prices, suggestions, stores, household, item"
     static let help = """
     Usage: shop-replay view NAME [--list ID|NAME] [--for MEMBER] [--store ID|NAME] [--item ID|NAME] [--now TIME]
-                                 [--prefix TEXT] [--limit N] [--as-of SEQ|TIME] [--journal PATH] [--json]
+                                 [--prefix TEXT] [--limit N] [--as-of SEQ|TIME] [--actor NAME] [--journal PATH] [--json]
 
     Shows one view of the household, rebuilt from the journal (from its
     snapshot when there is a good one).
@@ -85,15 +85,19 @@ struct ViewCommand: ToolCommand {
       prices                      what each item cost at each store: last, lowest and highest in a year, cheapest
       suggestions                 items to offer while typing one into a list: due first, then bought most in 90 days
       stores                      the live stores: each one's order of locations, purchases, spend, last purchase
-      household                   the household (name, currency, time zone), open or not, the trip running now
+      household                   the household (name, currency, time zone), open or not, every trip under way and its shopper
       item                        one item (--item): its details, lists, prices per store, last 20 purchases
 
     Options:
       --list ID|NAME   the list, for the list views (default: the first of `view lists`)
-      --for MEMBER     the shopping list views: only MEMBER's entries and those assigned to nobody
+      --for MEMBER     the shopping list views, share-text: only MEMBER's entries and those assigned to nobody,
+                       following MEMBER's running trip; household: MEMBER's trip is "trip"
                        (in a household with members, MEMBER must be one: unknown_member)
+      --actor NAME     who is asking, where --for is not given: whose running trip shopping-list-by-location,
+                       share-text and household follow (default: the actor a replica was enrolled as, else $USER);
+                       another shopper's trip is never followed
       --store ID|NAME  shopping-list-by-location: sections in that live store's order (default: the store of
-                       the trip running now, else the household's order); the view names the store it used
+                       your trip running now, else the household's order); the view names the store it used
       --item ID|NAME   prices: that item only; item: the item to show, deleted ones too (a barcode names its item too)
     \(ViewCommand.suggestionsHelp)
       --now TIME       due, suggestions, household: count the days (the trip's time) to TIME (2026-11-26T10:00:00Z, or a
@@ -120,6 +124,7 @@ struct ViewCommand: ToolCommand {
         let prefix = try arguments.option("--prefix", "TEXT")
         let limit = try arguments.number("--limit", "N", in: 1...ViewQuery.maxLimit)
         let asOf = try AsOf.parse(&arguments)
+        let shopper = try ToolJournal.optionalActor(&arguments, journal: options.journal)
         useSnapshot = !arguments.flag("--no-snapshot")
         guard let name = arguments.positional() else {
             throw UsageError(message: "which view? expected one of \(ViewName.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -129,7 +134,7 @@ struct ViewCommand: ToolCommand {
         }
         do throws(ViewQueryError) {
             query = try ViewQuery(view: view, list: list, member: member, item: item, store: store, prefix: prefix, limit: limit,
-                                  now: now, asOf: asOf)
+                                  now: now, asOf: asOf, shopper: shopper)
         } catch { throw UsageError(message: error.message) }
     }
 

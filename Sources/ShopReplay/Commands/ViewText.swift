@@ -14,13 +14,14 @@ extension ViewCommand {
         case .shoppingListByLocation, .shoppingListByName:
             let list = found.list!   // reason: as above
             let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation,
-                                            for: found.member, store: found.store)!   // reason: as above
+                                            for: found.member, store: found.store, shopper: found.member ?? query.shopper)!   // reason: as above
             return TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views)
         case .listDetail:
             let list = found.list!   // reason: as above
             return TextViews.deletedMark(TextViews.listDetail(ListDetailView(views, list: list)!, views: statistics()), list: list, views: views)   // reason: as above
         case .shareText:
-            return ShoppingListView.shareText(views, list: found.list!)!.trimmingCharacters(in: .newlines)   // reason: as above
+            return ShoppingListView.shareText(views, list: found.list!, for: found.member, shopper: found.member ?? query.shopper)!   // reason: as above
+                .trimmingCharacters(in: .newlines)
         case .lists: return TextViews.lists(ListsView(views), calendar: views.calendar)
         case .deletedLists: return TextViews.deletedLists(DeletedListsView(views), calendar: views.calendar)
         case .locations: return TextViews.locations(LocationsView(views))
@@ -40,7 +41,7 @@ extension ViewCommand {
         case .stores: return TextViews.stores(StoresView(statistics()), views: views, currency: currency)
         case .household:
             let (time, source) = try query.now(views, clock: clock)
-            return TextViews.household(HouseholdView(views, now: time), calendar: views.calendar, nowSource: source)
+            return TextViews.household(HouseholdView(views, now: time, shopper: found.member ?? query.shopper), calendar: views.calendar, nowSource: source)
         case .item:
             // reason: the item view needs --item, and `resolve` found it in `views.state`
             return TextViews.item(ItemView(query.needed(views, HouseholdViews.self), item: found.item!)!, currency: currency, calendar: views.calendar)
@@ -54,13 +55,14 @@ extension TextViews {
         var lines = [header(household.name, asOf: view.asOf), "",
                      "currency   \(household.currency)", "time zone  \(household.timeZone)",
                      "members    \(view.open ? "none yet (open: every device may do anything)" : "see `view members`")"]
-        if let trip = view.trip {
+        // Every trip under way, each with its shopper; the asker's own marked "yours".
+        for (index, trip) in view.trips.enumerated() {
             let state = trip.paused ? "paused" + (trip.pausedAt.map { " since \(Format.time($0, calendar))" } ?? "") : "running"
-            lines.append("trip       \(state)\(trip.store.map { " at \(Limits.visible($0.name))" } ?? ""), started \(Format.time(trip.startedAt, calendar)), "
+            lines.append((index == 0 ? "trips      " : "           ") + "\(Limits.visible(trip.shopper))\(trip == view.trip ? " (yours)" : ""): "
+                         + "\(state)\(trip.store.map { " at \(Limits.visible($0.name))" } ?? ""), started \(Format.time(trip.startedAt, calendar)), "
                          + "\(Format.duration(seconds: trip.activeSeconds)) so far (to \(nowSource))")
-        } else {
-            lines.append("trip       none running")
         }
+        if view.trips.isEmpty { lines.append("trips      none under way") }
         return lines.joined(separator: "\n")
     }
 

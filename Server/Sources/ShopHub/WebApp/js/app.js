@@ -4,6 +4,7 @@
 import { t, tn, lang, setLanguage, refusal } from './i18n.js';
 import { Store, HubFailure, Unreachable } from './store.js';
 import { Model, newId } from './model.js';
+import { knownItems, addCommands } from './names.js';
 import { View } from './view.js';
 import { parseMoney, parseQuantity } from './format.js';
 import * as tpl from './template.js';
@@ -60,8 +61,9 @@ const screens = {
         view.setNav(null);
         view.setTitle(t('appName'));
         const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-        const why = sessionStorage.getItem('shopevents.notice');
-        const notice = model.unstarted ? t('unstartedNotice') : why === 'member_removed' ? t('member_removed') : why ? t('revokedNotice') : null;
+        const kept = sessionStorage.getItem('shopevents.notice');
+        const notice = model.unstarted ? t('unstartedNotice') : kept === 'later' ? t('signedOutOfflineNotice')
+          : kept === 'member_removed' ? t('member_removed') : kept ? t('revokedNotice') : null;
         view.mount(tpl.welcome({ currency: lang === 'de' ? 'EUR' : guessCurrency(), timeZone: zone, device: t('defaultDevice') }, notice), { focus: false });
       },
       async refresh() {},
@@ -256,6 +258,8 @@ function cachedView(name, pick = (v) => v) {
 }
 const memberNames = () => cachedView('members', (m) => m.members.map((x) => x.member)).catch(() => []);
 const storesView = () => cachedView('stores');
+// The household's items as last seen: what a name typed offline is looked up in (the service worker keeps the view too).
+const itemsSeen = () => cachedView('all-items-by-name', (v) => v.items);
 const forget = (...names) => names.forEach((n) => cached.delete(n));
 
 // Routing: #/lists, #/list/ID[/location|name|order], #/items[/date], #/item/ID,
@@ -304,14 +308,19 @@ async function redraw() {
   })();
   await refreshing;
   refreshing = null;
-  if (again && current === screen) { again = false; await redraw(); }
+  // Again for the screen shown now, also when it is another than the one just drawn: a screen mounted
+  // while the last one was being drawn asked for its first drawing here.
+  if (again) { again = false; await redraw(); }
 }
 
 /** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so
  * (`why`: the hub's code; `member_removed` is said in its own words). */
 async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
-  await model.signOut({ revoke });
-  if (revoked) sessionStorage.setItem('shopevents.notice', why === 'member_removed' ? why : 'revoked'); else sessionStorage.removeItem('shopevents.notice');
+  // Signed out without a network: the token works until the app next reaches the hub, and the screen says so.
+  const now = await model.signOut({ revoke });
+  if (revoked) sessionStorage.setItem('shopevents.notice', why === 'member_removed' ? why : 'revoked');
+  else if (!now) sessionStorage.setItem('shopevents.notice', 'later');
+  else sessionStorage.removeItem('shopevents.notice');
   document.body.removeAttribute('data-role');
   location.hash = '#/';
   show();
@@ -325,6 +334,20 @@ view.bind({
   language: async (el, code) => { setLanguage(code); document.documentElement.lang = lang; await show(); },
   closeToast: () => view.closeToast(),
   dismiss: (el) => model.dismiss(Number(el.dataset.n)),
+  /** A refused entry's item put on the list chosen beside it instead; the refusal then goes. */
+  addElsewhere: async (el) => {
+    const n = Number(el.dataset.n);
+    const kept = (await model.rejected()).find((r) => r.n === n);
+    const list = document.getElementById(`elsewhere-${n}`)?.value;
+    if (!kept || !list) return;
+    const { item, quantity } = kept.command.data;
+    const name = kept.label ?? '';
+    const results = await sendAll([{ type: 'AddItemToList', data: { list, item, ...(quantity ? { quantity } : {}) }, label: name }]);
+    if (results) {
+      await model.dismiss(n);
+      view.toast(results[0].pending ? t('addedWaiting', { name }) : t('addedToast', { name }));
+    }
+  },
 
   start: async (form, data) => {
     sessionStorage.removeItem('shopevents.notice');
@@ -351,7 +374,10 @@ view.bind({
     // What still waits goes first if it can; what cannot is named in the question.
     await model.flush();
     const left = (await model.pending()).length;
-    const question = left > 0 ? `${t('signOutConfirm')} ${tn('signOutLoses', left)}` : t('signOutConfirm');
+    // Said as it will be: without a network the access ends only when this phone next reaches the hub.
+    const reachable = await store.hello().then(() => true, (error) => !(error instanceof Unreachable));
+    const asked = reachable ? t('signOutConfirm') : t('signOutConfirmOffline');
+    const question = left > 0 ? `${asked} ${tn('signOutLoses', left)}` : asked;
     if (confirmed(question)) signedOut({ revoke: true });
   },
 
@@ -521,11 +547,20 @@ function withPending(fetched, waiting, list) {
 }
 
 /** The header's word on the connection and the changes waiting; the refusals kept for the person. */
+let pendingShown = 0;
 async function showPending() {
   if (!store.session) { view.setLive(model.online, 0); return; }
+  const ticket = ++pendingShown;   // only the latest call draws: an earlier one may finish after it
   const [waiting, refused] = await Promise.all([model.pending(), model.rejected()]);
+  if (ticket !== pendingShown) return;
   view.setLive(model.online, waiting.length);
-  view.refusals(tpl.refusals(refused));
+  if (refused.length === 0) { view.refusals(tpl.refusals([])); return; }
+  // Said with the names of the lists and items they touch, as the views last said them (deleted lists too).
+  const [lists, deleted, items] = await Promise.all([model.view('lists'), model.view('deleted-lists'), itemsSeen()]
+    .map((p) => p.catch(() => null)));
+  if (ticket !== pendingShown) return;
+  const names = new Map([...(deleted?.lists ?? []), ...(lists?.lists ?? []), ...(items ?? [])].map((x) => [x.id, x.name]));
+  view.refusals(tpl.refusals(refused, names, lists?.lists ?? []));
 }
 
 function moveWithin(order, id, by, then) {
@@ -537,9 +572,10 @@ function moveWithin(order, id, by, then) {
 }
 
 /**
- * Adds what the "Item" field names to the list: an item of that name if the
- * household has one (the hub resolves names), else a new item first, in the
- * same push. Assigned to someone when "For" names them.
+ * Adds what the "Item" field names to the list: the household's item of that name, else a new item first, in
+ * the same push; assigned to someone when "For" names them. The app decides the name (names.js): from the
+ * hub's suggestions, or offline from the items it last saw and those made here that still wait; the hub's
+ * route takes ids only.
  */
 async function addEntry(form, data) {
   const list = selectedList();
@@ -548,26 +584,10 @@ async function addEntry(form, data) {
   const unit = data.get('unit').trim();
   const member = data.get('member');
   if (!name) return;
-  const known = await model.view('suggestions', { prefix: name, limit: 100 }).then((v) => v.items).catch(() => null);
-  const existing = known?.find((i) => i.name.toLocaleLowerCase() === name.toLocaleLowerCase());
-  const commands = [];
-  let item = existing?.item;
-  if (!known) {
-    // The hub cannot be asked (offline, nothing kept for these letters): the entry names the item, and the
-    // hub finds it by its name when the command arrives (a name it does not know is refused then, and shown).
-    commands.push({ type: 'AddItemToList', data: { list, item: name, quantity }, label: name });
-  } else if (!item) {
-    // A new item carries the quantity as its own: a quantity the core refuses refuses the item too, so a
-    // refused "Add" leaves no item behind; the entry then takes it.
-    item = newId();
-    commands.push({ type: 'CreateItem', data: { item, name, quantity, ...(unit ? { unit } : {}) } });
-    commands.push({ type: 'AddItemToList', data: { list, item }, label: name });
-  } else {
-    if (unit && unit !== (existing.unit ?? '')) commands.push({ type: 'ChangeItemDetails', data: { item, unit } });
-    commands.push({ type: 'AddItemToList', data: { list, item, quantity }, label: name });
-  }
-  if (member) commands.push({ type: 'AssignEntry', data: { list, item: item ?? name, member } });
-  const results = await sendAll(commands);
+  const asked = await model.view('suggestions', { prefix: name, limit: 100 }).then((v) => v.items).catch(() => null);
+  const [items, waiting] = await Promise.all([asked ?? itemsSeen().catch(() => []), model.pending()]);
+  const known = knownItems(items, waiting.map((w) => w.command));
+  const results = await sendAll(addCommands({ list, name, quantity, unit, member }, known, newId));
   if (results) {
     form.reset();
     view.suggestions(null);
@@ -707,6 +727,7 @@ async function begin() {
   if (!location.hash || location.hash === '#/') location.hash = '#/lists';
   else await show();
   showPending();
+  itemsSeen().catch(() => {});   // kept for adding by name without a network
   model.flush();
   model.live();
 }
@@ -722,6 +743,7 @@ model.addEventListener('changed', soon);
 
 async function changed() {
   applyRole();
+  itemsSeen().catch(() => {});
   const hadTrip = Boolean(model.household?.trip);
   try { await model.refreshHousehold(); } catch { /* shown by the redraw */ }
   if (hadTrip !== Boolean(model.household?.trip)) view.setNav(tpl.nav(current?.name, Boolean(model.household?.trip)));
@@ -729,7 +751,7 @@ async function changed() {
 }
 model.addEventListener('online', () => showPending());
 model.addEventListener('pending', () => { showPending(); soon(); });
-window.addEventListener('online', () => model.retryNow());
+window.addEventListener('online', () => { model.retryNow(); store.revokeWaiting(); });
 // The app and the last views open without a network (sw.js, SPEC 12).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
 model.addEventListener('signedOut', (event) => signedOut({ revoked: true, why: event.detail }));
@@ -745,4 +767,5 @@ window.addEventListener('hashchange', () => {
 });
 
 document.documentElement.lang = lang;
+store.revokeWaiting();   // a sign-out made without a network ends the access now
 if (store.session) begin(); else show();

@@ -137,7 +137,11 @@ const words = {
     resetOrder: 'Use the household’s order',
     // Trip
     tripTitle: 'Shopping trip',
-    noTrip: 'No trip is running.',
+    noTrip: 'You have no trip under way.',
+    yourTrip: 'Your trip',
+    othersTrips: 'Others shopping now',
+    otherTripAt: '{shopper} at {store}',
+    endOthersTrip: 'End {shopper}’s trip',
     startTrip: 'Start trip',
     pauseTrip: 'Pause trip',
     resumeTrip: 'Resume trip',
@@ -185,11 +189,13 @@ const words = {
     language: 'Language',
     signOut: 'Sign out on this device',
     signOutConfirm: 'Sign out on this device? Its access to the household ends: to come back, it needs a new invite code.',
+    signOutConfirmOffline: 'Sign out on this device? It cannot reach the household now: the household is forgotten here at once, and its access ends the next time this app opens with a network.',
     signOutLoses_one: '1 change made on this phone has not reached the hub and will be lost.',
     signOutLoses_other: '{count} changes made on this phone have not reached the hub and will be lost.',
     confirmRevoke: 'Revoke “{name}”? That device can no longer see or change the household.',
     confirmClear: 'Remove the bought entries from this list?',
     revokedNotice: 'This device is no longer part of the household: its access was revoked or it signed out. Ask an owner for a new invite code to join again.',
+    signedOutOfflineNotice: 'Signed out on this device. It could not reach the household: its access ends the next time this app opens with a network.',
     member_removed: 'You were removed from this household, so this phone can no longer see it.',
     unstartedNotice: 'The household was not started yet: correct what was refused and press “Start a household” again.',
     viewerNotice: 'You can look but not change anything: your role is viewer.',
@@ -339,7 +345,11 @@ const words = {
     purchasesSpend: '{count} Käufe · {amount}',
     resetOrder: 'Reihenfolge des Haushalts verwenden',
     tripTitle: 'Einkauf',
-    noTrip: 'Kein Einkauf läuft.',
+    noTrip: 'Du hast keinen Einkauf laufen.',
+    yourTrip: 'Dein Einkauf',
+    othersTrips: 'Gerade unterwegs',
+    otherTripAt: '{shopper} bei {store}',
+    endOthersTrip: 'Einkauf von {shopper} beenden',
     startTrip: 'Einkauf starten',
     pauseTrip: 'Einkauf pausieren',
     resumeTrip: 'Einkauf fortsetzen',
@@ -384,11 +394,13 @@ const words = {
     language: 'Sprache',
     signOut: 'Auf diesem Gerät abmelden',
     signOutConfirm: 'Auf diesem Gerät abmelden? Sein Zugang zum Haushalt endet: zurück geht es nur mit einem neuen Einladungscode.',
+    signOutConfirmOffline: 'Auf diesem Gerät abmelden? Es erreicht den Haushalt gerade nicht: der Haushalt wird hier sofort vergessen, und sein Zugang endet, sobald diese App wieder mit Netz geöffnet wird.',
     signOutLoses_one: '1 Änderung dieses Telefons hat den Hub noch nicht erreicht und geht verloren.',
     signOutLoses_other: '{count} Änderungen dieses Telefons haben den Hub noch nicht erreicht und gehen verloren.',
     confirmRevoke: '„{name}“ sperren? Das Gerät kann den Haushalt dann weder sehen noch ändern.',
     confirmClear: 'Die gekauften Einträge von dieser Liste entfernen?',
     revokedNotice: 'Dieses Gerät gehört nicht mehr zum Haushalt: sein Zugang wurde gesperrt oder es hat sich abgemeldet. Frag einen Eigentümer nach einem neuen Einladungscode.',
+    signedOutOfflineNotice: 'Auf diesem Gerät abgemeldet. Es hat den Haushalt nicht erreicht: sein Zugang endet, sobald diese App wieder mit Netz geöffnet wird.',
     member_removed: 'Du wurdest aus diesem Haushalt entfernt, daher kann dieses Telefon ihn nicht mehr sehen.',
     unstartedNotice: 'Der Haushalt ist noch nicht gegründet: korrigiere, was abgelehnt wurde, und tippe noch einmal auf „Haushalt gründen“.',
     viewerNotice: 'Du kannst alles ansehen, aber nichts ändern: deine Rolle ist Betrachter.',
@@ -435,7 +447,7 @@ const refusals = {
     unknown_invite: 'That invite code is unknown, expired, cancelled or used already.',
     rate_limited: 'Too many requests. Try again in a moment.',
     unauthorized: 'This device is not (or no longer) signed in.',
-    trip_in_progress: 'A trip is running already.',
+    trip_in_progress: 'You have a trip under way already.',
     trip_not_running: 'No trip is running.',
     last_owner: 'The household needs at least one owner.',
     already_member: 'That person is a member already.',
@@ -461,7 +473,7 @@ const refusals = {
     unknown_invite: 'Der Einladungscode ist unbekannt, abgelaufen, zurückgezogen oder schon benutzt.',
     rate_limited: 'Zu viele Anfragen. Versuch es gleich noch einmal.',
     unauthorized: 'Dieses Gerät ist nicht (mehr) angemeldet.',
-    trip_in_progress: 'Es läuft schon ein Einkauf.',
+    trip_in_progress: 'Du hast schon einen Einkauf laufen.',
     trip_not_running: 'Es läuft kein Einkauf.',
     last_owner: 'Der Haushalt braucht mindestens einen Eigentümer.',
     already_member: 'Diese Person ist schon Mitglied.',
@@ -498,6 +510,9 @@ export function t(name, values = {}) {
 export function refusal(code, message) {
   return t('refused', { message: refusals[lang][code] ?? message, code });
 }
+
+/** The words for the codes a person meets often, in the language chosen (refusals.js says the rest). */
+export const reasonWords = () => refusals[lang];
 
 /** Words that depend on a count: `name_one` or `name_other`, as the language's plural rules say. */
 export function tn(name, count, values = {}) {

@@ -7,9 +7,7 @@
 // it is back (SPEC sections 7 and 12).
 import { HubFailure, Unreachable, lineHash } from './store.js';
 import { Outbox } from './outbox.js';
-
-/** A purchase refused because its entry is gone or bought is sent again off the list (SPEC 7): never lost. */
-const entryGone = new Set(['not_on_list', 'already_bought', 'unknown_list', 'list_deleted', 'item_deleted']);
+import { needs, settle } from './names.js';
 
 /** Ids made here, as SPEC 12 asks: every command and every thing it creates. */
 export const newId = () => crypto.randomUUID().toUpperCase();
@@ -66,20 +64,31 @@ export class Model extends EventTarget {
 
   /**
    * Forgets this browser's token. `revoke`: asks the hub first to revoke it (a copy of it works no more);
-   * what still waits in the outbox is then dropped (the person was told how much, and agreed). Without it
-   * (the hub refused the token), what waits is kept: joined again to the household, the phone sends it.
+   * what still waits in the outbox is then dropped (the person was told how much, and agreed). If the hub
+   * cannot be reached, the token is kept aside, apart from the household's data, and revoked the next time
+   * the app opens with a network (Store.revokeLater); answers false then. Without `revoke` (the hub refused
+   * the token), what waits is kept: joined again to the household, the phone sends it. Either way the views
+   * this browser kept go.
    */
   async signOut({ revoke = false } = {}) {
     this.stop();
     const session = this.store.session;
+    let revoked = true;
     if (revoke && session) {
-      try { await this.store.revoke(session.device); } catch { /* already revoked, or unreachable: forgotten all the same */ }
+      try { await this.store.revoke(session.device); } catch (error) {
+        // Already revoked (401): nothing more to do. Unreachable: revoked later.
+        if (!(error instanceof HubFailure)) { this.store.revokeLater(session); revoked = false; }
+      }
       await this.outbox.forget(session.household).catch(() => {});
-      if (globalThis.caches) await caches.delete('views').catch(() => {});
     }
+    await forgetViews();
     this.store.forget(session?.token);
+    // A view asked just before is kept by the service worker before it is answered: once answered, deleted too.
+    await this.store.settled();
+    await forgetViews();
     this.household = null;
     this.head = null;
+    return revoked;
   }
 
   // Commands
@@ -140,27 +149,31 @@ export class Model extends EventTarget {
 
   async send() {
     const retries = new Map();   // a retry's id → the command it stands for
+    const original = (command) => retries.get(command.id) ?? command.correlation ?? command.id;
+    const isFresh = (entry) => this.fresh.has(original(entry.command));
     for (let round = 0; round < 50 && this.session; round++) {
-      const waiting = batch(await this.outbox.all(this.session.household));
+      const all = await this.outbox.all(this.session.household);
+      const waiting = batch(all);
       if (waiting.length === 0) break;
       const results = await this.pushed(waiting);
       if (!results) break;   // unreachable: everything stays
+      // What a refusal means may depend on what the household holds now (an item of that name made meanwhile).
+      const seen = await this.seen(needs(waiting, results, isFresh));
+      if (!seen) break;      // the views could not be asked: the refused commands wait, and are pushed again
       let again = false, refused = 0;
       const done = [];
-      for (const entry of waiting) {
-        const result = results.get(entry.command.id);
-        if (!result) continue;
-        const original = retries.get(entry.command.id) ?? entry.command.correlation ?? entry.command.id;
-        if (result.ok) { done.push(entry.n); this.answer(original, result); continue; }
-        const retry = offList(entry.command, result.error);
-        if (retry) {
+      for (const step of settle(all, results, seen, newId, isFresh)) {
+        const entry = all.find((e) => e.n === step.n);
+        const first = original(entry.command);
+        if (step.step === 'done') { done.push(step.n); this.answer(first, step.result); }
+        else if (step.step === 'send') {
           // Recorded in the outbox before it is sent.
-          if (await this.outbox.replace(entry.n, retry)) { retries.set(retry.id, original); again = true; }
-        } else if (this.fresh.has(original)) {
-          done.push(entry.n);
-          this.answer(original, result);
+          if (await this.outbox.replace(step.n, step.command)) { retries.set(step.command.id, first); again = true; }
+        } else if (isFresh(entry)) {
+          done.push(step.n);
+          this.answer(first, { command: first, ok: false, error: step.error });
         } else {
-          await this.outbox.reject(entry.n, result.error);
+          await this.outbox.reject(step.n, step.error);
           refused += 1;
         }
       }
@@ -168,6 +181,32 @@ export class Model extends EventTarget {
       if (done.length) this.changed('push');
       // Again while anything moved (more may wait behind this push); never round and round on the same commands.
       if (!again && done.length === 0 && refused === 0) break;
+    }
+  }
+
+  /**
+   * What the hub's views say now, as `settle` needs it (names.js): the items, lists or locations by name, and
+   * the entries of some lists; null while the hub cannot be reached.
+   */
+  async seen({ kinds, lists }) {
+    const views = { item: 'all-items-by-name', list: 'lists', location: 'locations' };
+    try {
+      const seen = { entries: {} };
+      for (const kind of kinds) {
+        const answer = await this.store.view(views[kind], {}, { fresh: true });
+        seen[`${kind}s`] = answer[kind === 'item' ? 'items' : `${kind}s`];
+      }
+      for (const list of lists) {
+        const detail = await this.store.view('list-detail', { list }, { fresh: true }).catch((error) => {
+          if (error instanceof HubFailure && error.status === 404) return { entries: [] };
+          throw error;
+        });
+        seen.entries[list] = Object.fromEntries(detail.entries.filter((e) => !e.bought).map((e) => [e.item, e.quantity]));
+      }
+      return seen;
+    } catch (error) {
+      if (error instanceof Unreachable) { this.setOnline(false); return null; }
+      return { entries: {} };   // the views refused (not unreachable): decided without them, as refusals to show
     }
   }
 
@@ -269,6 +308,13 @@ export class Model extends EventTarget {
   }
 }
 
+/** Deletes the views the service worker kept, every session's (sw.js). */
+async function forgetViews() {
+  if (!globalThis.caches) return;
+  const keys = await caches.keys().catch(() => []);
+  await Promise.all(keys.filter((k) => k === 'views' || k.startsWith('views-')).map((k) => caches.delete(k).catch(() => {})));
+}
+
 /** As many waiting commands as one push may carry: at most 1,000, and well under the hub's 1 MiB body. */
 function batch(entries) {
   const taken = [];
@@ -279,11 +325,4 @@ function batch(entries) {
     taken.push(entry);
   }
   return taken;
-}
-
-/** The same purchase off any list, with a new command id, if `error` says its entry is gone; else null. */
-function offList(command, error) {
-  if (command.type !== 'PurchaseItem' || !command.data.list || !entryGone.has(error.code)) return null;
-  const { list, ...data } = command.data;
-  return { type: 'PurchaseItem', id: newId(), correlation: command.id, data };
 }

@@ -2,6 +2,8 @@
 // keeps. It decides nothing; the hub's core does (SPEC sections 7, 9 and 12).
 
 const sessionKey = 'shopevents.session';
+/** Tokens signed out without a network, to revoke when there is one: not the household's data, kept apart. */
+const revokeKey = 'shopevents.revoke';
 
 /** A refusal from the hub: its HTTP status, stable code and message. */
 export class HubFailure extends Error {
@@ -19,6 +21,12 @@ export class Store {
   constructor(base = '') {
     this.base = base;
     this.session = Store.loadSession();
+    this.inflight = new Set();   // the requests not answered yet
+  }
+
+  /** Resolves once the requests made until now are answered (or failed), or after `limit` ms. */
+  settled(limit = 3000) {
+    return Promise.race([Promise.allSettled([...this.inflight]), new Promise((resolve) => setTimeout(resolve, limit))]);
   }
 
   /** The household, actor, device and token this browser signed in with; null before. */
@@ -42,6 +50,12 @@ export class Store {
   }
 
   async request(method, path, options = {}) {
+    const asked = this.asked(method, path, options);
+    this.inflight.add(asked);
+    try { return await asked; } finally { this.inflight.delete(asked); }
+  }
+
+  async asked(method, path, options) {
     try {
       return await this.once(method, path, options);
     } catch (error) {
@@ -52,8 +66,9 @@ export class Store {
     }
   }
 
-  async once(method, path, { body, auth = true, signal, accept = 'application/json' } = {}) {
+  async once(method, path, { body, auth = true, signal, accept = 'application/json', fresh = false } = {}) {
     const headers = { Accept: accept };
+    if (fresh) headers['Cache-Control'] = 'no-cache';   // the hub's answer now, never the service worker's kept one
     if (auth && this.session) headers.Authorization = `Bearer ${this.session.token}`;
     if (body !== undefined) headers['Content-Type'] = typeof body === 'string' ? 'application/x-ndjson' : 'application/json';
     let response;
@@ -113,19 +128,46 @@ export class Store {
     await this.request('DELETE', this.householdPath(`/devices/${encodeURIComponent(device)}`));
   }
 
+  /** Keeps `session`'s token to revoke the next time the hub can be reached (signed out offline). */
+  revokeLater(session) {
+    const later = Store.revokesWaiting().filter((r) => r.token !== session.token);
+    later.push({ household: session.household, device: session.device, token: session.token });
+    localStorage.setItem(revokeKey, JSON.stringify(later));
+  }
+
+  static revokesWaiting() {
+    try { return JSON.parse(localStorage.getItem(revokeKey) || '[]').filter((r) => r && r.token); } catch { return []; }
+  }
+
+  /**
+   * Revokes the tokens signed out offline: each with its own token. One revoked, or refused as no longer
+   * valid (401), is forgotten; one the hub cannot be reached for waits for the next time.
+   */
+  async revokeWaiting() {
+    for (const r of Store.revokesWaiting()) {
+      try {
+        await fetch(`${this.base}/v1/households/${r.household}/devices/${encodeURIComponent(r.device)}`, {
+          method: 'DELETE', cache: 'no-store', headers: { Authorization: `Bearer ${r.token}`, Accept: 'application/json' },
+        }).then((answer) => { if (!answer.ok && answer.status !== 401 && answer.status !== 404) throw new Error(`HTTP ${answer.status}`); });
+      } catch { continue; }
+      localStorage.setItem(revokeKey, JSON.stringify(Store.revokesWaiting().filter((x) => x.token !== r.token)));
+    }
+  }
+
   async report() {
     return this.request('GET', this.householdPath('/report'), { accept: 'text/html' });
   }
 
   // Views (SPEC section 12): the same JSON as `shop-replay view NAME --json`.
 
-  async view(name, options = {}) {
+  /** A view; `fresh`: the hub's answer or a failure, never the copy kept for offline. */
+  async view(name, options = {}, { fresh = false } = {}) {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(options)) {
       if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
     }
     const suffix = query.toString() ? `?${query}` : '';
-    return JSON.parse(await this.request('GET', this.householdPath(`/views/${name}${suffix}`)));
+    return JSON.parse(await this.request('GET', this.householdPath(`/views/${name}${suffix}`), { fresh }));
   }
 
   // Sync (SPEC section 7 over section 9's route): one request line, one answer.

@@ -2,7 +2,8 @@
 // is escaped; nothing here talks to the hub or keeps state. No inline style
 // and no inline script (the Content-Security-Policy allows neither): colours
 // and bar lengths are data attributes that the view sets through the CSSOM.
-import { t, tn, languages, lang, refusal } from './i18n.js';
+import { t, tn, languages, lang, reasonWords } from './i18n.js';
+import { describe, label } from './refusals.js';
 import { money, amount, date, dateTime, duration, days } from './format.js';
 
 class Raw { constructor(text) { this.text = text; } }
@@ -212,11 +213,22 @@ export function suggestionOptions(items, typed) {
 }
 
 /** Commands that waited and were then refused: each with its message, kept until dismissed (SPEC 12). */
-export function refusals(kept) {
+/**
+ * The refusals kept for the person (refusals.js says each in words, with its way forward). `names`: the lists'
+ * and items' names by id; `lists`: the live lists an entry can go to instead.
+ */
+export function refusals(kept, names = new Map(), lists = []) {
   if (kept.length === 0) return html``;
-  return html`<h2 class="visually-hidden">${t('notDone')}</h2><ul>${kept.map((r) => html`<li>
-    <span>${t('notDoneItem', { what: r.label ?? r.command.type, why: refusal(r.error.code, r.error.message) })}</span>
-    <button data-action="dismiss" data-n="${r.n}">${t('dismiss')}</button></li>`)}</ul>`;
+  return html`<h2 class="visually-hidden">${t('notDone')}</h2><ul>${kept.map((r) => {
+    const shown = describe(r, { lang, names, reasons: reasonWords() });
+    const item = r.label ?? names.get(r.command.data?.item) ?? '';
+    const others = lists.filter((l) => l.id !== r.command.data?.list);
+    const elsewhere = shown.actions.includes('addElsewhere') && others.length > 0;
+    return html`<li><span>${shown.text}</span>
+    ${elsewhere ? html`<span class="elsewhere"><select id="elsewhere-${r.n}" aria-label="${label(lang, 'listFor', { item })}">${others.map((l) => option(l.id, l.name))}</select>
+      <button data-action="addElsewhere" data-n="${r.n}">${label(lang, 'addElsewhere')}</button></span>` : ''}
+    <button data-action="dismiss" data-n="${r.n}">${label(lang, 'dismiss')}</button></li>`;
+  })}</ul>`;
 }
 
 // Items
@@ -358,15 +370,23 @@ export function storeOrder(store, names) {
 
 // Trip
 
+// A trip is its shopper's: this phone's actor's own trip (`trip`), and the others' under way (`trips`), which any
+// member may end (someone may have left theirs running).
 export function trip(view, storesView, zone) {
   const running = view.trip;
-  if (!running) {
-    return html`<p>${t('noTrip')}</p><form class="card" data-form="startTrip">
+  const others = (view.trips || []).filter((other) => other.id !== running?.id);
+  return html`${running ? ownTrip(running, zone) : html`<p>${t('noTrip')}</p><form class="card" data-form="startTrip">
       ${field('trip-store', t('store'), html`<select id="trip-store" name="store">${option('', t('anyStore'), true)}
         ${storesView.stores.map((s) => option(s.id, s.name, false))}</select>`)}
-      <button class="primary" type="submit">${t('startTrip')}</button></form>`;
-  }
-  return html`<div class="card trip">
+      <button class="primary" type="submit">${t('startTrip')}</button></form>`}
+    ${others.length ? html`<section aria-labelledby="others-trips"><h3 id="others-trips">${t('othersTrips')}</h3><ul class="cards">${others.map((other) =>
+      html`<li class="card"><p>${other.store ? t('otherTripAt', { shopper: other.shopper, store: other.store.name }) : other.shopper}</p>
+        <p class="meta">${t('tripStarted', { time: dateTime(other.startedAt, zone) })}${other.paused ? html` · ${t('tripPaused')}` : ''}</p>
+        <button data-action="endTrip" data-trip="${other.id}">${t('endOthersTrip', { shopper: other.shopper })}</button></li>`)}</ul></section>` : ''}`;
+}
+
+function ownTrip(running, zone) {
+  return html`<h3>${t('yourTrip')}</h3><div class="card trip">
     <p class="timer" data-timer data-seconds="${running.activeSeconds}" data-paused="${running.paused}" role="timer" aria-live="off">0:00:00</p>
     ${running.store ? html`<p>${t('tripAt', { store: running.store.name })}</p>` : ''}
     <p class="meta">${t('tripStarted', { time: dateTime(running.startedAt, zone) })}${running.paused ? html` · ${t('tripPaused')}` : ''}</p>
