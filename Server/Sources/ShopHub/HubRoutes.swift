@@ -140,9 +140,10 @@ public struct HubRoutes: Sendable {
     }
 
     private func invite(_ request: Request, _ context: HubRequestContext) async throws -> Response {
-        try Self.requireJSON(request)
         var context = context
         let (household, device) = try await authenticate(request, &context)
+        // After the token (no form of another website carries one): a request without one is told so first.
+        try Self.requireJSON(request)
         try await requireOwner(device, household)
         let body = try await Self.object(request, context, limit: limits.maxBodyBytes)
         let actor = try Self.name(body, "actor")
