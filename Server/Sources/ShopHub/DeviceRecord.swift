@@ -18,10 +18,12 @@ public struct DeviceRecord: Hashable, Sendable {
     public var created: Timestamp
     public var lastSeen: Timestamp?
     public var revoked: Timestamp?
+    /// Revoked because its actor was removed from the household (`RemoveMember`): refused as `member_removed`.
+    public var memberRemoved: Bool
 
     public init(household: HouseholdID, name: String, actor: String, tokenHash: TokenHash, created: Timestamp,
-                lastSeen: Timestamp? = nil, revoked: Timestamp? = nil) {
+                lastSeen: Timestamp? = nil, revoked: Timestamp? = nil, memberRemoved: Bool = false) {
         self.household = household; self.name = name; self.actor = actor; self.tokenHash = tokenHash
-        self.created = created; self.lastSeen = lastSeen; self.revoked = revoked
+        self.created = created; self.lastSeen = lastSeen; self.revoked = revoked; self.memberRemoved = memberRemoved
     }
 }

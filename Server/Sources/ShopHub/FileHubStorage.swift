@@ -14,7 +14,8 @@ import Darwin
 ///   `fsync` a push, a repeated command id answered from its record.
 /// - `DIR/hub.ndjson`: the hub's own records, appended and `fsync`ed before a
 ///   request is answered: households, devices (with the SHA-256 of their
-///   tokens), revocations, invites (the SHA-256 of their codes), joins, and
+///   tokens), revocations (and why: a member removed), invites (the SHA-256 of
+///   their codes), cancelled invites, joins, and
 ///   when a device was last seen (at most once a minute a device).
 /// - `DIR/hub.lock`: held while serving; one `shop-hub` process a folder.
 /// - `DIR/hub.key`: the secret the per-address limits key their hash of a
@@ -238,8 +239,20 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
             guard let device = records.devices.values.first(where: { $0.household == household && $0.name == name && $0.revoked == nil }) else {
                 return false
             }
-            try append([.revoke(device.tokenHash, at: at)])
+            try append([.revoke(device.tokenHash, at: at, memberRemoved: false)])
             return true
+        }
+    }
+
+    public func removeMember(_ actor: String, of household: HouseholdID, at: Timestamp) async throws -> Int {
+        try await onRecords { [self] in
+            let devices = records.deviceOrder.compactMap { records.devices[$0] }
+                .filter { $0.household == household && $0.actor == actor && $0.revoked == nil }
+            let invites = records.invites.values.filter { $0.household == household && $0.actor == actor && !records.usedInvites.contains($0.codeHash) }
+            let lines = devices.map { RecordLine.revoke($0.tokenHash, at: at, memberRemoved: true) }
+                + invites.sorted { $0.id < $1.id }.map { RecordLine.cancelInvite($0.codeHash, at: at) }
+            if !lines.isEmpty { try append(lines) }
+            return devices.count
         }
     }
 
@@ -257,6 +270,24 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
 
     public func addInvite(_ invite: InviteRecord) async throws {
         try await onRecords { [self] in try append([.invite(invite)]) }
+    }
+
+    public func invites(of household: HouseholdID, at now: Timestamp) async throws -> [InviteRecord] {
+        try await onRecords { [self] in outstandingInvites(of: household, at: now) }
+    }
+
+    /// On the records' queue.
+    private func outstandingInvites(of household: HouseholdID, at now: Timestamp) -> [InviteRecord] {
+        records.invites.values.filter { $0.household == household && !records.usedInvites.contains($0.codeHash) && $0.expires > now }
+            .sorted { ($0.expires, $0.id) < ($1.expires, $1.id) }
+    }
+
+    public func cancelInvite(_ id: String, of household: HouseholdID, at now: Timestamp) async throws -> Bool {
+        try await onRecords { [self] in
+            guard let invite = outstandingInvites(of: household, at: now).first(where: { $0.id == id }) else { return false }
+            try append([.cancelInvite(invite.codeHash, at: now)])
+            return true
+        }
     }
 
     public func redeemInvite(codeHash: TokenHash, at now: Timestamp,
@@ -302,8 +333,11 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
                 if devices[device.tokenHash] == nil { deviceOrder.append(device.tokenHash) }
                 devices[device.tokenHash] = device
                 if let invite { usedInvites.insert(invite) }
-            case let .revoke(hash, at): devices[hash]?.revoked = at
+            case let .revoke(hash, at, memberRemoved):
+                devices[hash]?.revoked = at
+                devices[hash]?.memberRemoved = memberRemoved
             case let .invite(invite): invites[invite.codeHash] = invite
+            case let .cancelInvite(hash, _): usedInvites.insert(hash)
             case let .seen(hash, at):
                 devices[hash]?.lastSeen = at
                 seenWritten[hash] = at
@@ -315,8 +349,11 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
     private enum RecordLine {
         case household(id: HouseholdID, created: Timestamp, address: TokenHash?)
         case device(DeviceRecord, invite: TokenHash?)
-        case revoke(TokenHash, at: Timestamp)
+        /// `memberRemoved`: its actor was removed from the household (written `"why": "member_removed"`).
+        case revoke(TokenHash, at: Timestamp, memberRemoved: Bool)
         case invite(InviteRecord)
+        /// An owner cancelled the invite with this code's hash, or its member was removed: it is used up.
+        case cancelInvite(TokenHash, at: Timestamp)
         case seen(TokenHash, at: Timestamp)
 
         var json: JSONValue {
@@ -328,11 +365,14 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
                 return .object([("type", "device"), ("household", .string(d.household.description)), ("device", .string(d.name)),
                                 ("actor", .string(d.actor)), ("tokenHash", .string(d.tokenHash.hex)), ("created", .string(d.created.description))]
                                + (invite.map { [("invite", .string($0.hex))] } ?? []))
-            case let .revoke(hash, at):
-                return .object([("type", "revoke"), ("tokenHash", .string(hash.hex)), ("at", .string(at.description))])
+            case let .revoke(hash, at, memberRemoved):
+                return .object([("type", "revoke"), ("tokenHash", .string(hash.hex)), ("at", .string(at.description))]
+                               + (memberRemoved ? [("why", "member_removed")] : []))
             case let .invite(i):
                 return .object([("type", "invite"), ("household", .string(i.household.description)), ("codeHash", .string(i.codeHash.hex)),
-                                ("actor", .string(i.actor)), ("expires", .string(i.expires.description)), ("by", .string(i.by))])
+                                ("actor", .string(i.actor)), ("expires", .string(i.expires.description)), ("by", .string(i.by)), ("id", .string(i.id))])
+            case let .cancelInvite(hash, at):
+                return .object([("type", "cancelInvite"), ("codeHash", .string(hash.hex)), ("at", .string(at.description))])
             case let .seen(hash, at):
                 return .object([("type", "seen"), ("tokenHash", .string(hash.hex)), ("at", .string(at.description))])
             }
@@ -356,11 +396,16 @@ public final class FileHubStorage: HubStorage, @unchecked Sendable {
                                invite: hash("invite"))
             case "revoke":
                 guard let token = hash("tokenHash"), let at = time("at") else { return nil }
-                self = .revoke(token, at: at)
+                self = .revoke(token, at: at, memberRemoved: fields["why"] == "member_removed")
             case "invite":
                 guard let household, let code = hash("codeHash"), let actor = fields["actor"], let expires = time("expires"),
                       let by = fields["by"] else { return nil }
-                self = .invite(InviteRecord(household: household, codeHash: code, actor: actor, expires: expires, by: by))
+                // An invite an older hub recorded has no id: one made from its code's hash, the same at every start.
+                self = .invite(InviteRecord(household: household, codeHash: code, actor: actor, expires: expires, by: by,
+                                            id: fields["id"] ?? String(SHA256.hash(Array("invite \(code.hex)".utf8)).hex.prefix(16))))
+            case "cancelInvite":
+                guard let code = hash("codeHash"), let at = time("at") else { return nil }
+                self = .cancelInvite(code, at: at)
             case "seen":
                 guard let token = hash("tokenHash"), let at = time("at") else { return nil }
                 self = .seen(token, at: at)

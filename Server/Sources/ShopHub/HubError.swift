@@ -28,7 +28,16 @@ public struct HubError: Error, Hashable, Sendable {
     }
     /// A bearer token the hub does not know, or one revoked (the two are not told apart).
     public static let unknownToken = HubError(.unauthorized, "unauthorized", "the token is unknown or revoked")
-    public static let unknownInvite = HubError(.notFound, "unknown_invite", "the code is unknown, used or expired: ask an owner for a new one")
+    public static let unknownInvite = HubError(.notFound, "unknown_invite", "the code is unknown, used, cancelled or expired: ask an owner for a new one")
+    /// A token whose device's member was removed from the household (`RemoveMember`): every device of that
+    /// member stopped working at the removal, and stays so if the member is added again (a new invite joins anew).
+    public static let memberRemoved = HubError(.unauthorized, "member_removed",
+                                               "this device's member was removed from the household, so its token no longer works; an owner's new invite code joins again")
+    /// A body of a JSON route sent as anything but `application/json` (a form another website posts, for one).
+    public static func unsupportedMediaType(_ sent: String?) -> HubError {
+        HubError(.unsupportedMediaType, "unsupported_media_type",
+                 "this route takes a JSON body with Content-Type: application/json, not \(sent.map { bounded($0) } ?? "none")")
+    }
     public static func notFound(_ message: String) -> HubError { HubError(.notFound, "not_found", message) }
     public static func methodNotAllowed(_ message: String) -> HubError { HubError(.methodNotAllowed, "method_not_allowed", message) }
     public static func conflict(_ code: String, _ message: String) -> HubError { HubError(.conflict, code, message) }

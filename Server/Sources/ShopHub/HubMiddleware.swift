@@ -44,6 +44,8 @@ struct HubMiddleware: RouterMiddleware {
             response = Self.response(.badRequest("the request could not be read: \(type(of: error))"))
             code = "bad_request"
         }
+        // No answer is read as another type than the one it names (a JSON error as HTML, for one).
+        response.headers[.xContentTypeOptions] = "nosniff"
         if (200..<300).contains(response.status.code), let device = context.seenDevice.get() { await seen(device) }
         let route = refusedRoute ?? context.endpointPath ?? "unmatched"
         metrics.requests(request.method.rawValue, route, response.status.code).increment()

@@ -35,10 +35,19 @@ public protocol HubRecords: Sendable {
     func addDevice(_ device: DeviceRecord) async throws
     /// Revokes a device's token at once; false if the household has no such live device.
     func revokeDevice(_ name: String, of household: HouseholdID, at: Timestamp) async throws -> Bool
+    /// The member `actor` was removed from the household: every live device of that actor is revoked at
+    /// once (``DeviceRecord/memberRemoved``) and every outstanding invite for it cancelled, in one step,
+    /// so that adding the member again takes a new invite. How many devices it revoked.
+    func removeMember(_ actor: String, of household: HouseholdID, at: Timestamp) async throws -> Int
     /// Notes that a device was seen (its `lastSeen`); may be kept lazily. The routes call it only
     /// once a request is answered (2xx): a refused request writes nothing.
     func seen(_ device: DeviceRecord, at: Timestamp) async
     func addInvite(_ invite: InviteRecord) async throws
+    /// The household's outstanding invites at `now` (not used, not cancelled, not expired), soonest to expire first.
+    func invites(of household: HouseholdID, at now: Timestamp) async throws -> [InviteRecord]
+    /// Cancels the household's outstanding invite `id`: its code is refused from then on, as an unknown one.
+    /// False if the household has no such outstanding invite.
+    func cancelInvite(_ id: String, of household: HouseholdID, at now: Timestamp) async throws -> Bool
     /// The invite with this code's hash, if it exists, is unused and unexpired at `now`;
     /// it is used up by this call, whatever the caller does next, and enrols `device` in one step.
     func redeemInvite(codeHash: TokenHash, at now: Timestamp, enrolling device: @escaping @Sendable (InviteRecord) -> DeviceRecord) async throws -> (InviteRecord, DeviceRecord)?

@@ -53,6 +53,8 @@ public struct HubRoutes: Sendable {
         (.post, "/v1/households"),
         (.post, "/v1/join"),
         (.post, "/v1/households/{household}/invites"),
+        (.get, "/v1/households/{household}/invites"),
+        (.delete, "/v1/households/{household}/invites/{invite}"),
         (.get, "/v1/households/{household}/devices"),
         (.delete, "/v1/households/{household}/devices/{device}"),
         (.post, "/v1/households/{household}/sync"),
@@ -78,6 +80,8 @@ public struct HubRoutes: Sendable {
         router.post("/v1/households") { request, context in try await createHousehold(request, context) }
         router.post("/v1/join") { request, context in try await join(request, context) }
         router.post("/v1/households/:household/invites") { request, context in try await invite(request, context) }
+        router.get("/v1/households/:household/invites") { request, context in try await listInvites(request, context) }
+        router.delete("/v1/households/:household/invites/:invite") { request, context in try await cancelInvite(request, context) }
         router.get("/v1/households/:household/devices") { request, context in try await listDevices(request, context) }
         router.delete("/v1/households/:household/devices/:device") { request, context in try await revoke(request, context) }
         router.post("/v1/households/:household/sync") { request, context in try await sync(request, context) }
@@ -102,6 +106,7 @@ public struct HubRoutes: Sendable {
     // MARK: Households and devices
 
     private func createHousehold(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        try Self.requireJSON(request)
         let body = try await Self.object(request, context, limit: limits.maxBodyBytes)
         let device = try Self.name(body, "device"), actor = try Self.name(body, "actor")
         let now = clock.now()
@@ -114,10 +119,13 @@ public struct HubRoutes: Sendable {
         let record = DeviceRecord(household: household, name: device, actor: actor, tokenHash: TokenHash(of: token), created: now)
         try await storageCall { try await storage.createHousehold(household, firstDevice: record, from: context.clientAddress) }
         Counter(label: "shop_hub_households_created_total").increment()
-        return Self.json(.created, .object([("household", .string(household.description)), ("actor", .string(actor)), ("token", .string(token))]))
+        return Self.json(.created, .object([("household", .string(household.description)), ("actor", .string(actor)), ("token", .string(token))]),
+                         keptNowhere: true)
     }
 
     private func join(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        // Before the join's quota is spent: another website's form post spends none.
+        try Self.requireJSON(request)
         if let wait = joinLimiter.take(context.clientAddress, now: Self.seconds(clock)) {
             throw HubError.rateLimited("too many join attempts from this address", retryAfter: wait)
         }
@@ -132,12 +140,14 @@ public struct HubRoutes: Sendable {
         }
         guard let (invite, _) = redeemed else { throw HubError.unknownInvite }
         return Self.json(.created, .object([("household", .string(invite.household.description)), ("actor", .string(invite.actor)),
-                                            ("token", .string(token))]))
+                                            ("token", .string(token))]), keptNowhere: true)
     }
 
     private func invite(_ request: Request, _ context: HubRequestContext) async throws -> Response {
         var context = context
         let (household, device) = try await authenticate(request, &context)
+        // After the token (no form of another website carries one): a request without one is told so first.
+        try Self.requireJSON(request)
         try await requireOwner(device, household)
         let body = try await Self.object(request, context, limit: limits.maxBodyBytes)
         let actor = try Self.name(body, "actor")
@@ -154,6 +164,30 @@ public struct HubRoutes: Sendable {
             try await storage.addInvite(InviteRecord(household: household, codeHash: TokenHash(of: code), actor: actor, expires: expires, by: device.name))
         }
         return Self.json(.created, .object([("code", .string(code)), ("expires", .string(expires.description))]))
+    }
+
+    /// The outstanding invites (owners): who each is for, which device made it, when it expires; never its code.
+    private func listInvites(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        var context = context
+        let (household, device) = try await authenticate(request, &context)
+        try await requireOwner(device, household)
+        let invites = try await storageCall { try await storage.invites(of: household, at: clock.now()) }
+        return Self.json(.ok, .object([("invites", .array(invites.map { i in
+            .object([("id", .string(i.id)), ("actor", .string(i.actor)), ("by", .string(i.by)), ("expires", .string(i.expires.description))])
+        }))]))
+    }
+
+    /// Cancels an outstanding invite (owners): its code is refused at join from then on, as an unknown one.
+    private func cancelInvite(_ request: Request, _ context: HubRequestContext) async throws -> Response {
+        var context = context
+        let (household, device) = try await authenticate(request, &context)
+        try await requireOwner(device, household)
+        let sent = context.parameters.get("invite") ?? ""
+        let id = sent.removingPercentEncoding ?? sent
+        guard try await storageCall({ try await storage.cancelInvite(id, of: household, at: clock.now()) }) else {
+            throw HubError(.notFound, "unknown_invite", "household \(household) has no outstanding invite \(HubError.bounded(id))")
+        }
+        return Response(status: .noContent)
     }
 
     private func listDevices(_ request: Request, _ context: HubRequestContext) async throws -> Response {
@@ -199,10 +233,18 @@ public struct HubRoutes: Sendable {
         let started = ContinuousClock.now
         var answer: SyncResponse
         let generation = watch.generation(household)
-        answer = try await storageCall { try await storage.sync(household, syncRequest, as: device.actor, token: device.tokenHash) }
-        if case let .pull(after, hash) = syncRequest, wait > 0 {
-            answer = try await longPoll(household, after: after, hash: hash, device: device, until: started + .seconds(wait),
-                                        seen: generation, first: answer)
+        do {
+            answer = try await storageCall { try await storage.sync(household, syncRequest, as: device.actor, token: device.tokenHash) }
+            if case let .pull(after, hash) = syncRequest, wait > 0 {
+                answer = try await longPoll(household, after: after, hash: hash, device: device, until: started + .seconds(wait),
+                                            seen: generation, first: answer)
+            }
+        } catch let refusal as HubError where refusal.code == HubError.unknownToken.code {
+            // Found revoked by the statement that answered: why, as the token's record says.
+            throw await deadToken(device.tokenHash)
+        }
+        if case let .push(commands) = syncRequest, case let .results(results) = answer {
+            try await removeMembers(commands, results, of: household)
         }
         let seconds = started.duration(to: .now).seconds
         switch answer {
@@ -245,15 +287,53 @@ public struct HubRoutes: Sendable {
             // Every wake-up checks the token again: a revoke wakes the household's polls, so a revoked phone hears at once.
             try await requireLive(device)
             answer = try await storageCall { try await storage.sync(household, .pull(after: after, hash: hash), as: device.actor, token: device.tokenHash) }
+            // Its own member's removal, committed while it waited (on any process, whose revocation may still be on its
+            // way): the device is out from that line on.
+            if case let .lines(lines, _) = answer, Self.removes(device.actor, in: lines) { throw HubError.memberRemoved }
         }
         // Every wait ended in the token's check above: the answer goes to a live token.
         return answer
     }
 
-    /// `unauthorized` unless the device's token is still enrolled and not revoked.
+    /// `unauthorized` (or `member_removed`) unless the device's token is still enrolled and not revoked.
     private func requireLive(_ device: DeviceRecord) async throws {
         guard let current = try await storageCall({ try await storage.device(tokenHash: device.tokenHash) }), current.revoked == nil else {
-            throw HubError.unknownToken
+            throw await deadToken(device.tokenHash)
+        }
+    }
+
+    /// The refusal of a token that is not live: `member_removed` if its device was revoked because its member
+    /// was removed from the household, `unauthorized` for any other (unknown, revoked, or not to be looked up now).
+    func deadToken(_ hash: TokenHash) async -> HubError {
+        guard let device = try? await storage.device(tokenHash: hash), device.revoked != nil, device.memberRemoved else { return .unknownToken }
+        return .memberRemoved
+    }
+
+    /// After a push: every member an accepted `RemoveMember` removed loses every device at once, on every
+    /// process (their polls wake and are refused), and their outstanding invites; adding them again takes a
+    /// new invite. Done before the push is answered: a push whose answer is lost is sent again, answered from
+    /// its record, and removes again.
+    private func removeMembers(_ commands: [CommandEnvelope], _ results: [PushResult], of household: HouseholdID) async throws {
+        let accepted = Set(results.filter(\.ok).map(\.command))
+        var removed: [String] = []
+        for envelope in commands {
+            guard let id = envelope.id, accepted.contains(id), case let .removeMember(member) = envelope.command, !removed.contains(member) else { continue }
+            removed.append(member)
+        }
+        guard !removed.isEmpty else { return }
+        let now = clock.now()
+        for member in removed {
+            _ = try await storageCall { try await storage.removeMember(member, of: household, at: now) }
+        }
+        watch.bump(household)
+    }
+
+    /// Whether `lines` record the removal of `actor` from the household (a `MemberRemoved` of it).
+    static func removes(_ actor: String, in lines: [[UInt8]]) -> Bool {
+        lines.contains { line in
+            guard String(decoding: line, as: UTF8.self).contains("\"MemberRemoved\""),
+                  case let .event(recorded)? = try? EventLineCodec.decodeLine(line), case let .memberRemoved(member) = recorded.event else { return false }
+            return member == actor
         }
     }
 
@@ -282,7 +362,12 @@ public struct HubRoutes: Sendable {
         let (household, _) = try await authenticate(request, &context)
         let (views, head) = try await storageCall { try await folds.views(household) }
         let html = HouseholdReport(views: views, head: head, journal: "\(household).ndjson").html
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+        // A page of the household's own words under the web app's policy (no script runs in it, nothing is loaded
+        // from elsewhere), read as HTML only, and kept in no cache.
+        var headers = WebApp.securityHeaders()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
@@ -316,7 +401,7 @@ public struct HubRoutes: Sendable {
                           : try await storage.authenticate(tokenHash: hash, rate: rate, burst: burst, at: clock.now())
               }),
               device.tokenHash.matches(hash), device.revoked == nil else {
-            throw HubError.unknownToken
+            throw await deadToken(hash)
         }
         let wait: Int?
         switch decision {
@@ -377,9 +462,19 @@ public struct HubRoutes: Sendable {
         return trimmed
     }
 
-    static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.line(value))))
+    /// A JSON answer; `keptNowhere` for one that carries a token: no cache keeps it (`Cache-Control: no-store`).
+    static func json(_ status: HTTPResponse.Status, _ value: JSONValue, keptNowhere: Bool = false) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if keptNowhere { headers[.cacheControl] = "no-store" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.line(value))))
+    }
+
+    /// `unsupported_media_type` (415) unless the body is declared `application/json` (parameters such as
+    /// `; charset=utf-8` allowed): a plain form another website posts is refused before any work.
+    static func requireJSON(_ request: Request) throws {
+        let sent = request.headers[.contentType]
+        let type = sent?.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first?.trimmingBlanks.lowercased()
+        guard type == "application/json" else { throw HubError.unsupportedMediaType(sent) }
     }
 
     static func seconds(_ clock: Clock) -> Double { Double(clock.now().millisecondsSince1970) / 1000 }

@@ -1,7 +1,7 @@
 import Foundation
 import ShopEvents
 
-/// A join code an owner made: it works once, until it expires.
+/// A join code an owner made: it works once, until it expires or an owner cancels it.
 ///
 /// ```swift
 /// let code = Secrets.joinCode()
@@ -17,8 +17,10 @@ public struct InviteRecord: Hashable, Sendable {
     public var expires: Timestamp
     /// The device that made it.
     public var by: String
+    /// What owners name it by when they list or cancel it: random, and nothing of the code.
+    public var id: String
 
-    public init(household: HouseholdID, codeHash: TokenHash, actor: String, expires: Timestamp, by: String) {
-        self.household = household; self.codeHash = codeHash; self.actor = actor; self.expires = expires; self.by = by
+    public init(household: HouseholdID, codeHash: TokenHash, actor: String, expires: Timestamp, by: String, id: String = Secrets.inviteID()) {
+        self.household = household; self.codeHash = codeHash; self.actor = actor; self.expires = expires; self.by = by; self.id = id
     }
 }

@@ -84,9 +84,40 @@ public final class MemoryHubStorage: HubStorage, Sendable {
         }
     }
 
+    public func removeMember(_ actor: String, of household: HouseholdID, at: Timestamp) async throws -> Int {
+        withState { state in
+            let revoked = state.devices.values.filter { $0.household == household && $0.actor == actor && $0.revoked == nil }
+            for device in revoked {
+                state.devices[device.tokenHash]?.revoked = at
+                state.devices[device.tokenHash]?.memberRemoved = true
+            }
+            for invite in state.invites.values where invite.household == household && invite.actor == actor {
+                state.usedInvites.insert(invite.codeHash)
+            }
+            return revoked.count
+        }
+    }
+
     public func seen(_ device: DeviceRecord, at: Timestamp) async { withState { $0.devices[device.tokenHash]?.lastSeen = at } }
 
     public func addInvite(_ invite: InviteRecord) async throws { withState { $0.invites[invite.codeHash] = invite } }
+
+    public func invites(of household: HouseholdID, at now: Timestamp) async throws -> [InviteRecord] {
+        withState { state in
+            state.invites.values.filter { $0.household == household && !state.usedInvites.contains($0.codeHash) && $0.expires > now }
+                .sorted { ($0.expires, $0.id) < ($1.expires, $1.id) }
+        }
+    }
+
+    public func cancelInvite(_ id: String, of household: HouseholdID, at now: Timestamp) async throws -> Bool {
+        withState { state in
+            guard let invite = state.invites.values.first(where: {
+                $0.household == household && $0.id == id && !state.usedInvites.contains($0.codeHash) && $0.expires > now
+            }) else { return false }
+            state.usedInvites.insert(invite.codeHash)
+            return true
+        }
+    }
 
     public func redeemInvite(codeHash: TokenHash, at now: Timestamp,
                              enrolling device: @escaping @Sendable (InviteRecord) -> DeviceRecord) async throws -> (InviteRecord, DeviceRecord)? {

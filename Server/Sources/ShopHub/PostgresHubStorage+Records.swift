@@ -176,13 +176,20 @@ extension PostgresHubStorage {
 
     func deviceNow(tokenHash: TokenHash) async throws -> DeviceRecord? {
         let rows = try await client.query("""
-            SELECT d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms
+            SELECT d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms, d.revoked_why
             FROM tokens t JOIN devices d ON d.household = t.household AND d.token_hash = t.token_hash
             WHERE t.token_hash = \(tokenHash.hex)
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String, String, Int64, Int64?, Int64?).self) { return Self.device(row) }
+        for try await row in rows.decode((UUID, String, String, String, Int64, Int64?, Int64?, String?).self) {
+            var device = Self.device((row.0, row.1, row.2, row.3, row.4, row.5, row.6))
+            device?.memberRemoved = row.7 == Self.memberRemovedWhy
+            return device
+        }
         return nil
     }
+
+    /// What `devices.revoked_why` holds for a device revoked because its member was removed.
+    static let memberRemovedWhy = "member_removed"
 
     public func devices(of household: HouseholdID) async throws -> [DeviceRecord] {
         try await answered { try await self.devicesNow(of: household) }
@@ -227,6 +234,32 @@ extension PostgresHubStorage {
         return !revoked.isEmpty
     }
 
+    public func removeMember(_ actor: String, of household: HouseholdID, at: Timestamp) async throws -> Int {
+        try await answered { try await self.removeMemberNow(actor, of: household, at: at) }
+    }
+
+    func removeMemberNow(_ actor: String, of household: HouseholdID, at: Timestamp) async throws -> Int {
+        let revoked = try await transaction { connection -> [String] in
+            let rows = try await connection.query("""
+                UPDATE devices SET revoked_ms = \(at.millisecondsSince1970), revoked_why = \(Self.memberRemovedWhy)
+                WHERE household = \(household.uuid) AND actor = \(actor) AND revoked_ms IS NULL RETURNING token_hash
+                """, logger: logger)
+            var revoked: [String] = []
+            for try await token in rows.decode(String.self) { revoked.append(token) }
+            try await connection.query("""
+                UPDATE invites SET cancelled_ms = \(at.millisecondsSince1970)
+                WHERE household = \(household.uuid) AND actor = \(actor) AND used_ms IS NULL AND cancelled_ms IS NULL
+                """, logger: logger)
+            return revoked
+        }
+        forget(revoked)
+        if !revoked.isEmpty {
+            // Every process's polls of the household wake and check their tokens, as for a revoke.
+            _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(household.description))", logger: logger)
+        }
+        return revoked.count
+    }
+
     public func seen(_ device: DeviceRecord, at: Timestamp) async {
         // At most a write a minute a device: a busy device's every request does not write.
         if let last = device.lastSeen, at.millisecondsSince1970 - last.millisecondsSince1970 < 60_000 { return }
@@ -245,10 +278,39 @@ extension PostgresHubStorage {
     func addInviteNow(_ invite: InviteRecord) async throws {
         try await transaction { connection in
             try await connection.query("""
-                INSERT INTO invites (household, code_hash, actor, expires_ms, by_device)
-                VALUES (\(invite.household.uuid), \(invite.codeHash.hex), \(invite.actor), \(invite.expires.millisecondsSince1970), \(invite.by))
+                INSERT INTO invites (household, code_hash, actor, expires_ms, by_device, invite_id)
+                VALUES (\(invite.household.uuid), \(invite.codeHash.hex), \(invite.actor), \(invite.expires.millisecondsSince1970), \(invite.by), \(invite.id))
                 """, logger: logger)
             try await connection.query("INSERT INTO invite_codes (code_hash, household) VALUES (\(invite.codeHash.hex), \(invite.household.uuid))", logger: logger)
+        }
+    }
+
+    public func invites(of household: HouseholdID, at now: Timestamp) async throws -> [InviteRecord] {
+        try await answered { try await self.invitesNow(of: household, at: now) }
+    }
+
+    func invitesNow(of household: HouseholdID, at now: Timestamp) async throws -> [InviteRecord] {
+        let rows = try await client.query("""
+            SELECT code_hash, actor, expires_ms, by_device, invite_id FROM invites
+            WHERE household = \(household.uuid) AND used_ms IS NULL AND cancelled_ms IS NULL AND expires_ms > \(now.millisecondsSince1970)
+            ORDER BY expires_ms, invite_id
+            """, logger: logger)
+        var all: [InviteRecord] = []
+        for try await (code, actor, expires, by, id) in rows.decode((String, String, Int64, String, String).self) {
+            guard let hash = TokenHash(hex: code) else { continue }
+            all.append(InviteRecord(household: household, codeHash: hash, actor: actor, expires: Timestamp(millisecondsSince1970: expires), by: by, id: id))
+        }
+        return all
+    }
+
+    public func cancelInvite(_ id: String, of household: HouseholdID, at now: Timestamp) async throws -> Bool {
+        try await answered {
+            let rows = try await self.client.query("""
+                UPDATE invites SET cancelled_ms = \(now.millisecondsSince1970)
+                WHERE household = \(household.uuid) AND invite_id = \(id) AND used_ms IS NULL AND cancelled_ms IS NULL
+                AND expires_ms > \(now.millisecondsSince1970) RETURNING code_hash
+                """, logger: self.logger)
+            return try await rows.collect().count > 0
         }
     }
 
@@ -264,7 +326,7 @@ extension PostgresHubStorage {
             let rows = try await connection.query("""
                 SELECT i.household, i.actor, i.expires_ms, i.by_device FROM invite_codes c
                 JOIN invites i ON i.household = c.household AND i.code_hash = c.code_hash
-                WHERE c.code_hash = \(codeHash.hex) AND i.used_ms IS NULL AND i.expires_ms > \(now.millisecondsSince1970)
+                WHERE c.code_hash = \(codeHash.hex) AND i.used_ms IS NULL AND i.cancelled_ms IS NULL AND i.expires_ms > \(now.millisecondsSince1970)
                 FOR UPDATE OF i
                 """, logger: logger)
             for try await (household, actor, expires, by) in rows.decode((UUID, String, Int64, String).self) {

@@ -85,6 +85,13 @@ extension PostgresHubStorage {
             table("rate_limits", "household uuid NOT NULL, token_hash text NOT NULL, tokens double precision NOT NULL, at_ms bigint NOT NULL, PRIMARY KEY (household, token_hash)"),
             // 3: the hub's secrets (the key of the per-address limits' hashes), a small reference table.
             ["CREATE TABLE shop_hub_secrets (name text PRIMARY KEY, secret text NOT NULL)"],
+            // 4: why a device was revoked (a member removed), an invite's id (random; older invites get one) and its cancellation.
+            [
+                "ALTER TABLE devices ADD COLUMN revoked_why text",
+                "ALTER TABLE invites ADD COLUMN invite_id text",
+                "ALTER TABLE invites ADD COLUMN cancelled_ms bigint",
+                "UPDATE invites SET invite_id = substr(md5(random()::text || code_hash), 1, 16) WHERE invite_id IS NULL",
+            ],
         ]
     }
 }

@@ -47,6 +47,14 @@ public enum Secrets {
         return "she_" + text
     }
 
+    /// An invite's id (``InviteRecord/id``): 64 random bits, 16 hex digits.
+    public static func inviteID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = UInt64.random(in: .min ... .max, using: &generator)
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// Crockford's base 32: no I, L, O or U, so that a code read aloud or typed is hard to get wrong.
     static let codeAlphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 

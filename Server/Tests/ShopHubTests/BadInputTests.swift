@@ -152,7 +152,7 @@ struct BadInputTests {
         let routes: [(String, String, Any?)] = [
             ("POST", "/invites", ["actor": "eve"]), ("GET", "/devices", nil), ("DELETE", "/devices/ana-phone", nil),
             ("POST", "/sync", ["pull": ["after": 0, "hash": Self.zeros]]), ("GET", "/report", nil), ("GET", "/journal", nil),
-            ("GET", "/views/lists", nil),
+            ("GET", "/views/lists", nil), ("GET", "/invites", nil), ("DELETE", "/invites/nothing", nil),
         ]
         func call(_ method: String, _ path: String, token: String?, body: Any?, on base: String = base) async throws -> Answer {
             if let body { return try await api.call(method, base, path, token: token, json: body) }
@@ -201,6 +201,19 @@ struct BadInputTests {
         #expect(try await api.call("GET", base, "\(h)/devices", token: ben).errorCode == "forbidden")
         #expect(try await api.call("GET", base, "\(h)/journal", token: ben).errorCode == "forbidden")
         #expect(try await api.call("DELETE", base, "\(h)/devices/nobody", token: owner).errorCode == "unknown_device")
+        // The outstanding invites, listed and one cancelled (owners); a body not sent as JSON (another website's form): 415.
+        _ = try await api.call("POST", base, "\(h)/invites", token: owner, json: ["actor": "cleo"])
+        let outstanding = try await api.call("GET", base, "\(h)/invites", token: owner)
+        let inviteID = try #require((outstanding.json["invites"] as? [[String: Any]])?.last?["id"] as? String, "\(outstanding.text)")
+        #expect(try await api.call("DELETE", base, "\(h)/invites/\(inviteID)", token: owner).status == 204)
+        before = files()
+        refused(try await api.call("DELETE", base, "\(h)/invites/\(inviteID)", token: owner), 404, "unknown_invite", "an invite cancelled already")
+        refused(try await api.call("GET", base, "\(h)/invites", token: ben), 403, "forbidden", "a member lists the invites")
+        for path in ["/v1/households", "/v1/join", "\(h)/invites"] {
+            let form = try RawHTTP.post(port: asked.port, path, headers: ["Content-Type": "text/plain", "Authorization": "Bearer \(owner)"],
+                                        body: Array(#"{"actor":"x","device":"d","code":"00000-00000"}"#.utf8))
+            refused(api.check(form, "POST", path), 415, "unsupported_media_type", "\(path) as text/plain")
+        }
 
         // The routes any member's device may use, and the probes.
         let report = try await api.call("GET", base, "\(h)/report", token: ben)
@@ -247,8 +260,8 @@ struct BadInputTests {
             var drained = 0
             while drained < 40, try await api.call("GET", slow.base, "/v1/households/\(stranger.id)/devices", token: stranger.ownerToken).status != 429 { drained += 1 }
             // A DELETE that got through would revoke the token's own device (and every later answer
-            // would be 401): past the rate, it names a device the household does not have.
-            let target = "/v1/households/\(stranger.id)" + (method == "DELETE" ? "/devices/nobody" : path)
+            // would be 401): past the rate, it names a device the household does not have (an invite's, none it has).
+            let target = "/v1/households/\(stranger.id)" + (method == "DELETE" && path.hasPrefix("/devices/") ? "/devices/nobody" : path)
             let bytes = try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) }
             let url = slow.base + target, token = stranger.ownerToken
             let answers = try await withThrowingTaskGroup(of: Answer.self) { group in

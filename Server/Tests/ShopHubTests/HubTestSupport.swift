@@ -140,8 +140,10 @@ final class HubProcess: @unchecked Sendable {
             defer { tool.remove() }
             let query = """
                 SELECT 'h ' || household || ' ' || created_ms || ' ' || head_seq || ' ' || head_hash FROM households
-                UNION ALL SELECT 'd ' || household || ' ' || token_hash || ' ' || name || ' ' || actor || ' ' || coalesce(revoked_ms::text, '-') FROM devices
-                UNION ALL SELECT 'i ' || household || ' ' || code_hash || ' ' || actor || ' ' || coalesce(used_ms::text, '-') FROM invites
+                UNION ALL SELECT 'd ' || household || ' ' || token_hash || ' ' || name || ' ' || actor || ' ' || coalesce(revoked_ms::text, '-')
+                    || ' ' || coalesce(revoked_why, '-') FROM devices
+                UNION ALL SELECT 'i ' || household || ' ' || code_hash || ' ' || actor || ' ' || coalesce(used_ms::text, '-')
+                    || ' ' || invite_id || ' ' || coalesce(cancelled_ms::text, '-') FROM invites
                 UNION ALL SELECT 't ' || token_hash || ' ' || household FROM tokens
                 UNION ALL SELECT 'c ' || code_hash || ' ' || household FROM invite_codes
                 UNION ALL SELECT 'a ' || address_hash || ' ' || household FROM household_creations

@@ -48,14 +48,16 @@ struct RouteHub {
         try await run(try configuration(backend, in: folder, limits: limits), body)
     }
 
-    func call(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: [UInt8]? = nil) async throws -> TestResponse {
+    func call(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: [UInt8]? = nil,
+              contentType: String? = nil) async throws -> TestResponse {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
+        if let contentType { headers[.contentType] = contentType }
         return try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) })
     }
 
     func call(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: JSONValue) async throws -> TestResponse {
-        try await call(method, path, token: token, body: SyncWire.line(json))
+        try await call(method, path, token: token, body: SyncWire.line(json), contentType: "application/json")
     }
 
     /// A sync request's answer, decoded.
@@ -232,7 +234,12 @@ struct RouteTests {
             let pull = String(decoding: SyncWire.encode(.pull(after: 0, hash: .zero)), as: UTF8.self)
             let waitTooLong = Array(pull.replacingOccurrences(of: "}}\n", with: ",\"wait\":61}}\n").utf8)
             let cases: [(String, RouteHub.Request, HubError)] = [
-                ("a body that is no object", .init(.post, "/v1/households", body: Array("nope".utf8)), .badRequest("the body is a JSON object")),
+                ("a body that is no object", .init(.post, "/v1/households", body: Array("nope".utf8), contentType: "application/json"),
+                 .badRequest("the body is a JSON object")),
+                ("a body sent as a form", .init(.post, "/v1/households", body: Array(#"{"device":"d","actor":"a"}"#.utf8), contentType: "text/plain"),
+                 .unsupportedMediaType("text/plain")),
+                ("a body sent with no type", .init(.post, "/v1/join", body: Array(#"{"code":"AAAAA-BBBBB","device":"d"}"#.utf8)),
+                 .unsupportedMediaType(nil)),
                 ("no device", .init(.post, "/v1/households", json: .object([("actor", "ann")])), .badRequest("\"device\" is required, a string")),
                 ("a blank actor", .init(.post, "/v1/households", json: .object([("device", "d"), ("actor", "  ")])),
                  .badRequest("\"actor\" is 1 to 100 characters with no control characters")),
@@ -317,17 +324,18 @@ extension RouteHub {
         var path: String
         var token: String?
         var body: [UInt8]?
+        var contentType: String?
 
-        init(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: [UInt8]? = nil) {
-            self.method = method; self.path = path; self.token = token; self.body = body
+        init(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: [UInt8]? = nil, contentType: String? = nil) {
+            self.method = method; self.path = path; self.token = token; self.body = body; self.contentType = contentType
         }
 
         init(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: JSONValue) {
-            self.init(method, path, token: token, body: SyncWire.line(json))
+            self.init(method, path, token: token, body: SyncWire.line(json), contentType: "application/json")
         }
     }
 
     func call(_ request: Request) async throws -> TestResponse {
-        try await call(request.method, request.path, token: request.token, body: request.body)
+        try await call(request.method, request.path, token: request.token, body: request.body, contentType: request.contentType)
     }
 }

@@ -62,7 +62,8 @@ const screens = {
         view.setTitle(t('appName'));
         const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
         const kept = sessionStorage.getItem('shopevents.notice');
-        const notice = model.unstarted ? t('unstartedNotice') : kept === 'later' ? t('signedOutOfflineNotice') : kept ? t('revokedNotice') : null;
+        const notice = model.unstarted ? t('unstartedNotice') : kept === 'later' ? t('signedOutOfflineNotice')
+          : kept === 'member_removed' ? t('member_removed') : kept ? t('revokedNotice') : null;
         view.mount(tpl.welcome({ currency: lang === 'de' ? 'EUR' : guessCurrency(), timeZone: zone, device: t('defaultDevice') }, notice), { focus: false });
       },
       async refresh() {},
@@ -218,12 +219,15 @@ const screens = {
         this.members = members.members.map((m) => m.member);
         view.region('members', tpl.members(members, me, owner));
         if (!owner) { view.region('owners', tpl.html`<p class="help">${t('ownersOnly')}</p>`); return; }
+        const [devices, waiting] = await Promise.all([store.devices(), store.invites()]);
         const form = document.querySelector('form[data-form="invite"]');
-        if (form && form.contains(document.activeElement)) return;
-        const codes = document.querySelector('[data-region="inviteCode"]')?.innerHTML ?? '';
-        view.region('owners', tpl.owners(await store.devices(), store.session.device, model.zone));
-        const box = document.querySelector('[data-region="inviteCode"]');
-        if (box && codes) box.innerHTML = codes;   // the codes shown this visit, drawn by us above
+        if (!form || !form.contains(document.activeElement)) {
+          const codes = document.querySelector('[data-region="inviteCode"]')?.innerHTML ?? '';
+          view.region('owners', tpl.owners(devices, store.session.device, model.zone));
+          const box = document.querySelector('[data-region="inviteCode"]');
+          if (box && codes) box.innerHTML = codes;   // the codes shown this visit, drawn by us above
+        }
+        view.region('invites', tpl.invites(waiting, model.zone));
       },
     };
   },
@@ -298,20 +302,23 @@ async function redraw() {
     try { await screen.refresh(); }
     catch (error) {
       if (error instanceof HubFailure && error.status === 404 && screen.name !== 'lists') { location.hash = '#/lists'; return; }
-      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true }); return; }
+      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true, why: error.code }); return; }
       failed(error);
     }
   })();
   await refreshing;
   refreshing = null;
-  if (again && current === screen) { again = false; await redraw(); }
+  // Again for the screen shown now, also when it is another than the one just drawn: a screen mounted
+  // while the last one was being drawn asked for its first drawing here.
+  if (again) { again = false; await redraw(); }
 }
 
-/** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so. */
-async function signedOut({ revoked = false, revoke = false } = {}) {
+/** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so
+ * (`why`: the hub's code; `member_removed` is said in its own words). */
+async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
   // Signed out without a network: the token works until the app next reaches the hub, and the screen says so.
   const now = await model.signOut({ revoke });
-  if (revoked) sessionStorage.setItem('shopevents.notice', 'revoked');
+  if (revoked) sessionStorage.setItem('shopevents.notice', why === 'member_removed' ? why : 'revoked');
   else if (!now) sessionStorage.setItem('shopevents.notice', 'later');
   else sessionStorage.removeItem('shopevents.notice');
   document.body.removeAttribute('data-role');
@@ -474,6 +481,9 @@ view.bind({
     try { await store.revoke(el.dataset.device); await redraw(); } catch (error) { failed(error); }
   },
   invite: (form, data) => invite(form, data),
+  cancelInvite: async (el) => {
+    try { await store.cancelInvite(el.dataset.invite); await redraw(); } catch (error) { failed(error); }
+  },
 
   // Report
   downloadReport: async () => {
@@ -623,6 +633,7 @@ async function invite(form, data) {
     form.reset();
     const box = document.querySelector('[data-region="inviteCode"]');
     box?.insertAdjacentHTML('afterbegin', tpl.text(tpl.inviteCode(answer.code, actor, answer.expires, model.zone)));
+    view.region('invites', tpl.invites(await store.invites(), model.zone));
   } catch (error) { failed(error); }
 }
 
@@ -710,7 +721,7 @@ async function applyRole() {
 async function begin() {
   cached.clear();
   try { await model.refreshHousehold(); } catch (error) {
-    if (error instanceof HubFailure && error.status === 401) { signedOut(); return; }
+    if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: error.code === 'member_removed', why: error.code }); return; }
   }
   await applyRole();
   if (!location.hash || location.hash === '#/') location.hash = '#/lists';
@@ -743,7 +754,7 @@ model.addEventListener('pending', () => { showPending(); soon(); });
 window.addEventListener('online', () => { model.retryNow(); store.revokeWaiting(); });
 // The app and the last views open without a network (sw.js, SPEC 12).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
-model.addEventListener('signedOut', () => signedOut({ revoked: true }));
+model.addEventListener('signedOut', (event) => signedOut({ revoked: true, why: event.detail }));
 document.addEventListener('keydown', (event) => { if (event.key === 'Escape') view.closeToast(); });
 window.addEventListener('hashchange', () => {
   // "Skip to content" is no screen: it moves the focus to the screen shown.

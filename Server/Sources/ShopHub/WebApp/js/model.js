@@ -220,7 +220,7 @@ export class Model extends EventTarget {
       return new Map(results.map((r) => [r.command, r]));
     } catch (error) {
       if (error instanceof Unreachable) { this.setOnline(false); return null; }
-      if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut')); return null; }
+      if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code })); return null; }
       if (error instanceof HubFailure && waiting.length > 1) {
         // The push as a whole was refused (a line the hub cannot read): its halves, so that only that line is refused.
         const half = Math.ceil(waiting.length / 2);
@@ -295,7 +295,7 @@ export class Model extends EventTarget {
       } catch (error) {
         if (error.name === 'AbortError' || this.stopped) return;
         if (error instanceof HubFailure && error.status === 401) {
-          this.dispatchEvent(new CustomEvent('signedOut'));
+          this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code }));
           return;
         }
         if (error instanceof HubFailure && error.status === 409) { this.head = null; continue; }   // diverged: ask the head again

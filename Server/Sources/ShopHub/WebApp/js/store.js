@@ -111,6 +111,15 @@ export class Store {
     return JSON.parse(await this.request('POST', this.householdPath('/invites'), { body: { actor } }));
   }
 
+  /** The invites not used yet (owners): `[{id, actor, by, expires}]`. */
+  async invites() {
+    return JSON.parse(await this.request('GET', this.householdPath('/invites'))).invites;
+  }
+
+  async cancelInvite(id) {
+    await this.request('DELETE', this.householdPath(`/invites/${encodeURIComponent(id)}`));
+  }
+
   async devices() {
     return JSON.parse(await this.request('GET', this.householdPath('/devices'))).devices;
   }

@@ -447,10 +447,19 @@ export function owners(devices, me, zone) {
       <button class="primary" type="submit">${t('invite')}</button>
       <ul class="invite-code" data-region="inviteCode" role="status"></ul>
     </form>
+    <h3 id="waiting-title">${t('outstandingInvites')}</h3>
+    <div data-region="invites"></div>
     <h3>${t('devices')}</h3>
     <ul class="cards">${devices.map((d) => html`<li class="card"><span class="name" id="${idOf('dev', d.device)}">${d.device}</span>
       <span class="meta">${d.actor}${d.lastSeen ? html` · ${t('lastSeen', { date: dateTime(d.lastSeen, zone) })}` : ''}${d.device === me ? html` · ${t('thisDevice')}` : ''}</span>
  ${d.device === me ? '' : html`<button class="danger" data-action="revoke" data-device="${d.device}" data-name="${d.device}" aria-describedby="${idOf('dev', d.device)}">${t('revoke')}</button>`}</li>`)}</ul>`;
+}
+
+/** The invites not used yet: whom each is for, who made it, until when; a "Cancel invite" each. */
+export function invites(waiting, zone) {
+  if (waiting.length === 0) return html`<p class="help">${t('noInvites')}</p>`;
+  return html`<ul class="cards">${waiting.map((i) => html`<li class="card"><span class="name" id="${idOf('inv', i.id)}">${t('inviteWaiting', { actor: i.actor, by: i.by, date: dateTime(i.expires, zone) })}</span>
+    <button class="danger" data-action="cancelInvite" data-invite="${i.id}" aria-describedby="${idOf('inv', i.id)}">${t('cancelInvite')}</button></li>`)}</ul>`;
 }
 
 export function inviteCode(code, actor, expires, zone) {
