@@ -336,7 +336,8 @@ final class TooManyConnections: ChannelDuplexHandler, RemovableChannelHandler {
         guard !answered else { return }
         answered = true
         let body = refusal.body
-        var head = "HTTP/1.1 \(refusal.status.code) \(refusal.status.reasonPhrase)\r\nContent-Type: application/json\r\n"
+        // nosniff, as every answer of the API (HubMiddleware), though this one comes before any parser.
+        var head = "HTTP/1.1 \(refusal.status.code) \(refusal.status.reasonPhrase)\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n"
         head += "Content-Length: \(body.count)\r\n"
         if let after = refusal.retryAfter { head += "Retry-After: \(after)\r\n" }
         head += "Connection: close\r\n\r\n"

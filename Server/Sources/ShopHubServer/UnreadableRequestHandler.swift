@@ -55,6 +55,7 @@ final class UnreadableRequestHandler: ChannelInboundHandler, RemovableChannelHan
         let body = refusal.body
         let head = HTTPResponse(status: refusal.status, headerFields: [
             .contentType: "application/json", .contentLength: "\(body.count)", .connection: "close",
+            .xContentTypeOptions: "nosniff",   // as every answer of the API (HubMiddleware), also before any route
         ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
