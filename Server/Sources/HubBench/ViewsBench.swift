@@ -4,7 +4,7 @@ import ShopEvents
 import Glibc
 #endif
 
-// `hub-bench views`: views over HTTP (SPEC section 12: p99 under 20 ms for a household of 100,000
+// `hub-bench views`: views over HTTP (docs/HUB.md, "Views over HTTP": p99 under 20 ms for a household of 100,000
 // events). A household's journal (given, or `shop-replay bench`'s synthetic one) is imported with
 // `shop-hub household import`, the hub started over it, and each view asked N times in turn over one
 // keep-alive connection on loopback, beside `/healthz` (a route that answers at once) in the same run:

@@ -5,7 +5,7 @@ import Hummingbird
 import NIOCore
 import ShopEvents
 
-/// The household's web app (SPEC section 12): the HTML, CSS and JavaScript
+/// The household's web app (docs/APP.md): the HTML, CSS and JavaScript
 /// modules in `Server/Sources/ShopHub/WebApp`, served as they are — no build
 /// step — from memory, each file read once at start.
 ///

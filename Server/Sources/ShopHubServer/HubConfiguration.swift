@@ -27,7 +27,7 @@ struct HubConfiguration: Sendable {
         var key: String
     }
 
-    /// Which copy of the web app the hub serves at `/` (SPEC section 12).
+    /// Which copy of the web app the hub serves at `/` (docs/APP.md).
     enum App: Sendable, Equatable {
         /// The one built into the hub (its resources beside the executable); none if they were not copied with it.
         case bundled

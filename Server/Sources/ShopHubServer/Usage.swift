@@ -8,7 +8,7 @@ Usage: shop-hub serve [--host 127.0.0.1] [--port 8080] [--data DIR | --postgres 
                       [--head-timeout 10] [--body-timeout 30] [--idle-timeout 75] [--connections-per-address 100]
                       [--trusted-proxy CIDR ...] [--app DIR | --no-app]
 
-serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
+serve      answers the routes of docs/HUB.md until SIGTERM or SIGINT (it
            finishes the requests it holds, takes no more, exits 0). --data is
            the folder of the embedded storage (default ./shop-hub-data, made
            if missing); --port 0 takes any free port. It prints
@@ -33,7 +33,7 @@ serve      answers the routes of SPEC section 9 until SIGTERM or SIGINT (it
            are ignored. A trusted proxy's connections are not capped. A
            database that cannot be used stops it within 10 seconds, exit 3,
            with the database's reason.
-           The household's web app (SPEC section 12) is at / : open
+           The household's web app (docs/APP.md) is at / : open
            http://HOST:PORT in a browser. It is the copy built into the hub;
            --app DIR serves the one in DIR instead (a copy of
            Server/Sources/ShopHub/WebApp, read at start), --no-app none.

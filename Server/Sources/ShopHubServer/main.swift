@@ -3,7 +3,7 @@ import Logging
 import ShopEvents
 import ShopHub
 
-// shop-hub: the hosted hub (SPEC section 9). `serve` runs it (ServeCommand.swift, the application
+// shop-hub: the hosted hub (docs/HUB.md). `serve` runs it (ServeCommand.swift, the application
 // built in Application+build.swift); `household …` are the operator's commands (HouseholdCommand.swift),
 // which read the data folder beside a running hub.
 

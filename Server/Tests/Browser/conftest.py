@@ -1,4 +1,4 @@
-"""The web app's browser tests (SPEC section 12): a real `shop-hub serve` on
+"""The web app's browser tests (docs/APP.md): a real `shop-hub serve` on
 loopback, on files and on PostgreSQL, driven by Debian's chromium through
 chromium-driver and selenium, one browser profile per phone.
 

@@ -1,4 +1,4 @@
-"""A phone without a network in the shop (SPEC section 12, offline; section 7's
+"""A phone without a network in the shop (docs/APP.md, offline; docs/SYNC.md's
 laws in the browser). Phone B talks to the hub through a small loopback proxy
 that the test stops and starts, and DevTools cuts its network too (which sets
 navigator.onLine, but leaves the service worker's own fetches alone: hence the

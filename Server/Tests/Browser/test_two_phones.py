@@ -1,4 +1,4 @@
-"""Two phones share a household through the hub's web app (SPEC section 12):
+"""Two phones share a household through the hub's web app (docs/APP.md):
 start, invite, join, add, see it live on the other phone, buy and undo on each
 side, suggestions while typing, a trip, German in a German browser, no request
 to any other host; the journal afterwards verifies and holds each command once."""

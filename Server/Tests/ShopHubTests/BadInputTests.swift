@@ -219,7 +219,7 @@ struct BadInputTests {
         let report = try await api.call("GET", base, "\(h)/report", token: ben)
         #expect(report.status == 200 && report.text.contains("<html") && report.text.contains("Home"))
         #expect(try await api.call("GET", base, "\(h)/devices", token: owner).status == 200)
-        // Views (SPEC section 12): any member's device; 304 for the head it has; an option the view does not take.
+        // Views: any member's device; 304 for the head it has; an option the view does not take.
         let lists = try await api.call("GET", base, "\(h)/views/lists", token: ben)
         #expect(lists.status == 200 && lists.json["view"] as? String == "lists")
         let notModified = api.check(try RawHTTP.call(port: asked.port, "GET", "\(h)/views/lists",
@@ -243,7 +243,7 @@ struct BadInputTests {
         let slow = try HubProcess(data: hub.data, backend: backend, port: hub.port, arguments: ["--requests-per-second", "1", "--joins-per-minute", "2"])
         var statuses: [Int] = []
         try await Task.sleep(nanoseconds: 1_100_000_000)   // the bucket full again
-        // A burst of at least 10 whatever the rate (SPEC v4: a device's sync fits in it).
+        // A burst of at least 10 whatever the rate (a device's sync fits in it).
         // The bucket refills at one a second while the requests are made: on a busy machine a request or
         // two more pass. So: at least the burst of 10, then 429 twice, within the refill of the time taken.
         let started = ContinuousClock.now

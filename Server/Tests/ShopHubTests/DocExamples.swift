@@ -9,20 +9,20 @@ import ShopHub
 import ShopTestSupport
 import Testing
 
-// Sources/ShopHub/FileHubStorage.swift #1
+// Sources/ShopHub/Storage/Files/FileHubStorage.swift #1
 @MainActor func example_FileHubStorage_1() async throws {
     let storage = try FileHubStorage(directory: "shop-hub-data")
     print(try await storage.households().count)
 }
 
-// Sources/ShopHub/HubCore.swift #1
+// Sources/ShopHub/Push/HubCore.swift #1
 @MainActor func example_HubCore_1() {
     func hello(_ household: HouseholdID, over store: some HubLineStore) async throws -> SyncResponse {
         try await HubCore(store: store).sync(household, .hello(protocol: 1, device: "d", actor: "a"), as: "a", token: nil)
     }
 }
 
-// Sources/ShopHub/HubPush.swift #1
+// Sources/ShopHub/Push/HubPush.swift #1
 @MainActor func example_HubPush_1() {
     let push = HubPush(household: HouseholdID(), commands: [], actor: "ana")
     print(push.token == nil)   // true: checked by the caller
@@ -34,51 +34,51 @@ import Testing
     if let app = try WebApp.bundled() { app.add(to: router) }
 }
 
-// Sources/ShopHub/Compression.swift #1
+// Sources/ShopHub/Middleware/Compression.swift #1
 @MainActor func example_Compression_1() {
     let router = Router(context: HubRequestContext.self)
     router.add(middleware: Compression())
 }
 
-// Sources/ShopHub/HubError.swift #1
+// Sources/ShopHub/Routes/HubError.swift #1
 @MainActor func example_HubError_1() {
     let refusal = HubError.forbidden("the token is another household's")
     print(refusal.status.code, refusal.code)   // 403 forbidden
 }
 
-// Sources/ShopHub/HubError.swift #2
+// Sources/ShopHub/Routes/HubError.swift #2
 @MainActor func example_HubError_2() {
     print(HubError.bounded(String(repeating: "a", count: 70_000)).count)   // 65: the first 64 characters and "…"
 }
 
-// Sources/ShopHub/PostgresAddress.swift #1
+// Sources/ShopHub/Storage/PostgreSQL/PostgresAddress.swift #1
 @MainActor func example_PostgresAddress_1() async throws {
     do { try await PostgresHubStorage.check(url: "postgres://hub@db/shop") } catch let refusal as HubError {
         print(refusal.message)   // the database "shop" cannot be used: database "shop" does not exist
     }
 }
 
-// Sources/ShopHub/HubLimits.swift #1
+// Sources/ShopHub/Identity/HubLimits.swift #1
 @MainActor func example_HubLimits_1() {
     var limits = HubLimits()
     limits.requestsPerTokenPerSecond = 50
     limits.maxWaitSeconds = 25          // a proxy in front times out at 30 s
 }
 
-// Sources/ShopHub/HubRequestContext.swift #1
+// Sources/ShopHub/Routes/HubRequestContext.swift #1
 @MainActor func example_HubRequestContext_1() {
     let router = Router(context: HubRequestContext.self)
     router.get("/hello") { _, context in "hello, \(context.remoteAddress?.ipAddress ?? "someone")" }
 }
 
-// Sources/ShopHub/TrustedProxies.swift #1
+// Sources/ShopHub/Identity/TrustedProxies.swift #1
 @MainActor func example_TrustedProxies_1() throws {
     let proxies = try TrustedProxies(["10.0.0.0/8", "::1"])
     print(proxies.client(peer: "10.0.0.7", forwardedFor: ["203.0.113.9, 10.0.0.3"], forwarded: []))   // 203.0.113.9
     print(proxies.client(peer: "198.51.100.4", forwardedFor: ["203.0.113.9"], forwarded: []))          // 198.51.100.4
 }
 
-// Sources/ShopHub/HubRoutes.swift #1
+// Sources/ShopHub/Routes/HubRoutes.swift #1
 @MainActor func example_HubRoutes_1() throws {
     let storage = try FileHubStorage(directory: "shop-hub-data")
     let router = HubRoutes(storage: storage).router()
@@ -86,7 +86,7 @@ import Testing
     _ = app
 }
 
-// Sources/ShopHub/HubStorage.swift #1
+// Sources/ShopHub/Storage/HubStorage.swift #1
 @MainActor func example_HubStorage_1() {
     func head(of household: HouseholdID, in storage: some HubStorage) async throws -> Int {
         guard case let .hello(_, _, head) = try await storage.sync(household, .hello(protocol: 1, device: "d", actor: "a"), as: "a") else { return 0 }
@@ -94,7 +94,7 @@ import Testing
     }
 }
 
-// Sources/ShopHub/DeviceRecord.swift #1
+// Sources/ShopHub/Identity/DeviceRecord.swift #1
 @MainActor func example_DeviceRecord_1() {
     let token = Secrets.token()
     let phone = DeviceRecord(household: HouseholdID(), name: "ana-phone", actor: "ana",
@@ -102,7 +102,7 @@ import Testing
     print(phone.revoked == nil)   // true: its token works
 }
 
-// Sources/ShopHub/InviteRecord.swift #1
+// Sources/ShopHub/Identity/InviteRecord.swift #1
 @MainActor func example_InviteRecord_1() {
     let code = Secrets.joinCode()
     let invite = InviteRecord(household: HouseholdID(), codeHash: TokenHash(of: code), actor: "ben",
@@ -110,62 +110,62 @@ import Testing
     print(invite.actor)   // ben
 }
 
-// Sources/ShopHub/HubLineStore.swift #1
+// Sources/ShopHub/Storage/HubLineStore.swift #1
 @MainActor func example_HubLineStore_1() {
     func head(of household: HouseholdID, in store: some HubLineStore) async throws -> Int {
         try await store.head(of: household, token: nil).seq
     }
 }
 
-// Sources/ShopHub/HubLineStore.swift #2
+// Sources/ShopHub/Storage/HubLineStore.swift #2
 @MainActor func example_HubLineStore_2() {
     func count(_ locked: any HubLockedHousehold) async throws -> Int {
         try await locked.lines(after: 0).lines.count
     }
 }
 
-// Sources/ShopHub/HubLineStore.swift #3
+// Sources/ShopHub/Storage/HubLineStore.swift #3
 @MainActor func example_HubLineStore_3() {
     let none = HubLines(after: .noJournal, lines: [])
     print(none.lines.isEmpty)   // true
 }
 
-// Sources/ShopHub/HubLineStore.swift #4
+// Sources/ShopHub/Storage/HubLineStore.swift #4
 @MainActor func example_HubLineStore_4() {
     func wrote(_ outcome: HubAppend.Outcome) -> Bool {
         if case .written = outcome { return true } else { return false }
     }
 }
 
-// Sources/ShopHub/HubRecords.swift #1
+// Sources/ShopHub/Storage/HubRecords.swift #1
 @MainActor func example_HubRecords_1() {
     func names(in household: HouseholdID, _ records: some HubRecords) async throws -> [String] {
         try await records.devices(of: household).map(\.name)
     }
 }
 
-// Sources/ShopHub/FileLineStore.swift #1
+// Sources/ShopHub/Storage/Files/FileLineStore.swift #1
 @MainActor func example_FileLineStore_1() {
     func head(of household: HouseholdID, in storage: FileHubStorage) async throws -> JournalHead {
         try await storage.core.store.head(of: household, token: nil)
     }
 }
 
-// Sources/ShopHub/MemoryLineStore.swift #1
+// Sources/ShopHub/Storage/Memory/MemoryLineStore.swift #1
 @MainActor func example_MemoryLineStore_1() {
     func lines(of household: HouseholdID, in storage: MemoryHubStorage) async throws -> Int {
         try await storage.core.store.lines(of: household, after: 0, limit: nil, token: nil).lines.count
     }
 }
 
-// Sources/ShopHub/PostgresLineStore.swift #1
+// Sources/ShopHub/Storage/PostgreSQL/PostgresLineStore.swift #1
 @MainActor func example_PostgresLineStore_1() {
     func head(of household: HouseholdID, in storage: PostgresHubStorage) async throws -> JournalHead {
         try await storage.core.store.head(of: household, token: nil)
     }
 }
 
-// Sources/ShopHub/MemoryHubStorage.swift #1
+// Sources/ShopHub/Storage/Memory/MemoryHubStorage.swift #1
 @MainActor func example_MemoryHubStorage_1() async throws {
     let storage = MemoryHubStorage(clock: .system, ids: .random)
     let household = HouseholdID()
@@ -175,7 +175,7 @@ import Testing
     print(try await storage.sync(household, .hello(protocol: 1, device: "ana-phone", actor: "ana"), as: "ana"))   // a hello, head 0
 }
 
-// Sources/ShopHub/PostgresHubStorage.swift #1
+// Sources/ShopHub/Storage/PostgreSQL/PostgresHubStorage.swift #1
 @MainActor func example_PostgresHubStorage_1() {
     func open(_ url: String, logger: Logger) async throws -> PostgresHubStorage {
         let storage = try PostgresHubStorage(url: url, logger: logger)
@@ -185,20 +185,20 @@ import Testing
     }
 }
 
-// Sources/ShopHub/Secrets.swift #1
+// Sources/ShopHub/Identity/Secrets.swift #1
 @MainActor func example_Secrets_1() {
     let token = Secrets.token()
     let kept = TokenHash(of: token)
     print(kept.matches(TokenHash(of: token)))   // true, compared in constant time
 }
 
-// Sources/ShopHub/Secrets.swift #2
+// Sources/ShopHub/Identity/Secrets.swift #2
 @MainActor func example_Secrets_2() {
     print(Secrets.token().count)                       // 47: "she_" and 43 base64url characters
     print(Secrets.canonicalCode("7kq2m x9d4f"))        // 7KQ2M-X9D4F
 }
 
-// Sources/ShopHub/Secrets.swift #3
+// Sources/ShopHub/Identity/Secrets.swift #3
 @MainActor func example_Secrets_3() {
     let key = AddressKey.random()
     let kept = key.hash("203.0.113.7")

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// SPEC section 7's laws over HTTP: `shop-hub serve` as a process, two
+/// The sync laws of docs/SYNC.md over HTTP: `shop-hub serve` as a process, two
 /// devices as `shop-replay` processes and a third as an app in this process
 /// through ``HTTPSyncTransport``, conflicting offline changes, every order of sync.
 @Suite("hosted hub: devices sync over HTTP", .serialized)
@@ -201,7 +201,7 @@ struct HostedSyncTests {
 
         // Rate limiting: 429 is an unreachable hub too.
         hub = try HubProcess(data: data, backend: backend, port: port, arguments: ["--requests-per-second", "1"])
-        // A sync fits in the burst at any rate (at least 10 requests, SPEC v4): the device spends it first.
+        // A sync fits in the burst at any rate (at least 10 requests): the device spends it first.
         let benToken = try HubToken.load(journal: world.path("ben"))
         let pull = Array(#"{"pull":{"after":0,"hash":"\#(String(repeating: "0", count: 64))"}}"#.utf8)
         for _ in 0..<10 { _ = try await HTTP.call("POST", household.url + "/sync", token: benToken, body: pull) }

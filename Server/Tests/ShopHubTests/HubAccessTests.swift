@@ -24,10 +24,10 @@ struct HubAccessTests {
 
     /// The removal is pushed through the first process; mo's poll waits on the last.
     static func removedMemberBody(_ backend: Backend, _ processes: Int) async throws {
-        let (hubs, folder) = try V4HubStorageTests.start(backend, processes)
-        defer { V4HubStorageTests.stop(hubs, folder) }
+        let (hubs, folder) = try HubStorageRuleTests.start(backend, processes)
+        defer { HubStorageRuleTests.stop(hubs, folder) }
         let first = hubs[0], last = hubs[processes - 1]
-        let household = try await V4Household.make(on: first)
+        let household = try await RuleHousehold.make(on: first)
         try await household.pushAccepted([.addMember(member: "mo", role: .member)], through: first)
         let phone = try await household.join("mo", device: "mo-phone", through: first)
         let tablet = try await household.join("mo", device: "mo-tablet", through: last)
@@ -94,10 +94,10 @@ struct HubAccessTests {
 
     static func formsRefusedBody(_ backend: Backend) async throws {
         // One household an hour and one join a minute from an address: a refused post that spent either shows.
-        let (hubs, folder) = try V4HubStorageTests.start(backend, 1, arguments: ["--households-per-hour", "2", "--joins-per-minute", "1"])
-        defer { V4HubStorageTests.stop(hubs, folder) }
+        let (hubs, folder) = try HubStorageRuleTests.start(backend, 1, arguments: ["--households-per-hour", "2", "--joins-per-minute", "1"])
+        defer { HubStorageRuleTests.stop(hubs, folder) }
         let hub = hubs[0]
-        let household = try await V4Household.make(on: hub)
+        let household = try await RuleHousehold.make(on: hub)
         let code = try await household.inviteCode("ben", through: hub)
         let records = try hub.records()
 
@@ -141,9 +141,9 @@ struct HubAccessTests {
 
     @Test("the report is answered under the web app's Content-Security-Policy, with nosniff and no-store", arguments: [Backend.files])
     func reportHeaders(_ backend: Backend) async throws {
-        let (hubs, folder) = try V4HubStorageTests.start(backend, 1)
-        defer { V4HubStorageTests.stop(hubs, folder) }
-        let household = try await V4Household.make(on: hubs[0])
+        let (hubs, folder) = try HubStorageRuleTests.start(backend, 1)
+        defer { HubStorageRuleTests.stop(hubs, folder) }
+        let household = try await RuleHousehold.make(on: hubs[0])
         let report = try await HTTP.call("GET", household.url(hubs[0]) + "/report", token: household.token)
         #expect(report.status == 200 && report.text.contains("<html"))
         #expect(report.headers["content-type"] == "text/html; charset=utf-8")
@@ -163,11 +163,11 @@ struct HubAccessTests {
     func invitesOnPostgres(_ backend: Backend, processes: Int) async throws { try await Self.invitesBody(backend, processes) }
 
     static func invitesBody(_ backend: Backend, _ processes: Int) async throws {
-        let (hubs, folder) = try V4HubStorageTests.start(backend, processes)
-        defer { V4HubStorageTests.stop(hubs, folder) }
+        let (hubs, folder) = try HubStorageRuleTests.start(backend, processes)
+        defer { HubStorageRuleTests.stop(hubs, folder) }
         let first = hubs[0], last = hubs[processes - 1]
         let api = try Conformance()
-        let household = try await V4Household.make(on: first)
+        let household = try await RuleHousehold.make(on: first)
         try await household.pushAccepted([.addMember(member: "ben", role: .member)], through: first)
         let ben = try await household.join("ben", device: "ben-phone", through: first)
         let h = "/v1/households/\(household.id)"
@@ -218,7 +218,7 @@ extension Whole {
     }
 }
 
-extension V4Household {
+extension RuleHousehold {
     /// Pushes `commands` as the owner; every one accepted, or the test fails.
     func pushAccepted(_ commands: [Command], through hub: HubProcess, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let pushed = try await push(commands.map { CommandEnvelope($0, id: CommandID()) }, through: hub)

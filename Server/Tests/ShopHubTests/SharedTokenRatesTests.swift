@@ -55,7 +55,7 @@ import Testing
         #expect(try await row() == [2])
         #expect(take(b, 3, at: start) == allowed(2) + [.limited(retryAfter: 1)])
 
-        // A has not flushed since B's requests: its bucket still says 5 (the overshoot SPEC-wise
+        // A has not flushed since B's requests: its bucket still says 5 (the overshoot
         // allowed between flushes, at most a second's worth a process). At its flush the row goes
         // negative, floored at −1, and both buckets are empty.
         #expect(take(a, 6, at: start) == allowed(5) + [.limited(retryAfter: 1)])

@@ -6,7 +6,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// `GET /v1/households/{H}/views/{NAME}` (SPEC section 12) on a real `shop-hub`: every view, with its
+/// `GET /v1/households/{H}/views/{NAME}` (docs/HUB.md, "Views over HTTP") on a real `shop-hub`: every view, with its
 /// options, answers byte for byte what `shop-replay view NAME --json` prints on the journal exported
 /// from the hub; who may ask; the refusals; views kept current as pushes arrive; 304 for a known head.
 @Suite("views over HTTP", .serialized)

@@ -5,7 +5,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The web app's files as a real `shop-hub serve` answers them on loopback (SPEC section 12): the page at
+/// The web app's files as a real `shop-hub serve` answers them on loopback (docs/APP.md): the page at
 /// `/` and every file it names, a strict Content-Security-Policy and nothing inline or from elsewhere,
 /// caching (immutable versioned paths, a revalidated page, 304), gzip to a client that asks, `--app DIR`
 /// and `--no-app`. The browser tests (Server/Tests/Browser) drive the app itself.
@@ -144,7 +144,7 @@ import FoundationNetworking
         defer { scratch.remove() }
         let hub = try HubProcess(data: scratch.path("data"))
         defer { _ = hub.terminate() }
-        let (household, token) = try await V4HubHTTPTests.newHousehold(hub.base)
+        let (household, token) = try await HubHTTPOperationTests.newHousehold(hub.base)
         var commands = [#"{"type":"CreateHousehold","id":"\#(UUID())","data":{"household":"\#(household)","name":"Home","currency":"EUR","timeZone":"Europe/Berlin"}}"#]
         for n in 0..<60 { commands.append(#"{"type":"CreateItem","id":"\#(UUID())","data":{"name":"Item number \#(n)"}}"#) }
         let push = "{\"push\":{\"commands\":[\(commands.joined(separator: ","))]}}"
@@ -159,7 +159,7 @@ import FoundationNetworking
         }
         // A sync answer is left as it is (a device hashes the journal's lines it pulls).
         let pulled = try RawHTTP.exchange(port: hub.port, Array(("POST /v1/households/\(household)/sync HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            + "Authorization: Bearer \(token)\r\nAccept-Encoding: gzip\r\nContent-Length: \(V4HubHTTPTests.emptyPull.count)\r\n\r\n").utf8) + V4HubHTTPTests.emptyPull)
+            + "Authorization: Bearer \(token)\r\nAccept-Encoding: gzip\r\nContent-Length: \(HubHTTPOperationTests.emptyPull.count)\r\n\r\n").utf8) + HubHTTPOperationTests.emptyPull)
         #expect(pulled.status == 200 && pulled.headers["content-encoding"] == nil)
     }
 
@@ -177,13 +177,13 @@ import FoundationNetworking
     }
 
     /// A phone revoked while its long poll waits hears 401 at once (the revoke wakes the household's polls), not when
-    /// its wait ends: the web app says so and goes back to the start screen (SPEC 9 v4, SPEC 12).
+    /// its wait ends: the web app says so and goes back to the start screen (docs/APP.md).
     @Test func aRevokedPhonesWaitingPollEndsAtOnce() async throws {
         let scratch = ToolRunner()
         defer { scratch.remove() }
         let hub = try HubProcess(data: scratch.path("data"))
         defer { _ = hub.terminate() }
-        let (household, owner) = try await V4HubHTTPTests.newHousehold(hub.base)
+        let (household, owner) = try await HubHTTPOperationTests.newHousehold(hub.base)
         let base = "\(hub.base)/v1/households/\(household)"
         let invite = try await HTTP.call("POST", "\(base)/invites", token: owner, json: ["actor": "ben"])
         let code = try #require(invite.json["code"] as? String)
@@ -191,7 +191,7 @@ import FoundationNetworking
         let token = try #require(joined.json["token"] as? String)
         let started = ContinuousClock.now
         async let poll = HTTP.call("POST", "\(base)/sync", token: token,
-                                   body: Array(#"{"pull":{"after":0,"hash":"\#(V4HubHTTPTests.zeros)","wait":30}}"#.utf8))
+                                   body: Array(#"{"pull":{"after":0,"hash":"\#(HubHTTPOperationTests.zeros)","wait":30}}"#.utf8))
         try await Task.sleep(for: .milliseconds(500))
         #expect(try await HTTP.call("DELETE", "\(base)/devices/Ben's%20phone", token: owner).status == 204)
         let answer = try await poll
@@ -199,7 +199,7 @@ import FoundationNetworking
         #expect(started.duration(to: .now) < .seconds(10), "answered when revoked, not after its 30 s wait")
         // The owner's own poll is not ended by it: it waits on (answered with no line after a short wait).
         let own = try await HTTP.call("POST", "\(base)/sync", token: owner,
-                                      body: Array(#"{"pull":{"after":0,"hash":"\#(V4HubHTTPTests.zeros)","wait":0.2}}"#.utf8))
+                                      body: Array(#"{"pull":{"after":0,"hash":"\#(HubHTTPOperationTests.zeros)","wait":0.2}}"#.utf8))
         #expect(own.status == 200)
     }
 

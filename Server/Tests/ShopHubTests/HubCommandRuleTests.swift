@@ -4,13 +4,13 @@ import ShopTestSupport
 import Testing
 @testable import ShopHub
 
-/// SPEC section 3, v4, on the hosted hub (issue 49 items 3 and 4): a pushed purchase more than 24 hours
+/// The command rules of docs/COMMANDS.md on the hosted hub: a pushed purchase more than 24 hours
 /// after the hub's time is refused `in_future`, and a command id reused for another type of command is
 /// refused `id_reused` (a retry of the same type is answered with its first seqs), on the files and on
 /// PostgreSQL (plain and partitioned, and with several processes over one database). Each refusal
 /// leaves the journal byte for byte as it was.
-@Suite("hosted hub v4: the command rules", .serialized)
-struct V4HubRuleTests {
+@Suite("the hosted hub: the command rules", .serialized)
+struct HubCommandRuleTests {
     static let postgres = Comment(rawValue: Backend.noPostgres)
 
     // MARK: Item 3: in_future
@@ -24,10 +24,10 @@ struct V4HubRuleTests {
     func purchaseInFutureOnPostgres(_ backend: Backend) async throws { try await Self.inFutureBody(backend) }
 
     static func inFutureBody(_ backend: Backend) async throws {
-        let (hubs, folder) = try V4HubStorageTests.start(backend, 1)
-        defer { V4HubStorageTests.stop(hubs, folder) }
+        let (hubs, folder) = try HubStorageRuleTests.start(backend, 1)
+        defer { HubStorageRuleTests.stop(hubs, folder) }
         let hub = hubs[0]
-        let household = try await V4Household.make(on: hub)
+        let household = try await RuleHousehold.make(on: hub)
         let milk = ItemID()
         let created = CommandEnvelope(.createItem(item: milk, name: "Milk"), id: CommandID())
         let seq = try await household.head(through: hub).seq
@@ -73,8 +73,8 @@ struct V4HubRuleTests {
 
     /// A household with Milk created and bought in one push (its answer checked whole): the household,
     /// its head's seq before the push, Milk's id, and the two commands.
-    static func milkBought(on hub: HubProcess) async throws -> (V4Household, Int, ItemID, created: CommandEnvelope, purchase: CommandEnvelope) {
-        let household = try await V4Household.make(on: hub)
+    static func milkBought(on hub: HubProcess) async throws -> (RuleHousehold, Int, ItemID, created: CommandEnvelope, purchase: CommandEnvelope) {
+        let household = try await RuleHousehold.make(on: hub)
         let seq = try await household.head(through: hub).seq
         let milk = ItemID()
         let created = CommandEnvelope(.createItem(item: milk, name: "Milk"), id: CommandID())
@@ -103,8 +103,8 @@ struct V4HubRuleTests {
     func idReusedOnPostgres(_ backend: Backend, processes: Int) async throws { try await Self.idReusedBody(backend, processes) }
 
     static func idReusedBody(_ backend: Backend, _ processes: Int) async throws {
-        let (hubs, folder) = try V4HubStorageTests.start(backend, processes)
-        defer { V4HubStorageTests.stop(hubs, folder) }
+        let (hubs, folder) = try HubStorageRuleTests.start(backend, processes)
+        defer { HubStorageRuleTests.stop(hubs, folder) }
         let (household, seq, milk, created, purchase) = try await milkBought(on: hubs[0])
         let firstSeqs = [PushResult(command: created.id!, seqs: [seq + 1], error: nil), PushResult(command: purchase.id!, seqs: [seq + 2], error: nil)]
         let journal = try hubs[0].journal(household.id)
@@ -152,8 +152,8 @@ struct V4HubRuleTests {
     @Test("a household imported into PostgreSQL keeps the rule: its recorded commands' types come from its imported lines",
           .enabled(if: Backend.postgresAvailable, postgres))
     func idReusedAfterImport() async throws {
-        let (hubs, folder) = try V4HubStorageTests.start(.files, 1)
-        defer { V4HubStorageTests.stop(hubs, folder) }
+        let (hubs, folder) = try HubStorageRuleTests.start(.files, 1)
+        defer { HubStorageRuleTests.stop(hubs, folder) }
         let (household, seq, _, created, purchase) = try await Self.milkBought(on: hubs[0])
         let journal = try hubs[0].journal(household.id)
 
@@ -168,7 +168,7 @@ struct V4HubRuleTests {
         let token = try #require(imported.stdout.split(separator: "\n").last?.split(separator: " ").last.map(String.init))
         let postgres = try HubProcess(data: database, backend: .postgres, arguments: ["--requests-per-second", "1000"])
         defer { #expect(postgres.terminate() == 0) }
-        let tablet = V4Household(id: household.id, token: token)
+        let tablet = RuleHousehold(id: household.id, token: token)
 
         let list = CommandEnvelope(.createList(name: "Weekly"), id: purchase.id)
         let refused = try await tablet.push([list], through: postgres)

@@ -38,7 +38,7 @@ public final class HubCore<Store: HubLineStore>: Sendable {
         self.store = store; self.clock = clock; self.ids = ids; self.linesPerPull = linesPerPull; self.revoked = revoked
     }
 
-    /// One request of SPEC section 7; a push is a batch of one (``write(_:)`` takes several).
+    /// One request of docs/SYNC.md; a push is a batch of one (``write(_:)`` takes several).
     public func sync(_ household: HouseholdID, _ request: SyncRequest, as actor: String, token: String?) async throws -> SyncResponse {
         switch request {
         case let .hello(version, _, _):

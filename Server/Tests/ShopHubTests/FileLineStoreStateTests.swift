@@ -9,7 +9,7 @@ import Testing
 /// a chain snapshot a `shop-replay` writer saved beside the journal is read (its state let go) and
 /// never written over with an empty one.
 @Suite("FileLineStore: one state a household (the driver's), none in the writer's journal")
-struct FileStore2Tests {
+struct FileLineStoreStateTests {
     static let household = MemoryStoreTests.household
 
     /// A driver and store over `folder` whose household was created and given a list (seqs 1 and 2).

@@ -152,8 +152,8 @@ final class EnvironmentHub {
     }
 }
 
-@Suite("v4: the hub's HTTP face and its operation (SPEC section 9, what an operator and an attacker found)", .serialized)
-struct V4HubHTTPTests {
+@Suite("the hub's HTTP face and its operation (what an operator and an attacker found)", .serialized)
+struct HubHTTPOperationTests {
     static let zeros = String(repeating: "0", count: 64)
     static let emptyPull = Array(#"{"pull":{"after":0,"hash":"\#(zeros)"}}"#.utf8)
 
@@ -411,7 +411,7 @@ struct V4HubHTTPTests {
         let started = try #require(lines.first)
         #expect(started.keys.sorted() == ["address", "app", "level", "msg", "storage", "time"], "\(started)")
         #expect(started["address"] == "http://127.0.0.1:\(info.port)" && started["level"] == "info" && started["storage"] == "data \(info.data)", "\(started)")
-        // The web app served, by its version (SPEC 12).
+        // The web app served, by its version.
         #expect(started["app"]?.wholeMatch(of: /version [0-9a-f]{12}/) != nil, "\(started)")
 
         // warning: none of that.

@@ -8,11 +8,11 @@ import Testing
 import Glibc
 #endif
 
-/// SPEC section 9, v4, on the hub's storage (issue 49 items 1, 2, 22, 29, 33, 34): each test runs
+/// The hub's storage rules (docs/HUB.md): each test runs
 /// against real `shop-hub` processes on the files and on PostgreSQL (plain and partitioned, and with
 /// several processes over one database), but for the torn record, which is the file storage's own.
-@Suite("hosted hub v4: the storage's rules", .serialized)
-struct V4HubStorageTests {
+@Suite("the hosted hub: the storage's rules", .serialized)
+struct HubStorageRuleTests {
     static let postgres = Comment(rawValue: Backend.noPostgres)
 
     // MARK: Item 1: a token is checked when the answer is given
@@ -28,7 +28,7 @@ struct V4HubStorageTests {
     static func revokedPollBody(_ backend: Backend, _ processes: Int) async throws {
         let (hubs, folder) = try start(backend, processes)
         defer { stop(hubs, folder) }
-        let household = try await V4Household.make(on: hubs[0])
+        let household = try await RuleHousehold.make(on: hubs[0])
         let ben = try await household.join("ben", through: hubs[0]), cleo = try await household.join("cleo", through: hubs[0])
         let poller = hubs[processes - 1]
 
@@ -74,7 +74,7 @@ struct V4HubStorageTests {
     static func retriedPushBody(_ backend: Backend, _ processes: Int) async throws {
         let (hubs, folder) = try start(backend, processes)
         defer { stop(hubs, folder) }
-        let household = try await V4Household.make(on: hubs[0])
+        let household = try await RuleHousehold.make(on: hubs[0])
         let seq = try await household.head(through: hubs[0]).seq
         let milk = CommandEnvelope(.createItem(name: "Milk"), id: CommandID())
         let first = try await household.push([milk], through: hubs[0])
@@ -113,7 +113,7 @@ struct V4HubStorageTests {
     static func pollWakesOnlyForLinesBody(_ backend: Backend, _ processes: Int) async throws {
         let (hubs, folder) = try start(backend, processes)
         defer { stop(hubs, folder) }
-        let household = try await V4Household.make(on: hubs[0])
+        let household = try await RuleHousehold.make(on: hubs[0])
         let poller = hubs[processes - 1]
         let milk = CommandEnvelope(.createItem(name: "Milk"), id: CommandID())
         #expect(try await household.push([milk], through: hubs[0]).status == 200)
@@ -227,7 +227,7 @@ struct V4HubStorageTests {
         let (hubs, folder) = try Self.start(.files, 1)
         defer { Self.stop(hubs, folder) }
         let data = hubs[0].data
-        let household = try await V4Household.make(on: hubs[0])
+        let household = try await RuleHousehold.make(on: hubs[0])
         let journal = "\(data)/households/\(household.id).ndjson"
         #expect(Self.modes([data, data + "/households", data + "/hub.ndjson", data + "/hub.lock", data + "/hub.key", journal, journal + ".lock"])
                 == [0o700, 0o700, 0o600, 0o600, 0o600, 0o600, 0o600])
@@ -384,16 +384,16 @@ struct V4HubStorageTests {
 }
 
 /// A household made over HTTP alone (no replica): ana's device, `CreateHousehold` and ana an owner pushed.
-struct V4Household {
+struct RuleHousehold {
     let id: HouseholdID
     /// Ana's (the owner's) token.
     let token: String
 
-    static func make(on hub: HubProcess) async throws -> V4Household {
+    static func make(on hub: HubProcess) async throws -> RuleHousehold {
         let created = try await HTTP.call("POST", "\(hub.base)/v1/households", json: ["device": "ana-phone", "actor": "ana"])
         guard created.status == 201, let token = created.json["token"] as? String,
               let id = HouseholdID(created.json["household"] as? String ?? "") else { throw HubTestFailure("create: \(created.status) \(created.text)") }
-        let household = V4Household(id: id, token: token)
+        let household = RuleHousehold(id: id, token: token)
         let pushed = try await household.push([
             CommandEnvelope(.createHousehold(household: id, name: "Home", currency: "EUR", timeZone: "Europe/Berlin"), id: CommandID()),
             CommandEnvelope(.addMember(member: "ana", role: .owner), id: CommandID()),

@@ -6,7 +6,7 @@ import ShopEvents
 /// Every answer's last stop: a refusal becomes its JSON error, an unknown
 /// path `not_found` (404) and a known path with another method
 /// `method_not_allowed` (405); then the device noted as seen if the request was
-/// answered (2xx: a refused request writes nothing, SPEC section 9), one log line
+/// answered (2xx: a refused request writes nothing), one log line
 /// and the request metrics.
 struct HubMiddleware: RouterMiddleware {
     typealias Context = HubRequestContext

@@ -4,13 +4,13 @@ import ShopTestSupport
 import Testing
 
 /// Issue 49, items 30–32, against a real `shop-hub serve` on loopback and
-/// `shop-replay` processes (SPEC section 9, "Devices." and its v4 bullets):
+/// `shop-replay` processes (docs/HUB.md, devices):
 /// a token's device makes its commands as the actor the hub enrolled the
 /// token as (the hub's hello names it), whatever `$USER` is; a token kept off
 /// the command line; a new household's `CreateHousehold` that names no
 /// household; `--join` given the household's address.
-@Suite("v4: devices joining the hosted hub", .serialized)
-struct V4DeviceHubTests {
+@Suite("devices joining the hosted hub", .serialized)
+struct DevicesJoiningTheHubTests {
     /// A hub with ana's household (ben and cleo members), and a token for a device of ben's, enrolled by a join.
     static func household(_ folder: URL) async throws -> (HostedHousehold, benToken: String) {
         try Programs.prepare()

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// ``FileHubStorage``'s households as a line store, for ``HubCore``: each household's journal file
-/// (`<folder>/<H>.ndjson`, SPEC section 1), read and appended through the core's ``HubJournalFile``.
+/// (`<folder>/<H>.ndjson`, docs/JOURNAL.md), read and appended through the core's ``HubJournalFile``.
 ///
 /// - head: the last whole line, read from the end of the file without the lock (as the stdio hub reads it);
 /// - lines after a seq: a pull's page read without the lock, from where the last pull ended; unpaged

@@ -1,6 +1,6 @@
 import ShopEvents
 
-/// What a hub may take, and from whom (SPEC section 9's defaults).
+/// What a hub may take, and from whom (docs/HUB.md gives the defaults).
 ///
 /// ```swift
 /// var limits = HubLimits()

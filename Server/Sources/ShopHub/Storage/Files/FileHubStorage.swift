@@ -8,7 +8,7 @@ import Darwin
 
 /// The embedded default storage: a folder, nothing to install.
 ///
-/// - `DIR/households/<H>.ndjson`: each household's journal (SPEC section 1),
+/// - `DIR/households/<H>.ndjson`: each household's journal (docs/JOURNAL.md),
 ///   a line store (``FileLineStore``) under the hub's one driver (``HubCore``),
 ///   as PostgreSQL and the memory store are: the rules, the writer's lock, one
 ///   `fsync` a push, a repeated command id answered from its record.

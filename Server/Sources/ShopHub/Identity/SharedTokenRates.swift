@@ -3,7 +3,7 @@ import PostgresNIO
 import ShopEvents
 import Synchronization
 
-/// Each token's rate (SPEC section 9: every token to 20 requests a second) where several hub
+/// Each token's rate (docs/HUB.md: every token to 20 requests a second) where several hub
 /// processes serve one database: the bucket of a token lives in the `rate_limits` table, and each
 /// process keeps a copy of it in memory, counts its own requests there and adds them to the table
 /// about once a second (``flush(_:)``), taking back the level every process left in it.

@@ -83,7 +83,7 @@ public enum Secrets {
 
 /// The hub's secret for the per-address limits: what it keeps of a client's
 /// address is the HMAC-SHA256 (RFC 2104) of the address under this key, not a
-/// plain hash that anyone could reverse by hashing every address (SPEC section 9, v4).
+/// plain hash that anyone could reverse by hashing every address.
 /// Each storage keeps one key of its own with its records (`hub.key`, or a row of
 /// `shop_hub_secrets`), made at random the first time.
 ///

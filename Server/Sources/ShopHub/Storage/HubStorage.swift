@@ -6,7 +6,7 @@ import ShopEvents
 /// under the one driver that answers hello, pull and push by the hub's rules (``HubCore``).
 ///
 /// Everything about a household's journal is provided once, here, over the driver: a request of
-/// SPEC section 7 (``sync(_:_:as:token:)``), the journal exported byte for byte
+/// docs/SYNC.md (``sync(_:_:as:token:)``), the journal exported byte for byte
 /// (``journal(_:)``) and imported (``importJournal(_:journal:created:)``). A storage gives its
 /// records and its driver, and may answer these its own way where it has a faster or a more
 /// careful one (PostgreSQL's deadlines and group commit, a file copied in place); a third storage
@@ -25,7 +25,7 @@ public protocol HubStorage: HubRecords {
     /// The hub's rules over the households' lines.
     var core: HubCore<Lines> { get }
 
-    /// One request of SPEC section 7 (`hello`, `pull` or `push`) answered against the household's
+    /// One request of docs/SYNC.md (`hello`, `pull` or `push`) answered against the household's
     /// journal; `actor` is the token's: a pushed command naming another actor is `forbidden`, one
     /// naming none gets it. Answered only while `token` is live (`unauthorized` once it is revoked)
     /// where the store checks it (nil: checked by the caller). A storage whose routes check every

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import Synchronization
 
-/// gzip for what a browser reads (SPEC section 12): the answers of `GET`
+/// gzip for what a browser reads (docs/APP.md): the answers of `GET`
 /// routes in JSON or HTML (the views, the report) of at least
 /// ``minimumBytes``, to a client whose `Accept-Encoding` takes gzip. The web
 /// app's own files come gzipped from ``WebApp`` (made once, at start); sync

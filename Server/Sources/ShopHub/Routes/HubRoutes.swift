@@ -8,7 +8,7 @@ import ShopEvents
 import ShopProjections
 import Synchronization
 
-/// The hub's routes (SPEC section 9) over any ``HubStorage``.
+/// The hub's routes (docs/HUB.md) over any ``HubStorage``.
 ///
 /// ```swift
 /// let storage = try FileHubStorage(directory: "shop-hub-data")
@@ -262,12 +262,12 @@ public struct HubRoutes: Sendable {
         case .hello:
             break
         }
-        // A hello names the token's actor (SPEC 9, v4): a device given only its token learns whose commands it makes.
+        // A hello names the token's actor: a device given only its token learns whose commands it makes.
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: SyncWire.encode(answer, enrolledActor: device.actor))))
     }
 
-    /// A pull whose `first` answer has no line waits for one after `after` (SPEC section 9): it answers with
+    /// A pull whose `first` answer has no line waits for one after `after` (docs/HUB.md): it answers with
     /// such lines, or with none once `deadline` has passed or the server stops. A wake-up that brings no line
     /// (a late `NOTIFY` of lines the device has read already, a retried push answered from its record) waits
     /// again. The token is checked again when the answer is given, on every storage: a device revoked while

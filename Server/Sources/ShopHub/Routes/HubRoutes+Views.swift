@@ -5,7 +5,7 @@ import NIOCore
 import ShopEvents
 import ShopProjections
 
-/// `GET /v1/households/{H}/views/{NAME}` (SPEC section 12): any view of the household, the JSON
+/// `GET /v1/households/{H}/views/{NAME}` (docs/HUB.md, "Views over HTTP"): any view of the household, the JSON
 /// `shop-replay view NAME --json` prints on its journal, byte for byte, from the views the hub keeps
 /// (``HouseholdFolds``: only lines new since the last request are folded). Any device of the household,
 /// viewers too. The JSON is made outside the actor that keeps the views. `as-of` folds the household's

@@ -6,7 +6,7 @@ import PostgresNIO
 import ShopEvents
 import Synchronization
 
-/// The hub's storage in PostgreSQL (SPEC section 9): any number of
+/// The hub's storage in PostgreSQL (docs/HUB.md): any number of
 /// `shop-hub` processes over one database.
 ///
 /// Every table is keyed by household first. Each household has its own dense
