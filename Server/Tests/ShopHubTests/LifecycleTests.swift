@@ -360,7 +360,7 @@ struct LifecycleTests {
     /// in a step of its own with SHOP_HUB_RESTART_POSTGRES=1.
     static var restartsAllowed: Bool { Backend.postgresAvailable && ProcessInfo.processInfo.environment["SHOP_HUB_RESTART_POSTGRES"] == "1" }
 
-    @Test("PostgreSQL restarted at once five times in a row during 50 devices' load over three hub processes: requests in flight fail with 503 and Retry-After, every process lives and reconnects by itself; every acknowledged command is there once, every export verifies, every replica is byte-identical to its export",
+    @Test("PostgreSQL restarted at once five times in a row during 50 devices' load and pulls of a long journal over three hub processes: requests in flight fail with 503 and Retry-After, every process lives and reconnects by itself; every acknowledged command is there once, every export verifies, every replica is byte-identical to its export",
           .enabled(if: restartsAllowed, "restarts the cluster: run alone, with SHOP_HUB_RESTART_POSTGRES=1 under pg_virtualenv (.ci/run does)"))
     func postgresRestartedUnderLoad() async throws {
         try Programs.prepare()
@@ -372,6 +372,15 @@ struct LifecycleTests {
         for _ in 1..<3 { hubs.append(try first.sibling(arguments: arguments)) }
         // A household's devices are spread over the three processes.
         let load = try await Load.make(on: hubs, households: 10, devicesEach: 5)
+        // And a household with a long journal, pulled whole over and over through each process meanwhile: a
+        // statement whose answer the database sends in many reads, mid-answer when the database goes.
+        let long = try HostedHousehold.make(on: first, world: SyncWorld()).0
+        let journal = try await Self.lengthen(HTTPSyncTransport(household: URL(string: long.url)!, token: long.ownerToken), pushes: 10)
+        let readers = hubs.map { HTTPSyncTransport(household: URL(string: "\($0.base)/v1/households/\(long.id)")!, token: long.ownerToken) }
+        let finished = Flag()
+        let reading = readers.map { reader in
+            Task { while !finished.value { _ = try? await reader.send(.pull(after: 0, hash: .zero)) } }
+        }
         let restarts = Task {
             var random = SystemRandomNumberGenerator()
             for _ in 0..<5 {
@@ -384,6 +393,8 @@ struct LifecycleTests {
         }
         try await load.run(seconds: 20)
         try await restarts.value
+        finished.value = true
+        for task in reading { await task.value }
         #expect(load.devices.joined().map(\.unreachable).reduce(0, +) > 0, "some syncs met the database down (503)")
         let unavailable = hubs.map { String(decoding: Scratch.bytes($0.logPath), as: UTF8.self).components(separatedBy: #""status":"503""#).count - 1 }
         #expect(unavailable.reduce(0, +) > 0, "the hubs answered 503 while the database restarted: \(unavailable)")
@@ -403,6 +414,10 @@ struct LifecycleTests {
             let verified = try household.world.tool.run(["verify", "--journal", household.world.hub])
             #expect(verified.status == 0, "\(verified.stdout)")
         }
+        for reader in readers {
+            guard case let .lines(pulled, _) = try await reader.send(.pull(after: 0, hash: .zero)) else { Issue.record("a pull of the long journal failed"); continue }
+            #expect(pulled == journal, "the long journal, whole, through every process")
+        }
         for hub in hubs { #expect(hub.terminate() == 0, "\(hub.base) exits 0 on SIGTERM; its log ends: \(Self.tail(of: hub.logPath))") }
     }
 
@@ -417,15 +432,7 @@ struct LifecycleTests {
         let transport = HTTPSyncTransport(household: URL(string: household.url)!, token: household.ownerToken)
         // A journal of megabytes: a pull of all of it comes from the database in many reads, and the hub's
         // connection is mid-answer most of the time.
-        let padding = String(repeating: "x", count: 180)
-        for round in 0..<20 {
-            let commands = (0..<300).map { CommandEnvelope(.createItem(name: "Item \(round)-\($0) \(padding)"), id: CommandID()) }
-            let answer = try await transport.send(.push(commands: commands))
-            guard case let .results(results) = answer, results.allSatisfy(\.ok) else {
-                Issue.record("push \(round) was refused: \(String(describing: answer).prefix(500))"); return
-            }
-        }
-        guard case let .lines(all, _) = try await transport.send(.pull(after: 0, hash: .zero)) else { Issue.record("the first pull failed"); return }
+        let all = try await Self.lengthen(transport, pushes: 20)
         #expect(all.count > 6_000)
         // Three devices pull everything, over and over, while the database ends every connection of the
         // hub's (`pg_terminate_backend`) 15 times, 150 ms apart.
@@ -461,6 +468,21 @@ struct LifecycleTests {
         guard case let .lines(after, _) = try await transport.send(.pull(after: 0, hash: .zero)) else { Issue.record("the pull after failed"); return }
         #expect(after == all)
         #expect(hub.terminate() == 0, "the hub exits 0 on SIGTERM; its log ends: \(Self.tail(of: hub.logPath))")
+    }
+
+    /// Pushes `pushes` times 300 new items with long names (a line about 350 bytes): a journal whose
+    /// whole pull the hub reads from the database in many reads. Returns the whole journal, pulled.
+    static func lengthen(_ transport: HTTPSyncTransport, pushes: Int) async throws -> [[UInt8]] {
+        let padding = String(repeating: "x", count: 180)
+        for round in 0..<pushes {
+            let commands = (0..<300).map { CommandEnvelope(.createItem(name: "Item \(round)-\($0) \(padding)"), id: CommandID()) }
+            let answer = try await transport.send(.push(commands: commands))
+            guard case let .results(results) = answer, results.allSatisfy(\.ok) else {
+                throw HubTestFailure("push \(round) was refused: \(String(describing: answer).prefix(500))")
+            }
+        }
+        guard case let .lines(all, _) = try await transport.send(.pull(after: 0, hash: .zero)) else { throw HubTestFailure("the pull failed") }
+        return all
     }
 
     /// The last 2,000 characters of a hub's log (a crash's message is there).
