@@ -20,11 +20,6 @@ import PostgresNIO
 /// connection (planning it cost the database more than running it) and hands over only as a row
 /// sequence: it answers rows only for what it did not write, usually none, and so few that the
 /// answer is read from the socket in one go (see ``PostgresConnection/prepared(_:logger:)``).
-///
-/// ```swift
-/// let rows = try await client.rows("SELECT household FROM households", logger: logger)
-/// let ids = try rows.map { try $0.decode(UUID.self) }
-/// ```
 extension PostgresConnection {
     /// All of `query`'s rows (none for a statement that returns none).
     @discardableResult
