@@ -16,7 +16,9 @@ enum Programs {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// `SHOP_HUB` if it names a program (another build's), else the `shop-hub` built beside the tests.
     static let shopHub: String = {
+        if let given = ProcessInfo.processInfo.environment["SHOP_HUB"], FileManager.default.isExecutableFile(atPath: given) { return given }
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("shop-hub").path

@@ -1,6 +1,7 @@
 import Foundation
 import ShopEvents
 import ShopTestSupport
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -359,43 +360,134 @@ struct LifecycleTests {
     /// in a step of its own with SHOP_HUB_RESTART_POSTGRES=1.
     static var restartsAllowed: Bool { Backend.postgresAvailable && ProcessInfo.processInfo.environment["SHOP_HUB_RESTART_POSTGRES"] == "1" }
 
-    @Test("PostgreSQL restarted at once during 50 devices' load: requests in flight fail with 503 and Retry-After, the hub reconnects by itself; every acknowledged command is there once, every export verifies, every replica is byte-identical to its export",
+    @Test("PostgreSQL restarted at once five times in a row during 50 devices' load and pulls of a long journal over three hub processes: requests in flight fail with 503 and Retry-After, every process lives and reconnects by itself; every acknowledged command is there once, every export verifies, every replica is byte-identical to its export",
           .enabled(if: restartsAllowed, "restarts the cluster: run alone, with SHOP_HUB_RESTART_POSTGRES=1 under pg_virtualenv (.ci/run does)"))
     func postgresRestartedUnderLoad() async throws {
         try Programs.prepare()
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = ["--requests-per-second", "1000", "--households-per-hour", "1000", "--joins-per-minute", "1000"]
-        let hub = try HubProcess(data: try Backend.newDatabase(), backend: .postgres, arguments: arguments)
-        let load = try await Load.make(on: [hub], households: 10, devicesEach: 5)
+        let first = try HubProcess(data: try Backend.newDatabase(), backend: .postgres, arguments: arguments)
+        var hubs = [first]
+        for _ in 1..<3 { hubs.append(try first.sibling(arguments: arguments)) }
+        // A household's devices are spread over the three processes.
+        let load = try await Load.make(on: hubs, households: 10, devicesEach: 5)
+        // And a household with a long journal, pulled whole over and over through each process meanwhile: a
+        // statement whose answer the database sends in many reads, mid-answer when the database goes.
+        let long = try HostedHousehold.make(on: first, world: SyncWorld()).0
+        let journal = try await Self.lengthen(HTTPSyncTransport(household: URL(string: long.url)!, token: long.ownerToken), pushes: 10)
+        let readers = hubs.map { HTTPSyncTransport(household: URL(string: "\($0.base)/v1/households/\(long.id)")!, token: long.ownerToken) }
+        let finished = Flag()
+        let reading = readers.map { reader in
+            Task { while !finished.value { _ = try? await reader.send(.pull(after: 0, hash: .zero)) } }
+        }
         let restarts = Task {
-            for _ in 0..<3 {
-                try await Task.sleep(nanoseconds: 4_000_000_000)
+            var random = SystemRandomNumberGenerator()
+            for _ in 0..<5 {
+                try await Task.sleep(nanoseconds: UInt64.random(in: 1_500_000_000...3_000_000_000, using: &random))
                 let tool = ToolRunner()
                 defer { tool.remove() }
                 let restarted = try tool.run(["-c", Self.restartPostgres], executable: "/bin/sh")
                 #expect(restarted.status == 0, "\(Self.restartPostgres): \(restarted.stderr)")
             }
         }
-        try await load.run(seconds: 16)
+        try await load.run(seconds: 20)
         try await restarts.value
+        finished.value = true
+        for task in reading { await task.value }
         #expect(load.devices.joined().map(\.unreachable).reduce(0, +) > 0, "some syncs met the database down (503)")
+        let unavailable = hubs.map { String(decoding: Scratch.bytes($0.logPath), as: UTF8.self).components(separatedBy: #""status":"503""#).count - 1 }
+        #expect(unavailable.reduce(0, +) > 0, "the hubs answered 503 while the database restarted: \(unavailable)")
+        // By itself, every process is ready again once its pool has connected anew (a loaded machine takes longer):
+        // alive, not crashed by a connection the database closed under it.
+        for hub in hubs {
+            let deadline = Date().addingTimeInterval(60)
+            var ready = false
+            while !ready, Date() < deadline {
+                ready = (try? await HTTP.call("GET", hub.base + "/readyz").status) == 200
+                if !ready { try await Task.sleep(nanoseconds: 250_000_000) }
+            }
+            #expect(ready, "\(hub.base) is ready again within a minute of the last restart; its log ends: \(Self.tail(of: hub.logPath))")
+        }
+        #expect(try await load.settleAndCheck() == [])
+        for household in load.households {
+            let verified = try household.world.tool.run(["verify", "--journal", household.world.hub])
+            #expect(verified.status == 0, "\(verified.stdout)")
+        }
+        for reader in readers {
+            guard case let .lines(pulled, _) = try await reader.send(.pull(after: 0, hash: .zero)) else { Issue.record("a pull of the long journal failed"); continue }
+            #expect(pulled == journal, "the long journal, whole, through every process")
+        }
+        for hub in hubs { #expect(hub.terminate() == 0, "\(hub.base) exits 0 on SIGTERM; its log ends: \(Self.tail(of: hub.logPath))") }
+    }
+
+    @Test("the database ends the hub's connections again and again while pulls of a long journal are mid-answer: those pulls are answered 503, the process lives, and every pull after answers the whole journal — on PostgreSQL",
+          .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)))
+    func connectionsEndedMidAnswer() async throws {
+        try Programs.prepare()
+        let database = try Backend.newDatabase()
+        let arguments = ["--requests-per-second", "1000", "--households-per-hour", "1000", "--joins-per-minute", "1000"]
+        let hub = try HubProcess(data: database, backend: .postgres, arguments: arguments)
+        let (household, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld())
+        let transport = HTTPSyncTransport(household: URL(string: household.url)!, token: household.ownerToken)
+        // A journal of megabytes: a pull of all of it comes from the database in many reads, and the hub's
+        // connection is mid-answer most of the time.
+        let all = try await Self.lengthen(transport, pushes: 20)
+        #expect(all.count > 6_000)
+        // Three devices pull everything, over and over, while the database ends every connection of the
+        // hub's (`pg_terminate_backend`) 15 times, 150 ms apart.
+        let finished = Flag()
+        let ended = Task {
+            let tool = ToolRunner()
+            defer { tool.remove() }
+            for _ in 0..<15 {
+                try await Task.sleep(nanoseconds: 150_000_000)
+                let result = try tool.run([database, "-At", "-c", """
+                    SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                    """], executable: "/usr/bin/psql")
+                #expect(result.status == 0, "\(result.stderr)")
+            }
+        }
+        let pulls = (0..<3).map { _ in
+            Task { while !ended.isCancelled, !finished.value { _ = try? await transport.send(.pull(after: 0, hash: .zero)) } }
+        }
+        try await ended.value
+        finished.value = true
+        for pull in pulls { await pull.value }
         let unavailable = String(decoding: Scratch.bytes(hub.logPath), as: UTF8.self).components(separatedBy: #""status":"503""#).count - 1
-        #expect(unavailable > 0, "the hub answered 503 while the database restarted")
-        // By itself, the hub is ready again once its pool has connected anew (a loaded machine takes longer).
+        #expect(unavailable > 0, "some pulls were cut mid-answer and answered 503")
+        // The process lived: ready again once its pool has connected anew, and a pull answers the whole journal.
         let deadline = Date().addingTimeInterval(60)
         var ready = false
         while !ready, Date() < deadline {
             ready = (try? await HTTP.call("GET", hub.base + "/readyz").status) == 200
             if !ready { try await Task.sleep(nanoseconds: 250_000_000) }
         }
-        #expect(ready, "the hub is ready again within a minute of the last restart")
-        #expect(try await load.settleAndCheck() == [])
-        for household in load.households {
-            let verified = try household.world.tool.run(["verify", "--journal", household.world.hub])
-            #expect(verified.status == 0, "\(verified.stdout)")
+        #expect(ready, "the hub is ready again; its log ends: \(Self.tail(of: hub.logPath))")
+        guard case let .lines(after, _) = try await transport.send(.pull(after: 0, hash: .zero)) else { Issue.record("the pull after failed"); return }
+        #expect(after == all)
+        #expect(hub.terminate() == 0, "the hub exits 0 on SIGTERM; its log ends: \(Self.tail(of: hub.logPath))")
+    }
+
+    /// Pushes `pushes` times 300 new items with long names (a line about 350 bytes): a journal whose
+    /// whole pull the hub reads from the database in many reads. Returns the whole journal, pulled.
+    static func lengthen(_ transport: HTTPSyncTransport, pushes: Int) async throws -> [[UInt8]] {
+        let padding = String(repeating: "x", count: 180)
+        for round in 0..<pushes {
+            let commands = (0..<300).map { CommandEnvelope(.createItem(name: "Item \(round)-\($0) \(padding)"), id: CommandID()) }
+            let answer = try await transport.send(.push(commands: commands))
+            guard case let .results(results) = answer, results.allSatisfy(\.ok) else {
+                throw HubTestFailure("push \(round) was refused: \(String(describing: answer).prefix(500))")
+            }
         }
-        #expect(hub.terminate() == 0)
+        guard case let .lines(all, _) = try await transport.send(.pull(after: 0, hash: .zero)) else { throw HubTestFailure("the pull failed") }
+        return all
+    }
+
+    /// The last 2,000 characters of a hub's log (a crash's message is there).
+    static func tail(of log: String) -> String {
+        String(String(decoding: Scratch.bytes(log), as: UTF8.self).suffix(2_000))
     }
 
     /// The last line's seq and hash.
@@ -403,6 +495,15 @@ struct LifecycleTests {
         guard let last = Scratch.bytes(journal).split(separator: 0x0A).last.map(Array.init),
               case let .event(recorded) = try EventLineCodec.decodeLine(last) else { return .empty }
         return JournalHead(seq: recorded.seq, hash: SHA256.hash(last))
+    }
+}
+
+/// A flag one task sets and others read.
+final class Flag: Sendable {
+    private let state = Mutex(false)
+    var value: Bool {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
     }
 }
 

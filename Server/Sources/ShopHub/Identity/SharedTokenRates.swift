@@ -76,7 +76,7 @@ final class SharedTokenRates: Sendable {
         }
         guard !sent.isEmpty else { return }
         var levels: [Key: (Double, Int64)] = [:]
-        for try await (household, token, level, at) in try await client.execute(statement, logger: logger) {
+        for (household, token, level, at) in try await client.rows(statement, logger: logger) {
             levels[Key(household: household, token: token)] = (level, at)
         }
         buckets.withLock { buckets in
@@ -93,7 +93,7 @@ final class SharedTokenRates: Sendable {
     }
 
     /// Every flushed bucket's requests taken off its row (refilled since the row's time, at most its
-    /// burst, never below −1), in one prepared statement. The row is there: the statement that
+    /// burst, never below −1), in one statement (its text sent each time: PostgresRows.swift). The row is there: the statement that
     /// authenticated the token's first request in this process wrote it.
     struct FlushStatement: PostgresPreparedStatement {
         static let sql = """

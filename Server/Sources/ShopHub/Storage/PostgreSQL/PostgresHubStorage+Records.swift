@@ -17,11 +17,11 @@ extension PostgresHubStorage {
     func createHouseholdNow(_ household: HouseholdID, firstDevice: DeviceRecord, from address: String?) async throws {
         let addressHash = if let address { try await keyedAddress(address) } else { nil as TokenHash? }
         try await transaction { connection in
-            try await connection.query("""
+            try await connection.rows("""
                 INSERT INTO households (household, created_ms, head_hash) VALUES (\(household.uuid), \(firstDevice.created.millisecondsSince1970), \(SHA256Digest.zero.hex))
                 """, logger: logger)
             if let addressHash {
-                try await connection.query("""
+                try await connection.rows("""
                     INSERT INTO household_creations (address_hash, created_ms, household)
                     VALUES (\(addressHash.hex), \(firstDevice.created.millisecondsSince1970), \(household.uuid))
                     """, logger: logger)
@@ -35,13 +35,13 @@ extension PostgresHubStorage {
     }
 
     func householdExistsNow(_ household: HouseholdID) async throws -> Bool {
-        try await client.query("SELECT 1 FROM households WHERE household = \(household.uuid)", logger: logger).collect().count == 1
+        try await client.rows("SELECT 1 FROM households WHERE household = \(household.uuid)", logger: logger).count == 1
     }
 
     /// One statement: the household's row, unless it is there.
     public func recordImported(_ household: HouseholdID, created: Timestamp) async throws {
         try await answered {
-            _ = try await self.client.query("""
+            _ = try await self.client.rows("""
                 INSERT INTO households (household, created_ms, head_hash) VALUES (\(household.uuid), \(created.millisecondsSince1970), \(SHA256Digest.zero.hex))
                 ON CONFLICT (household) DO NOTHING
                 """, logger: self.logger)
@@ -53,10 +53,8 @@ extension PostgresHubStorage {
     }
 
     func householdsNow() async throws -> [HouseholdID] {
-        var all: [HouseholdID] = []
-        for try await (id, _) in try await client.query("SELECT household, created_ms FROM households ORDER BY created_ms, household", logger: logger)
-            .decode((UUID, Int64).self) { all.append(HouseholdID(id)) }
-        return all
+        try await client.rows("SELECT household FROM households ORDER BY created_ms, household", logger: logger)
+            .map { HouseholdID(try $0.decode(UUID.self)) }
     }
 
     public func householdsCreated(from address: String, since: Timestamp) async throws -> Int {
@@ -65,11 +63,10 @@ extension PostgresHubStorage {
 
     func householdsCreatedNow(from address: String, since: Timestamp) async throws -> Int {
         let hash = try await keyedAddress(address)
-        let rows = try await client.query("""
+        let rows = try await client.rows("""
             SELECT count(*) FROM household_creations WHERE address_hash = \(hash.hex) AND created_ms >= \(since.millisecondsSince1970)
             """, logger: logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
+        return try rows.first?.decode(Int.self) ?? 0
     }
 
     public func journal(_ household: HouseholdID) async throws -> [UInt8] {
@@ -81,9 +78,8 @@ extension PostgresHubStorage {
 
     func journalNow(_ household: HouseholdID) async throws -> [UInt8] {
         var out: [UInt8] = []
-        for try await buffer in try await client.query("SELECT line FROM lines WHERE household = \(household.uuid) ORDER BY seq", logger: logger)
-            .decode(ByteBuffer.self) {
-            var buffer = buffer
+        for row in try await client.rows("SELECT line FROM lines WHERE household = \(household.uuid) ORDER BY seq", logger: logger) {
+            var buffer = try row.decode(ByteBuffer.self)
             out += buffer.readBytes(length: buffer.readableBytes) ?? []
             out.append(0x0A)
         }
@@ -120,28 +116,27 @@ extension PostgresHubStorage {
             }
         }
         try await transaction { connection in
-            try await connection.query("""
+            try await connection.rows("""
                 INSERT INTO households (household, created_ms, head_hash) VALUES (\(household.uuid), \(created.millisecondsSince1970), \(SHA256Digest.zero.hex))
                 ON CONFLICT (household) DO NOTHING
                 """, logger: logger)
-            var existing = 0
-            for try await seq in try await connection.query("SELECT head_seq FROM households WHERE household = \(household.uuid) FOR UPDATE", logger: logger)
-                .decode(Int.self) { existing = seq }
+            let existing = try await connection.rows("SELECT head_seq FROM households WHERE household = \(household.uuid) FOR UPDATE", logger: logger)
+                .last?.decode(Int.self) ?? 0
             guard existing == 0 else { throw HubError.conflict("household_exists", "household \(household) has \(existing) events here already") }
             for chunk in stride(from: 0, to: rows.count, by: 5_000) {
                 let part = rows[chunk..<min(rows.count, chunk + 5_000)]
-                try await connection.query("""
+                try await connection.rows("""
                     INSERT INTO lines (household, seq, line, hash)
                     SELECT \(household.uuid), s, l, h FROM unnest(\(part.map(\.0))::bigint[], \(part.map(\.1))::bytea[], \(part.map(\.2))::text[]) AS t(s, l, h)
                     """, logger: logger)
             }
             let records = Array(commands)
-            try await connection.query("""
+            try await connection.rows("""
                 INSERT INTO commands (household, command, first_seq, count)
                 SELECT \(household.uuid), c, f, n FROM unnest(\(records.map(\.key))::uuid[], \(records.map { Int64($0.value.first) })::bigint[],
                                                              \(records.map { Int64($0.value.count) })::bigint[]) AS t(c, f, n)
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.rows("""
                 UPDATE households SET head_seq = \(folded.head.seq), head_hash = \(folded.head.hash.hex), last_at_ms = \(folded.lastAt?.millisecondsSince1970)
                 WHERE household = \(household.uuid)
                 """, logger: logger)
@@ -153,14 +148,14 @@ extension PostgresHubStorage {
 
     func insertDevice(_ device: DeviceRecord, invite: TokenHash?, on connection: PostgresConnection) async throws {
         do {
-            try await connection.query("""
+            try await connection.rows("""
                 INSERT INTO devices (household, token_hash, name, actor, created_ms, invite)
                 VALUES (\(device.household.uuid), \(device.tokenHash.hex), \(device.name), \(device.actor), \(device.created.millisecondsSince1970), \(invite?.hex))
                 """, logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw HubError.conflict("device_exists", "the household has a device named \(device.name) already: choose another name, or revoke that one")
         }
-        try await connection.query("INSERT INTO tokens (token_hash, household) VALUES (\(device.tokenHash.hex), \(device.household.uuid))", logger: logger)
+        try await connection.rows("INSERT INTO tokens (token_hash, household) VALUES (\(device.tokenHash.hex), \(device.household.uuid))", logger: logger)
     }
 
     static func device(_ row: (UUID, String, String, String, Int64, Int64?, Int64?)) -> DeviceRecord? {
@@ -175,17 +170,15 @@ extension PostgresHubStorage {
     }
 
     func deviceNow(tokenHash: TokenHash) async throws -> DeviceRecord? {
-        let rows = try await client.query("""
+        let rows = try await client.rows("""
             SELECT d.household, d.token_hash, d.name, d.actor, d.created_ms, d.last_seen_ms, d.revoked_ms, d.revoked_why
             FROM tokens t JOIN devices d ON d.household = t.household AND d.token_hash = t.token_hash
             WHERE t.token_hash = \(tokenHash.hex)
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String, String, Int64, Int64?, Int64?, String?).self) {
-            var device = Self.device((row.0, row.1, row.2, row.3, row.4, row.5, row.6))
-            device?.memberRemoved = row.7 == Self.memberRemovedWhy
-            return device
-        }
-        return nil
+        guard let row = try rows.first?.decode((UUID, String, String, String, Int64, Int64?, Int64?, String?).self) else { return nil }
+        var device = Self.device((row.0, row.1, row.2, row.3, row.4, row.5, row.6))
+        device?.memberRemoved = row.7 == Self.memberRemovedWhy
+        return device
     }
 
     /// What `devices.revoked_why` holds for a device revoked because its member was removed.
@@ -196,15 +189,11 @@ extension PostgresHubStorage {
     }
 
     func devicesNow(of household: HouseholdID) async throws -> [DeviceRecord] {
-        var all: [DeviceRecord] = []
-        let rows = try await client.query("""
+        let rows = try await client.rows("""
             SELECT household, token_hash, name, actor, created_ms, last_seen_ms, revoked_ms FROM devices
             WHERE household = \(household.uuid) AND revoked_ms IS NULL ORDER BY created_ms, name
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String, String, Int64, Int64?, Int64?).self) {
-            if let device = Self.device(row) { all.append(device) }
-        }
-        return all
+        return try rows.compactMap { Self.device(try $0.decode((UUID, String, String, String, Int64, Int64?, Int64?).self)) }
     }
 
     public func addDevice(_ device: DeviceRecord) async throws {
@@ -220,16 +209,14 @@ extension PostgresHubStorage {
     }
 
     func revokeDeviceNow(_ name: String, of household: HouseholdID, at: Timestamp) async throws -> Bool {
-        let rows = try await client.query("""
+        let revoked = try await client.rows("""
             UPDATE devices SET revoked_ms = \(at.millisecondsSince1970)
             WHERE household = \(household.uuid) AND name = \(name) AND revoked_ms IS NULL RETURNING token_hash
-            """, logger: logger)
-        var revoked: [String] = []
-        for try await token in rows.decode(String.self) { revoked.append(token) }
+            """, logger: logger).map { try $0.decode(String.self) }
         forget(revoked)
         if !revoked.isEmpty {
             // Every process's polls of the household wake and check their tokens: the revoked one answers 401 now.
-            _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(household.description))", logger: logger)
+            _ = try? await client.rows("SELECT pg_notify(\(Self.channel), \(household.description))", logger: logger)
         }
         return !revoked.isEmpty
     }
@@ -240,13 +227,12 @@ extension PostgresHubStorage {
 
     func removeMemberNow(_ actor: String, of household: HouseholdID, at: Timestamp) async throws -> Int {
         let revoked = try await transaction { connection -> [String] in
-            let rows = try await connection.query("""
+            let rows = try await connection.rows("""
                 UPDATE devices SET revoked_ms = \(at.millisecondsSince1970), revoked_why = \(Self.memberRemovedWhy)
                 WHERE household = \(household.uuid) AND actor = \(actor) AND revoked_ms IS NULL RETURNING token_hash
                 """, logger: logger)
-            var revoked: [String] = []
-            for try await token in rows.decode(String.self) { revoked.append(token) }
-            try await connection.query("""
+            let revoked = try rows.map { try $0.decode(String.self) }
+            try await connection.rows("""
                 UPDATE invites SET cancelled_ms = \(at.millisecondsSince1970)
                 WHERE household = \(household.uuid) AND actor = \(actor) AND used_ms IS NULL AND cancelled_ms IS NULL
                 """, logger: logger)
@@ -255,7 +241,7 @@ extension PostgresHubStorage {
         forget(revoked)
         if !revoked.isEmpty {
             // Every process's polls of the household wake and check their tokens, as for a revoke.
-            _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(household.description))", logger: logger)
+            _ = try? await client.rows("SELECT pg_notify(\(Self.channel), \(household.description))", logger: logger)
         }
         return revoked.count
     }
@@ -266,7 +252,7 @@ extension PostgresHubStorage {
         devicesByToken.withLock { cache in
             if var kept = cache[device.tokenHash.hex] { kept.lastSeen = at; cache[device.tokenHash.hex] = kept }
         }
-        _ = try? await bookkeeping.query("""
+        _ = try? await bookkeeping.rows("""
             UPDATE devices SET last_seen_ms = \(at.millisecondsSince1970) WHERE household = \(device.household.uuid) AND token_hash = \(device.tokenHash.hex)
             """, logger: logger)
     }
@@ -277,11 +263,11 @@ extension PostgresHubStorage {
 
     func addInviteNow(_ invite: InviteRecord) async throws {
         try await transaction { connection in
-            try await connection.query("""
+            try await connection.rows("""
                 INSERT INTO invites (household, code_hash, actor, expires_ms, by_device, invite_id)
                 VALUES (\(invite.household.uuid), \(invite.codeHash.hex), \(invite.actor), \(invite.expires.millisecondsSince1970), \(invite.by), \(invite.id))
                 """, logger: logger)
-            try await connection.query("INSERT INTO invite_codes (code_hash, household) VALUES (\(invite.codeHash.hex), \(invite.household.uuid))", logger: logger)
+            try await connection.rows("INSERT INTO invite_codes (code_hash, household) VALUES (\(invite.codeHash.hex), \(invite.household.uuid))", logger: logger)
         }
     }
 
@@ -290,13 +276,14 @@ extension PostgresHubStorage {
     }
 
     func invitesNow(of household: HouseholdID, at now: Timestamp) async throws -> [InviteRecord] {
-        let rows = try await client.query("""
+        let rows = try await client.rows("""
             SELECT code_hash, actor, expires_ms, by_device, invite_id FROM invites
             WHERE household = \(household.uuid) AND used_ms IS NULL AND cancelled_ms IS NULL AND expires_ms > \(now.millisecondsSince1970)
             ORDER BY expires_ms, invite_id
             """, logger: logger)
         var all: [InviteRecord] = []
-        for try await (code, actor, expires, by, id) in rows.decode((String, String, Int64, String, String).self) {
+        for row in rows {
+            let (code, actor, expires, by, id) = try row.decode((String, String, Int64, String, String).self)
             guard let hash = TokenHash(hex: code) else { continue }
             all.append(InviteRecord(household: household, codeHash: hash, actor: actor, expires: Timestamp(millisecondsSince1970: expires), by: by, id: id))
         }
@@ -305,12 +292,12 @@ extension PostgresHubStorage {
 
     public func cancelInvite(_ id: String, of household: HouseholdID, at now: Timestamp) async throws -> Bool {
         try await answered {
-            let rows = try await self.client.query("""
+            let rows = try await self.client.rows("""
                 UPDATE invites SET cancelled_ms = \(now.millisecondsSince1970)
                 WHERE household = \(household.uuid) AND invite_id = \(id) AND used_ms IS NULL AND cancelled_ms IS NULL
                 AND expires_ms > \(now.millisecondsSince1970) RETURNING code_hash
                 """, logger: self.logger)
-            return try await rows.collect().count > 0
+            return !rows.isEmpty
         }
     }
 
@@ -323,18 +310,19 @@ extension PostgresHubStorage {
                              enrolling device: @escaping @Sendable (InviteRecord) -> DeviceRecord) async throws -> (InviteRecord, DeviceRecord)? {
         try await transaction { connection -> (InviteRecord, DeviceRecord)? in
             var found: InviteRecord?
-            let rows = try await connection.query("""
+            let rows = try await connection.rows("""
                 SELECT i.household, i.actor, i.expires_ms, i.by_device FROM invite_codes c
                 JOIN invites i ON i.household = c.household AND i.code_hash = c.code_hash
                 WHERE c.code_hash = \(codeHash.hex) AND i.used_ms IS NULL AND i.cancelled_ms IS NULL AND i.expires_ms > \(now.millisecondsSince1970)
                 FOR UPDATE OF i
                 """, logger: logger)
-            for try await (household, actor, expires, by) in rows.decode((UUID, String, Int64, String).self) {
+            for row in rows {
+                let (household, actor, expires, by) = try row.decode((UUID, String, Int64, String).self)
                 found = InviteRecord(household: HouseholdID(household), codeHash: codeHash, actor: actor,
                                      expires: Timestamp(millisecondsSince1970: expires), by: by)
             }
             guard let invite = found else { return nil }
-            try await connection.query("""
+            try await connection.rows("""
                 UPDATE invites SET used_ms = \(now.millisecondsSince1970) WHERE household = \(invite.household.uuid) AND code_hash = \(codeHash.hex)
                 """, logger: logger)
             let enrolled = device(invite)
@@ -351,9 +339,8 @@ extension PostgresHubStorage {
     public func authenticate(tokenHash: TokenHash, rate: Double, burst: Double, at: Timestamp) async throws -> (DeviceRecord, RateDecision)? {
         try await answered {
             let now = at.millisecondsSince1970
-            let rows = try await self.bookkeeping.execute(AuthenticateStatement(token: tokenHash.hex, burst: burst, rate: rate, at: now),
-                                                          logger: self.logger)
-            for try await (household, hash, name, actor, created, seen, revoked, left) in rows {
+            let rows = try await self.bookkeeping.rows(AuthenticateStatement(token: tokenHash.hex, burst: burst, rate: rate, at: now), logger: self.logger)
+            for (household, hash, name, actor, created, seen, revoked, left) in rows {
                 guard let device = Self.device((household, hash, name, actor, created, seen, revoked)) else { return nil }
                 let seen = self.rates.seed(SharedTokenRates.Key(household: household, token: hash), level: left ?? 0, at: now, rate: rate, burst: burst)
                 self.devicesByToken.withLock { cache in
@@ -385,6 +372,6 @@ extension PostgresHubStorage {
     }
 
     func checkReadyNow() async throws {
-        _ = try await client.query("SELECT 1 FROM shop_hub_schema LIMIT 1", logger: logger).collect()
+        try await client.rows("SELECT 1 FROM shop_hub_schema LIMIT 1", logger: logger)
     }
 }

@@ -14,23 +14,22 @@ extension PostgresHubStorage {
     /// several hubs start at once (an advisory lock orders them).
     public func migrate() async throws {
         try await transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(72707)", logger: logger)
-            try await connection.query("""
+            try await connection.rows("SELECT pg_advisory_xact_lock(72707)", logger: logger)
+            try await connection.rows("""
                 CREATE TABLE IF NOT EXISTS shop_hub_schema (version integer PRIMARY KEY, layout text NOT NULL,
                                                             applied_at timestamptz NOT NULL DEFAULT now())
                 """, logger: logger)
-            var applied: [(Int, String)] = []
-            for try await row in try await connection.query("SELECT version, layout FROM shop_hub_schema ORDER BY version", logger: logger)
-                .decode((Int, String).self) { applied.append(row) }
+            let applied = try await connection.rows("SELECT version, layout FROM shop_hub_schema ORDER BY version", logger: logger)
+                .map { try $0.decode((Int, String).self) }
             if let existing = applied.first?.1, existing != layout.rawValue {
                 throw HubError.unavailable("the database's tables are laid out \(existing), not \(layout.rawValue)")
             }
             for (version, statements) in Self.migrations(layout).enumerated() where !applied.contains(where: { $0.0 == version + 1 }) {
-                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                try await connection.query("INSERT INTO shop_hub_schema (version, layout) VALUES (\(version + 1), \(layout.rawValue))", logger: logger)
+                for statement in statements { try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.rows("INSERT INTO shop_hub_schema (version, layout) VALUES (\(version + 1), \(layout.rawValue))", logger: logger)
             }
             // The hub's secret for the per-address limits, made once, by the first hub to start.
-            try await connection.query("""
+            try await connection.rows("""
                 INSERT INTO shop_hub_secrets (name, secret) VALUES ('address', \(AddressKey.random().hex)) ON CONFLICT (name) DO NOTHING
                 """, logger: logger)
         }
@@ -39,7 +38,8 @@ extension PostgresHubStorage {
     /// The keyed hash of a client's address (``AddressKey``), under the key `migrate()` made.
     func keyedAddress(_ address: String) async throws -> TokenHash {
         if let key = addressKey.withLock({ $0 }) { return key.hash(address) }
-        for try await hex in try await client.query("SELECT secret FROM shop_hub_secrets WHERE name = 'address'", logger: logger).decode(String.self) {
+        for row in try await client.rows("SELECT secret FROM shop_hub_secrets WHERE name = 'address'", logger: logger) {
+            let hex = try row.decode(String.self)
             guard let key = AddressKey(hex: hex) else { break }
             addressKey.withLock { $0 = key }
             return key.hash(address)

@@ -27,11 +27,12 @@ public struct PostgresLineStore: HubLineStore {
     }
 
     public func head(of household: HouseholdID, token: String?) async throws -> JournalHead {
-        for try await (seq, hash, live) in try await client.query("""
+        for row in try await client.rows("""
             SELECT head_seq, head_hash, \(token)::text IS NULL OR EXISTS (
                 SELECT 1 FROM devices d WHERE d.household = \(household.uuid) AND d.token_hash = \(token) AND d.revoked_ms IS NULL)
             FROM households WHERE household = \(household.uuid)
-            """, logger: logger).decode((Int, String, Bool).self) {
+            """, logger: logger) {
+            let (seq, hash, live) = try row.decode((Int, String, Bool).self)
             if let token, !live { throw revoked(token) }
             return JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero)
         }
@@ -53,8 +54,9 @@ public struct PostgresLineStore: HubLineStore {
             (SELECT seq, CASE WHEN seq = \(after) THEN NULL ELSE line END, hash FROM lines
              WHERE household = \(household.uuid) AND seq >= \(after) ORDER BY seq LIMIT \(limit.map { $0 + 1 }))
             """
-        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
-        for try await (seq, line, lineHash) in rows.decode((Int, ByteBuffer?, String?).self) {
+        let rows = if let connection { try await connection.rows(query, logger: logger) } else { try await client.rows(query, logger: logger) }
+        for row in rows {
+            let (seq, line, lineHash) = try row.decode((Int, ByteBuffer?, String?).self)
             if seq == -1 { live = true; continue }
             if seq == after { found.after = lineHash.flatMap(SHA256Digest.init(hex:)).map { .hash($0) } ?? .missing; continue }
             guard var line else { continue }
@@ -77,10 +79,11 @@ public struct PostgresLineStore: HubLineStore {
             JOIN lines l ON l.household = c.household AND l.seq = c.first_seq + c.count - 1
             WHERE c.household = \(household.uuid) AND c.command = ANY(\(ids))
             """
-        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
+        let rows = if let connection { try await connection.rows(query, logger: logger) } else { try await client.rows(query, logger: logger) }
         var known: [CommandID: HubRules.CommandRecord] = [:]
-        for try await (command, first, count, line) in rows.decode((UUID, Int, Int, ByteBuffer).self) {
-            var line = line
+        for row in rows {
+            let (command, first, count, bytes) = try row.decode((UUID, Int, Int, ByteBuffer).self)
+            var line = bytes
             guard case let .event(last) = try EventLineCodec.decodeLine(line.readBytes(length: line.readableBytes) ?? []) else {
                 throw HubError.unavailable("household \(household): line \(first + count - 1) is one this hub cannot fold (newer); update shop-hub")
             }
@@ -101,14 +104,21 @@ public struct PostgresLineStore: HubLineStore {
     func append(_ appends: [HubAppend], on connection: PostgresConnection?) async throws -> [HouseholdID: HubAppend.Outcome] {
         var statement = PushStatement(channel: channel)
         for part in appends { statement.add(part) }
-        var heads: [UUID: JournalHead] = [:]
+        var moved: [UUID: JournalHead] = [:]
+        var missing: Set<UUID> = []
         var recorded: Set<UUID> = []
         var revoked: [UUID: Set<String>] = [:]
-        let rows = if let connection { try await connection.execute(statement, logger: logger) } else { try await client.execute(statement, logger: logger) }
-        for try await (household, seq, hash, command, _, _, token) in rows {
-            if let seq, let hash { heads[household] = JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero) }
-            if command != nil { recorded.insert(household) }
-            if let token { revoked[household, default: []].insert(token) }
+        let rows = if let connection { try await connection.prepared(statement, logger: logger) } else { try await client.prepared(statement, logger: logger) }
+        for (household, seq, hash, command, _, _, token) in rows {
+            if let seq, let hash {
+                moved[household] = JournalHead(seq: seq, hash: SHA256Digest(hex: hash) ?? .zero)
+            } else if command != nil {
+                recorded.insert(household)
+            } else if let token {
+                revoked[household, default: []].insert(token)
+            } else {
+                missing.insert(household)
+            }
         }
         var outcomes: [HouseholdID: HubAppend.Outcome] = [:]
         for part in appends {
@@ -117,10 +127,12 @@ public struct PostgresLineStore: HubLineStore {
                 outcomes[part.household] = .revoked(tokens)
             } else if recorded.contains(uuid) {
                 outcomes[part.household] = .recorded
-            } else if let head = heads[uuid] {
-                outcomes[part.household] = head == part.expected ? .written : .headMoved(head)
-            } else {
+            } else if missing.contains(uuid) {
                 outcomes[part.household] = .unknown
+            } else if let head = moved[uuid] {
+                outcomes[part.household] = .headMoved(head)
+            } else {
+                outcomes[part.household] = .written
             }
         }
         return outcomes
@@ -130,11 +142,8 @@ public struct PostgresLineStore: HubLineStore {
     public func withLock<T: Sendable>(_ household: HouseholdID, _ body: @Sendable (any HubLockedHousehold) async throws -> T) async throws -> T {
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                var found = false
-                for try await _ in try await connection.query("SELECT 1 FROM households WHERE household = \(household.uuid) FOR UPDATE",
-                                                              logger: logger) {
-                    found = true
-                }
+                let found = try await !connection.rows("SELECT 1 FROM households WHERE household = \(household.uuid) FOR UPDATE",
+                                                       logger: logger).isEmpty
                 guard found else { throw HubError.unknownHousehold(household.description) }
                 return try await body(Locked(store: self, household: household, connection: connection))
             }
@@ -160,13 +169,9 @@ public struct PostgresLineStore: HubLineStore {
         }
 
         func liveTokens(_ tokens: [String]) async throws -> Set<String> {
-            var live: Set<String> = []
-            for try await token in try await connection.query("""
+            try await Set(connection.rows("""
                 SELECT token_hash FROM devices WHERE household = \(household.uuid) AND token_hash = ANY(\(tokens)) AND revoked_ms IS NULL
-                """, logger: store.logger).decode(String.self) {
-                live.insert(token)
-            }
-            return live
+                """, logger: store.logger).map { try $0.decode(String.self) })
         }
 
         func append(_ append: HubAppend) async throws -> HubAppend.Outcome {

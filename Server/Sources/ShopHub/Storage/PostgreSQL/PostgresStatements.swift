@@ -4,9 +4,11 @@ import PostgresNIO
 
 /// A batch's one statement (``PostgresLineStore``'s `append`), prepared once a connection: the
 /// households' row locks; each household's head, command ids and its pushes' tokens checked; then, for
-/// the households that pass, their lines, command records, heads moved and `NOTIFY`s. Its rows: each
-/// household's head as the lock found it, each command of the batch already recorded, each token
-/// found revoked.
+/// the households that pass, their lines, command records, heads moved and `NOTIFY`s. Its rows say
+/// only what it did not write: each household whose head is not the one expected (its head as the
+/// lock found it; no head for a household that is not there), each command of the batch already
+/// recorded, each token found revoked. A batch that went through answers no row: PostgresNIO hands a
+/// prepared statement's rows over as a row sequence, whose answer must be small (PostgresRows.swift).
 struct PushStatement: PostgresPreparedStatement {
     static let sql = """
         WITH e AS (
@@ -44,8 +46,11 @@ struct PushStatement: PostgresPreparedStatement {
             SELECT pg_notify($18, string_agg(household::text, ','))
             FROM (SELECT household, (row_number() OVER () - 1) / 200 AS part FROM u) moved GROUP BY part
         )
-        SELECT h.household, h.head_seq, h.head_hash, NULL::uuid, NULL::bigint, NULL::bigint, NULL::text FROM h
-            WHERE (SELECT count(*) FROM n) >= 0
+        SELECT NULL::uuid, NULL::bigint, NULL::text, NULL::uuid, NULL::bigint, NULL::bigint, NULL::text
+            FROM (SELECT count(*) AS sent FROM n) notified WHERE notified.sent < 0
+        UNION ALL
+        SELECT e.household, h.head_seq, h.head_hash, NULL, NULL, NULL, NULL FROM e LEFT JOIN h ON h.household = e.household
+            WHERE h.household IS NULL OR h.head_seq <> e.expected_seq OR h.head_hash <> e.expected_hash
         UNION ALL
         SELECT k.household, NULL, NULL, k.command, k.first_seq, k.count, NULL FROM k
         UNION ALL
@@ -109,7 +114,7 @@ struct PushStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
-/// A request's one look at the database before its work, prepared once a connection: the live
+/// A request's one look at the database before its work (its text sent each time: PostgresRows.swift): the live
 /// device of the token, and the request counted in its bucket (refilled by the time since the last).
 struct AuthenticateStatement: PostgresPreparedStatement {
     static let sql = """
