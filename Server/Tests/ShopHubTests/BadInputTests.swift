@@ -264,13 +264,16 @@ struct BadInputTests {
             let target = "/v1/households/\(stranger.id)" + (method == "DELETE" && path.hasPrefix("/devices/") ? "/devices/nobody" : path)
             let bytes = try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) }
             let url = slow.base + target, token = stranger.ownerToken
+            let started = Date()
             let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
                 for _ in 0..<8 { group.addTask { try await HTTP.call(method, url, token: token, body: bytes) } }
                 return try await group.reduce(into: [Answer]()) { $0.append($1) }
             }
+            // A token a second refills while the eight are answered (a report takes a while on a loaded machine).
+            let refilledMeanwhile = Int(Date().timeIntervalSince(started).rounded(.up))
             for answer in answers { api.check(answer, method, target) }
             let statuses = answers.map(\.status).sorted()
-            #expect(statuses.filter { $0 == 429 }.count >= 6, "\(method) \(path) past the rate: \(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count >= 6 - refilledMeanwhile && statuses.contains(429), "\(method) \(path) past the rate: \(statuses)")
             #expect(answers.filter { $0.status == 429 }.allSatisfy { $0.errorCode == "rate_limited" })
         }
         var joins: [Int] = []
