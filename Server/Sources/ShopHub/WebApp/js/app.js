@@ -1,7 +1,7 @@
 // The controller: which screen the address names, what each tap or form
 // sends, and redrawing when the household changes. Rules are the hub's: a
 // refusal comes back with its code and is shown in words.
-import { t, tn, lang, setLanguage, refusal } from './i18n.js';
+import { t, tn, lang, chooseLanguage, setLanguage, refusal } from './i18n.js';
 import { Store, HubFailure, Unreachable } from './store.js';
 import { Model, newId } from './model.js';
 import { knownItems, addCommands } from './names.js';
@@ -9,6 +9,7 @@ import { View } from './view.js';
 import { parseMoney, parseQuantity } from './format.js';
 import * as tpl from './template.js';
 
+chooseLanguage(localStorage, navigator);   // the language kept here, else the browser's
 const store = new Store();
 const model = new Model(store);
 const view = new View();
