@@ -2,7 +2,7 @@
 // sends, and redrawing when the household changes. Rules are the hub's: a
 // refusal comes back with its code and is shown in words.
 import { t, tn, lang, chooseLanguage, setLanguage, refusal } from './i18n.js';
-import { Store, HubFailure, Unreachable } from './store.js';
+import { Api, HubFailure, Unreachable } from './api.js';
 import { Model, newId } from './model.js';
 import { knownItems, addCommands } from './names.js';
 import { View } from './view.js';
@@ -10,8 +10,8 @@ import { parseMoney, parseQuantity } from './format.js';
 import * as tpl from './template.js';
 
 chooseLanguage(localStorage, navigator);   // the language kept here, else the browser's
-const store = new Store();
-const model = new Model(store);
+const api = new Api();
+const model = new Model(api);
 const view = new View();
 let current = null;          // the screen shown: {name, refresh()}
 let refreshing = null;       // one redraw at a time; a change meanwhile asks for one more
@@ -215,16 +215,16 @@ const screens = {
       mount() { view.mount(tpl.screen(model.household?.household?.name ?? t('householdTitle'), tpl.householdBody(model.household ?? {}))); },
       async refresh() {
         const members = await model.view('members');
-        const me = store.session.actor;
+        const me = api.session.actor;
         const owner = members.open || members.members.some((m) => m.member === me && m.role === 'owner');
         this.members = members.members.map((m) => m.member);
         view.region('members', tpl.members(members, me, owner));
         if (!owner) { view.region('owners', tpl.html`<p class="help">${t('ownersOnly')}</p>`); return; }
-        const [devices, waiting] = await Promise.all([store.devices(), store.invites()]);
+        const [devices, waiting] = await Promise.all([api.devices(), api.invites()]);
         const form = document.querySelector('form[data-form="invite"]');
         if (!form || !form.contains(document.activeElement)) {
           const codes = document.querySelector('[data-region="inviteCode"]')?.innerHTML ?? '';
-          view.region('owners', tpl.owners(devices, store.session.device, model.zone));
+          view.region('owners', tpl.owners(devices, api.session.device, model.zone));
           const box = document.querySelector('[data-region="inviteCode"]');
           if (box && codes) box.innerHTML = codes;   // the codes shown this visit, drawn by us above
         }
@@ -267,7 +267,7 @@ const forget = (...names) => names.forEach((n) => cached.delete(n));
 // #/places, #/store/ID, #/trip, #/due, #/deleted, #/household, #/report.
 
 function route() {
-  if (!store.session || model.unstarted) return screens.welcome();
+  if (!api.session || model.unstarted) return screens.welcome();
   const [, name, id, mode] = location.hash.split('/');
   switch (name) {
     case 'list': return id ? screens.list(id, mode || 'location') : screens.lists();
@@ -287,7 +287,7 @@ function route() {
 async function show() {
   current = route();
   current.address = location.hash;
-  if (store.session) {
+  if (api.session) {
     view.setNav(tpl.nav(current.name, Boolean(model.household?.trip)));
     if (!current.list && !current.item && !current.storeId) view.setTitle(model.household?.household?.name ?? t('appName'));
   }
@@ -376,7 +376,7 @@ view.bind({
     await model.flush();
     const left = (await model.pending()).length;
     // Said as it will be: without a network the access ends only when this phone next reaches the hub.
-    const reachable = await store.hello().then(() => true, (error) => !(error instanceof Unreachable));
+    const reachable = await api.hello().then(() => true, (error) => !(error instanceof Unreachable));
     const asked = reachable ? t('signOutConfirm') : t('signOutConfirmOffline');
     const question = left > 0 ? `${asked} ${tn('signOutLoses', left)}` : asked;
     if (confirmed(question)) signedOut({ revoke: true });
@@ -479,17 +479,17 @@ view.bind({
   removeMember: (el) => confirmed(t('confirmDelete', { name: el.dataset.name })) && send('RemoveMember', { member: el.dataset.member }),
   revoke: async (el) => {
     if (!confirmed(t('confirmRevoke', { name: el.dataset.name }))) return;
-    try { await store.revoke(el.dataset.device); await redraw(); } catch (error) { failed(error); }
+    try { await api.revoke(el.dataset.device); await redraw(); } catch (error) { failed(error); }
   },
   invite: (form, data) => invite(form, data),
   cancelInvite: async (el) => {
-    try { await store.cancelInvite(el.dataset.invite); await redraw(); } catch (error) { failed(error); }
+    try { await api.cancelInvite(el.dataset.invite); await redraw(); } catch (error) { failed(error); }
   },
 
   // Report
   downloadReport: async () => {
     try {
-      const page = await store.report();
+      const page = await api.report();
       const link = document.createElement('a');
       link.href = URL.createObjectURL(new Blob([page], { type: 'text/html' }));
       link.download = `${(model.household?.household?.name ?? 'household').replace(/[^\p{L}\p{N}]+/gu, '-')}-report.html`;
@@ -550,7 +550,7 @@ function withPending(fetched, waiting, list) {
 /** The header's word on the connection and the changes waiting; the refusals kept for the person. */
 let pendingShown = 0;
 async function showPending() {
-  if (!store.session) { view.setLive(model.online, 0); return; }
+  if (!api.session) { view.setLive(model.online, 0); return; }
   const ticket = ++pendingShown;   // only the latest call draws: an earlier one may finish after it
   const [waiting, refused] = await Promise.all([model.pending(), model.rejected()]);
   if (ticket !== pendingShown) return;
@@ -630,11 +630,11 @@ async function invite(form, data) {
   try {
     const members = await model.view('members');
     if (!members.members.some((m) => m.member === actor)) { forget('members'); await model.command('AddMember', { member: actor, role }); }
-    const answer = await store.invite(actor);
+    const answer = await api.invite(actor);
     form.reset();
     const box = document.querySelector('[data-region="inviteCode"]');
     box?.insertAdjacentHTML('afterbegin', tpl.text(tpl.inviteCode(answer.code, actor, answer.expires, model.zone)));
-    view.region('invites', tpl.invites(await store.invites(), model.zone));
+    view.region('invites', tpl.invites(await api.invites(), model.zone));
   } catch (error) { failed(error); }
 }
 
@@ -714,7 +714,7 @@ function bindDrag(list, state) {
 async function applyRole() {
   try {
     const members = await cachedView('members');
-    const me = members.members.find((m) => m.member === store.session?.actor);
+    const me = members.members.find((m) => m.member === api.session?.actor);
     document.body.dataset.role = members.open ? 'owner' : me?.role ?? 'none';
   } catch { /* shown by the screens */ }
 }
@@ -752,7 +752,7 @@ async function changed() {
 }
 model.addEventListener('online', () => showPending());
 model.addEventListener('pending', () => { showPending(); soon(); });
-window.addEventListener('online', () => { model.retryNow(); store.revokeWaiting(); });
+window.addEventListener('online', () => { model.retryNow(); api.revokeWaiting(); });
 // The app and the last views open without a network (sw.js, SPEC 12).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
 model.addEventListener('signedOut', (event) => signedOut({ revoked: true, why: event.detail }));
@@ -768,5 +768,5 @@ window.addEventListener('hashchange', () => {
 });
 
 document.documentElement.lang = lang;
-store.revokeWaiting();   // a sign-out made without a network ends the access now
-if (store.session) begin(); else show();
+api.revokeWaiting();   // a sign-out made without a network ends the access now
+if (api.session) begin(); else show();

@@ -5,7 +5,7 @@
 // (IndexedDB) from the moment it is made until the hub answered it, so a
 // phone without a network keeps working and sends everything, in order, when
 // it is back (SPEC sections 7 and 12).
-import { HubFailure, Unreachable, lineHash } from './store.js';
+import { HubFailure, Unreachable, lineHash } from './api.js';
 import { Outbox } from './outbox.js';
 import { needs, settle } from './names.js';
 
@@ -13,9 +13,9 @@ import { needs, settle } from './names.js';
 export const newId = () => crypto.randomUUID().toUpperCase();
 
 export class Model extends EventTarget {
-  constructor(store) {
+  constructor(api) {
     super();
-    this.store = store;
+    this.api = api;
     this.household = null;     // the `household` view: name, currency, zone, running trip
     this.head = null;          // {seq, hash} of the last line this browser knows
     this.online = true;
@@ -29,7 +29,7 @@ export class Model extends EventTarget {
     this.wake = null;          // ends the live loop's pause at once (the network is back)
   }
 
-  get session() { return this.store.session; }
+  get session() { return this.api.session; }
 
   // Sign in
 
@@ -39,11 +39,11 @@ export class Model extends EventTarget {
    * enrolled on that empty household and the next try pushes them again there: no second household is made.
    */
   async startHousehold({ name, currency, timeZone, actor, device }) {
-    let session = this.store.session;
+    let session = this.api.session;
     if (!session || session.started !== false) {
-      const enrolled = await this.store.createHousehold(device, actor);
+      const enrolled = await this.api.createHousehold(device, actor);
       session = { household: enrolled.household, token: enrolled.token, actor: enrolled.actor, device, started: false };
-      this.store.saveSession(session);
+      this.api.saveSession(session);
     }
     const results = await this.run([
       { type: 'CreateHousehold', data: { household: session.household, name, currency, timeZone } },
@@ -51,40 +51,40 @@ export class Model extends EventTarget {
     ]);
     const refused = results.find((r) => !r.ok);
     if (refused) throw new HubFailure(400, refused.error.code, refused.error.message);
-    this.store.saveSession({ ...session, started: true });
+    this.api.saveSession({ ...session, started: true });
   }
 
   /** A household whose first commands were refused: the device is enrolled, the household still empty. */
-  get unstarted() { return this.store.session?.started === false; }
+  get unstarted() { return this.api.session?.started === false; }
 
   async join({ code, device }) {
-    const joined = await this.store.join(code.trim(), device);
-    this.store.saveSession({ household: joined.household, token: joined.token, actor: joined.actor, device });
+    const joined = await this.api.join(code.trim(), device);
+    this.api.saveSession({ household: joined.household, token: joined.token, actor: joined.actor, device });
   }
 
   /**
    * Forgets this browser's token. `revoke`: asks the hub first to revoke it (a copy of it works no more);
    * what still waits in the outbox is then dropped (the person was told how much, and agreed). If the hub
    * cannot be reached, the token is kept aside, apart from the household's data, and revoked the next time
-   * the app opens with a network (Store.revokeLater); answers false then. Without `revoke` (the hub refused
+   * the app opens with a network (Api.revokeLater); answers false then. Without `revoke` (the hub refused
    * the token), what waits is kept: joined again to the household, the phone sends it. Either way the views
    * this browser kept go.
    */
   async signOut({ revoke = false } = {}) {
     this.stop();
-    const session = this.store.session;
+    const session = this.api.session;
     let revoked = true;
     if (revoke && session) {
-      try { await this.store.revoke(session.device); } catch (error) {
+      try { await this.api.revoke(session.device); } catch (error) {
         // Already revoked (401): nothing more to do. Unreachable: revoked later.
-        if (!(error instanceof HubFailure)) { this.store.revokeLater(session); revoked = false; }
+        if (!(error instanceof HubFailure)) { this.api.revokeLater(session); revoked = false; }
       }
       await this.outbox.forget(session.household).catch(() => {});
     }
     await forgetViews();
-    this.store.forget(session?.token);
+    this.api.forget(session?.token);
     // A view asked just before is kept by the service worker before it is answered: once answered, deleted too.
-    await this.store.settled();
+    await this.api.settled();
     await forgetViews();
     this.household = null;
     this.head = null;
@@ -193,11 +193,11 @@ export class Model extends EventTarget {
     try {
       const seen = { entries: {} };
       for (const kind of kinds) {
-        const answer = await this.store.view(views[kind], {}, { fresh: true });
+        const answer = await this.api.view(views[kind], {}, { fresh: true });
         seen[`${kind}s`] = answer[kind === 'item' ? 'items' : `${kind}s`];
       }
       for (const list of lists) {
-        const detail = await this.store.view('list-detail', { list }, { fresh: true }).catch((error) => {
+        const detail = await this.api.view('list-detail', { list }, { fresh: true }).catch((error) => {
           if (error instanceof HubFailure && error.status === 404) return { entries: [] };
           throw error;
         });
@@ -215,7 +215,7 @@ export class Model extends EventTarget {
   /** One push of `waiting`: the hub's results by command id, or null while it cannot be reached. */
   async pushed(waiting) {
     try {
-      const results = await this.store.push(waiting.map((e) => e.command));
+      const results = await this.api.push(waiting.map((e) => e.command));
       this.setOnline(true);
       return new Map(results.map((r) => [r.command, r]));
     } catch (error) {
@@ -238,10 +238,10 @@ export class Model extends EventTarget {
 
   // Views
 
-  view(name, options) { return this.store.view(name, options); }
+  view(name, options) { return this.api.view(name, options); }
 
   async refreshHousehold() {
-    this.household = await this.store.view('household');
+    this.household = await this.api.view('household');
     return this.household;
   }
 
@@ -279,11 +279,11 @@ export class Model extends EventTarget {
     let pause = 1000, behind = false;
     while (!this.stopped && this.session) {
       try {
-        if (!this.head) { this.head = await this.store.hello(); this.setOnline(true); }
+        if (!this.head) { this.head = await this.api.hello(); this.setOnline(true); }
         this.controller = new AbortController();
         // Catching up (more lines than one answer holds), or not yet sure the hub is reachable, asks without waiting:
         // a long poll answers only when something changes, and the outbox waits for the word that the hub is back.
-        const { lines, more } = await this.store.pull(this.head.seq, this.head.hash, behind || !this.online ? 0 : 25, this.controller.signal);
+        const { lines, more } = await this.api.pull(this.head.seq, this.head.hash, behind || !this.online ? 0 : 25, this.controller.signal);
         behind = more;
         this.setOnline(true);
         pause = 1000;
