@@ -18,8 +18,8 @@ const byLocation = () => ({
     { title: 'Bakery', location: 'LOC-BAKERY', entries: [{ ...bread }] },
   ],
 });
-/** The list's own order (list-detail): all entries in one row, counted as `total` and `bought`. */
-const detail = () => ({ view: 'list-detail', list: { id: L, name: 'Weekly' }, total: 3, bought: 1, entries: [{ ...milk }, { ...tea }, { ...bread }] });
+/** The list's own order (list-detail): the entries to buy in order, then the bought, counted as `total` and `bought`. */
+const detail = () => ({ view: 'list-detail', list: { id: L, name: 'Weekly' }, total: 3, bought: 1, entries: [{ ...milk }, { ...bread }, { ...tea }] });
 const empty = () => ({ view: 'shopping-list-by-name', list: { id: L, name: 'Weekly' }, bought: 0, remaining: 0, sections: [] });
 
 let n = 0;
@@ -121,7 +121,7 @@ test('RemoveItemFromList: the entry gone and the counts with it, to buy or bough
     waiting('RemoveItemFromList', { list: L, item: 'I-TEA' }),
   ], L), expected);
   assert.deepEqual(withPending(detail(), [waiting('RemoveItemFromList', { list: L, item: 'I-MILK' })], L),
-    { ...detail(), total: 2, entries: [{ ...tea }, { ...bread }] });
+    { ...detail(), total: 2, entries: [{ ...bread }, { ...tea }] });
 });
 
 test('commands on another list and commands that touch no list entry leave the view as it is', () => {
@@ -143,4 +143,26 @@ test('one after another, in the outbox’s order: added, then its quantity chang
   expected.sections[1].entries.push({ item: 'I-EGGS', name: 'Eggs', quantity: 10, bought: true, unit: null, assignee: null, pending: true, purchase: 'P-EGGS' });
   expected.bought = 2;
   assert.deepEqual(shown, expected);
+});
+
+test('ClearBought: the bought entries leave the list, none bought; on list-detail the total shrinks too', () => {
+  const expected = byLocation();
+  expected.sections[0].entries = [{ ...milk }];
+  expected.bought = 0;
+  assert.deepEqual(withPending(byLocation(), [waiting('ClearBought', { list: L })], L), expected);
+  assert.deepEqual(withPending(detail(), [waiting('ClearBought', { list: L })], L),
+    { ...detail(), total: 2, bought: 0, entries: [{ ...milk }, { ...bread }] });
+  // A purchase waiting before the clear is cleared with it; on another list, nothing.
+  assert.deepEqual(withPending(detail(), [waiting('PurchaseItem', { list: L, item: 'I-BREAD', purchase: 'P-B' }), waiting('ClearBought', { list: L })], L),
+    { ...detail(), total: 1, bought: 0, entries: [{ ...milk }] });
+  assert.deepEqual(withPending(byLocation(), [waiting('ClearBought', { list: 'L-PARTY' })], L), byLocation());
+});
+
+test('ReorderList: on list-detail the entries to buy in the new order, the moved ones marked waiting, the bought ones last', () => {
+  const shown = withPending(detail(), [waiting('ReorderList', { list: L, order: ['I-TEA', 'I-BREAD', 'I-MILK'] })], L);
+  assert.deepEqual(shown, { ...detail(), entries: [{ ...bread, pending: true }, { ...milk, pending: true }, { ...tea }] });
+  // The order it had already: nothing marked. By location (the sections' own order) and on another list: nothing changes.
+  assert.deepEqual(withPending(detail(), [waiting('ReorderList', { list: L, order: ['I-MILK', 'I-BREAD', 'I-TEA'] })], L), detail());
+  assert.deepEqual(withPending(byLocation(), [waiting('ReorderList', { list: L, order: ['I-BREAD', 'I-MILK', 'I-TEA'] })], L), byLocation());
+  assert.deepEqual(withPending(detail(), [waiting('ReorderList', { list: 'L-PARTY', order: ['I-BREAD', 'I-MILK', 'I-TEA'] })], L), detail());
 });

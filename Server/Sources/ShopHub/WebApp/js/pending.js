@@ -5,7 +5,7 @@
 
 /**
  * The list as it will be once the outbox is sent: purchases shown bought, entries added, quantities changed,
- * assignments made, entries removed; each marked `pending`. The views' JSON is not changed in place.
+ * assignments made, entries removed, bought entries cleared, the list's own order changed; each entry marked `pending`. The views' JSON is not changed in place.
  */
 export function withPending(fetched, waiting, list) {
   const shown = structuredClone(fetched);
@@ -44,6 +44,20 @@ export function withPending(fetched, waiting, list) {
       for (const r of rows) { const at = r.indexOf(entry); if (at >= 0) r.splice(at, 1); }
       if (entry.bought) shown.bought -= 1; else if (shown.remaining !== undefined) shown.remaining -= 1;
       if (shown.total !== undefined) shown.total -= 1;
+    } else if (type === 'ClearBought') {
+      for (const r of rows) {
+        const kept = r.filter((e) => !e.bought);
+        if (shown.total !== undefined) shown.total -= r.length - kept.length;
+        r.splice(0, r.length, ...kept);
+      }
+      shown.bought = 0;
+    } else if (type === 'ReorderList' && shown.view === 'list-detail') {
+      // Only the list's own order shows it: the entries to buy as ordered (the moved ones marked), the bought ones last.
+      const rank = new Map(data.order.map((item, at) => [item, at]));
+      const toBuy = shown.entries.filter((e) => !e.bought);
+      const ordered = [...toBuy].sort((a, b) => (rank.get(a.item) ?? rank.size) - (rank.get(b.item) ?? rank.size));
+      ordered.forEach((e, at) => { if (toBuy[at] !== e) e.pending = true; });
+      shown.entries.splice(0, shown.entries.length, ...ordered, ...shown.entries.filter((e) => e.bought));
     }
   }
   return shown;
