@@ -7,6 +7,7 @@
 // it is back (SPEC sections 7 and 12).
 import { HubFailure, Unreachable, lineHash } from './api.js';
 import { Outbox } from './outbox.js';
+import { batch, pushInHalves, sendRounds, sendAgain, firstPause, nextPause } from './outbox-laws.js';
 import { needs, settle } from './names.js';
 
 /** Ids made here, as SPEC 12 asks: every command and every thing it creates. */
@@ -151,7 +152,7 @@ export class Model extends EventTarget {
     const retries = new Map();   // a retry's id → the command it stands for
     const original = (command) => retries.get(command.id) ?? command.correlation ?? command.id;
     const isFresh = (entry) => this.fresh.has(original(entry.command));
-    for (let round = 0; round < 50 && this.session; round++) {
+    for (let round = 0; round < sendRounds && this.session; round++) {
       const all = await this.outbox.all(this.session.household);
       const waiting = batch(all);
       if (waiting.length === 0) break;
@@ -180,7 +181,7 @@ export class Model extends EventTarget {
       await this.outbox.remove(done);
       if (done.length) this.changed('push');
       // Again while anything moved (more may wait behind this push); never round and round on the same commands.
-      if (!again && done.length === 0 && refused === 0) break;
+      if (!sendAgain({ resent: again, done: done.length, refused })) break;
     }
   }
 
@@ -212,28 +213,20 @@ export class Model extends EventTarget {
 
   answer(id, result) { if (this.fresh.has(id)) this.results.set(id, result); }
 
-  /** One push of `waiting`: the hub's results by command id, or null while it cannot be reached. */
-  async pushed(waiting) {
-    try {
-      const results = await this.api.push(waiting.map((e) => e.command));
-      this.setOnline(true);
-      return new Map(results.map((r) => [r.command, r]));
-    } catch (error) {
-      if (error instanceof Unreachable) { this.setOnline(false); return null; }
-      if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code })); return null; }
-      if (error instanceof HubFailure && waiting.length > 1) {
-        // The push as a whole was refused (a line the hub cannot read): its halves, so that only that line is refused.
-        const half = Math.ceil(waiting.length / 2);
-        const first = await this.pushed(waiting.slice(0, half));
-        if (!first) return null;
-        const second = await this.pushed(waiting.slice(half));
-        const both = new Map([...first, ...(second ?? [])]);
-        if (!second) both.partial = true;
-        return both;
+  /** One push of `waiting`: the hub's results by command id, or null while it cannot be reached (outbox-laws.js). */
+  pushed(waiting) {
+    return pushInHalves(waiting, async (commands) => {
+      try {
+        const results = await this.api.push(commands);
+        this.setOnline(true);
+        return { results };
+      } catch (error) {
+        if (error instanceof Unreachable) { this.setOnline(false); return null; }
+        if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code })); return null; }
+        if (error instanceof HubFailure) return { refused: { code: error.code, message: error.message } };
+        throw error;
       }
-      if (error instanceof HubFailure) return new Map([[waiting[0].command.id, { command: waiting[0].command.id, ok: false, error: { code: error.code, message: error.message } }]]);
-      throw error;
-    }
+    });
   }
 
   // Views
@@ -276,7 +269,7 @@ export class Model extends EventTarget {
 
   async follow() {
     this.stopped = false;
-    let pause = 1000, behind = false;
+    let pause = firstPause, behind = false;
     while (!this.stopped && this.session) {
       try {
         if (!this.head) { this.head = await this.api.hello(); this.setOnline(true); }
@@ -286,7 +279,7 @@ export class Model extends EventTarget {
         const { lines, more } = await this.api.pull(this.head.seq, this.head.hash, behind || !this.online ? 0 : 25, this.controller.signal);
         behind = more;
         this.setOnline(true);
-        pause = 1000;
+        pause = firstPause;
         if (lines.length > 0) {
           const last = lines[lines.length - 1];
           this.head = { seq: JSON.parse(last).seq, hash: await lineHash(last) };
@@ -302,7 +295,7 @@ export class Model extends EventTarget {
         if (error instanceof Unreachable || error instanceof HubFailure) this.setOnline(false);
         await new Promise((resolve) => { this.wake = resolve; setTimeout(resolve, pause); });
         this.wake = null;
-        pause = Math.min(pause * 2, 4000);
+        pause = nextPause(pause);
       }
     }
   }
@@ -313,16 +306,4 @@ async function forgetViews() {
   if (!globalThis.caches) return;
   const keys = await caches.keys().catch(() => []);
   await Promise.all(keys.filter((k) => k === 'views' || k.startsWith('views-')).map((k) => caches.delete(k).catch(() => {})));
-}
-
-/** As many waiting commands as one push may carry: at most 1,000, and well under the hub's 1 MiB body. */
-function batch(entries) {
-  const taken = [];
-  let bytes = 64;
-  for (const entry of entries) {
-    bytes += JSON.stringify(entry.command).length * 3 + 1;   // UTF-8 at most 3 bytes a UTF-16 unit
-    if (taken.length === 1000 || (taken.length > 0 && bytes > 900_000)) break;
-    taken.push(entry);
-  }
-  return taken;
 }

@@ -4,6 +4,8 @@
 // answered it. Refusals a person has not seen yet are kept, with their
 // message, until dismissed.
 
+import { ordered } from './outbox-laws.js';
+
 const name = 'shopevents';
 const version = 1;
 
@@ -58,7 +60,7 @@ export class Outbox {
     const db = await this.db();
     const tx = db.transaction('outbox', 'readonly');
     const rows = await request(tx.objectStore('outbox').index('household').getAll(household));
-    return rows.sort((a, b) => a.n - b.n);
+    return ordered(rows);
   }
 
   async remove(keys) {
