@@ -85,7 +85,7 @@ export function actions(app) {
     buy: async (el) => {
       const purchase = newId();
       const { name, item, quantity, price, location } = el.dataset;
-      // Resolved when it is made (SPEC 7): what the row shows, and the time on this phone.
+      // Resolved when it is made (docs/SYNC.md): what the row shows, and the time on this phone.
       const data = { purchase, item, list: app.current?.list, purchasedAt: new Date().toISOString() };
       const trip = model.household?.trip;
       if (trip?.store) data.store = trip.store.id;   // a purchase during a trip is at its store, also when sent later

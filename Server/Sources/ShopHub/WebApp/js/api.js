@@ -97,7 +97,7 @@ export class Api {
 
   householdPath(rest) { return `/v1/households/${this.session.household}${rest}`; }
 
-  // Households and devices (SPEC section 9)
+  // Households and devices (docs/HUB.md)
 
   async createHousehold(device, actor) {
     return JSON.parse(await this.request('POST', '/v1/households', { body: { device, actor }, auth: false }));
@@ -158,7 +158,7 @@ export class Api {
     return this.request('GET', this.householdPath('/report'), { accept: 'text/html' });
   }
 
-  // Views (SPEC section 12): the same JSON as `shop-replay view NAME --json`.
+  // Views (docs/HUB.md): the same JSON as `shop-replay view NAME --json`.
 
   /** A view; `fresh`: the hub's answer or a failure, never the copy kept for offline. */
   async view(name, options = {}, { fresh = false } = {}) {
@@ -170,7 +170,7 @@ export class Api {
     return JSON.parse(await this.request('GET', this.householdPath(`/views/${name}${suffix}`), { fresh }));
   }
 
-  // Sync (SPEC section 7 over section 9's route): one request line, one answer.
+  // Sync (docs/SYNC.md over the route of docs/HUB.md): one request line, one answer.
 
   async sync(request, signal) {
     return this.request('POST', this.householdPath('/sync'), { body: `${JSON.stringify(request)}\n`, signal, accept: 'application/x-ndjson' });

@@ -4,13 +4,13 @@
 // with a code) is what the screen shows. A command waits in the outbox
 // (IndexedDB) from the moment it is made until the hub answered it, so a
 // phone without a network keeps working and sends everything, in order, when
-// it is back (SPEC sections 7 and 12).
+// it is back (docs/APP.md, "Every command waits in an outbox"; docs/SYNC.md).
 import { HubFailure, Unreachable, lineHash } from './api.js';
 import { Outbox } from './outbox.js';
 import { batch, pushInHalves, sendRounds, sendAgain, firstPause, nextPause } from './outbox-laws.js';
 import { needs, settle } from './names.js';
 
-/** Ids made here, as SPEC 12 asks: every command and every thing it creates. */
+/** Ids made here, as docs/APP.md says: every command and every thing it creates. */
 export const newId = () => crypto.randomUUID().toUpperCase();
 
 export class Model extends EventTarget {

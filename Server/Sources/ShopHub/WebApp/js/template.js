@@ -147,7 +147,7 @@ export function memberSelect(id, name, members, current, label) {
 }
 
 export function storeChoice(stores, chosen, trip) {
-  // With no store chosen the list follows the running trip's store (SPEC 11): the first choice says so.
+  // With no store chosen the list follows the running trip's store (docs/VIEWS.md): the first choice says so.
   const first = trip?.store ? t('tripStore', { store: trip.store.name }) : t('householdOrder');
   return html`<div class="row store-choice">${field('store', t('store'), html`<select id="store" data-change="store">
     ${option('', first, !chosen)}
@@ -164,7 +164,7 @@ export function summary(counts, view, currency) {
 
 function entryRow(e, { currency, members, list, ordering, position, count, location }) {
   const id = `n-${e.item}`;
-  // What a purchase made offline takes with it (SPEC 7: resolved when it is made).
+  // What a purchase made offline takes with it (resolved when it is made: docs/SYNC.md).
   const resolved = html` data-quantity="${e.quantity}"${e.unitPrice === null || e.unitPrice === undefined ? '' : html` data-price="${e.unitPrice}"`}${location ? html` data-location="${location}"` : ''}`;
   const waiting = e.pending ? html`<span class="badge pending">${t('pendingMark')}</span>` : '';
   const who = e.assignee ? html`<span class="who">${t('forMember', { member: e.assignee })}</span>` : '';
@@ -215,7 +215,7 @@ export function suggestionOptions(items, typed) {
   return rows;
 }
 
-/** Commands that waited and were then refused: each with its message, kept until dismissed (SPEC 12). */
+/** Commands that waited and were then refused: each with its message, kept until dismissed (docs/APP.md). */
 /**
  * The refusals kept for the person (refusals.js says each in words, with its way forward). `names`: the lists'
  * and items' names by id; `lists`: the live lists an entry can go to instead.
