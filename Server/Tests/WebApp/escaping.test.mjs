@@ -6,10 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-// template.js imports the string tables, which pick a language from the browser's storage.
-globalThis.localStorage ??= { getItem: () => null, setItem() {}, removeItem() {} };
-globalThis.navigator ??= { language: 'en', languages: ['en'] };
-const { esc, html, raw } = await import('../../Sources/ShopHub/WebApp/js/template.js');
+import { esc, html, raw } from '../../Sources/ShopHub/WebApp/js/template.js';
 
 const joiners = ['\u0600', '\u0605', '\u06DD', '\u070F', '\u0D4E', '\u{110BD}', '\u0300', '\u036F', '\u20D0',
   '\u200C', '\u200D', '\uFE0F', '\u{E0100}', '\u0903', '\u{1F3FB}'];

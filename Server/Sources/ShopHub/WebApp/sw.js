@@ -1,4 +1,4 @@
-// The service worker (SPEC 12, offline): the app opens without a network —
+// The service worker (docs/APP.md, "The web app", offline): the app opens without a network —
 // after a reload, after the phone was restarted — with the last views it saw.
 // The hub writes the version and the list of the app's files in here when it
 // reads this file (%APP_VERSION% and %APP_FILES%).

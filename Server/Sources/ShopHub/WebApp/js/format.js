@@ -1,5 +1,5 @@
 // Amounts, quantities, dates and durations for people: in the app's language,
-// in the household's currency and time zone (SPEC section 12).
+// in the household's currency and time zone (docs/APP.md).
 import { lang } from './i18n.js';
 
 /** Minor units as money in `currency` (249 → "€2.49"), as the core counts them: hundredths. */

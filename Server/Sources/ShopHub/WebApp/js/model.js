@@ -4,18 +4,19 @@
 // with a code) is what the screen shows. A command waits in the outbox
 // (IndexedDB) from the moment it is made until the hub answered it, so a
 // phone without a network keeps working and sends everything, in order, when
-// it is back (SPEC sections 7 and 12).
-import { HubFailure, Unreachable, lineHash } from './store.js';
+// it is back (docs/APP.md, "Every command waits in an outbox"; docs/SYNC.md).
+import { HubFailure, Unreachable, lineHash } from './api.js';
 import { Outbox } from './outbox.js';
+import { batch, pushInHalves, sendRounds, sendAgain, firstPause, nextPause } from './outbox-laws.js';
 import { needs, settle } from './names.js';
 
-/** Ids made here, as SPEC 12 asks: every command and every thing it creates. */
+/** Ids made here, as docs/APP.md says: every command and every thing it creates. */
 export const newId = () => crypto.randomUUID().toUpperCase();
 
 export class Model extends EventTarget {
-  constructor(store) {
+  constructor(api) {
     super();
-    this.store = store;
+    this.api = api;
     this.household = null;     // the `household` view: name, currency, zone, running trip
     this.head = null;          // {seq, hash} of the last line this browser knows
     this.online = true;
@@ -29,7 +30,7 @@ export class Model extends EventTarget {
     this.wake = null;          // ends the live loop's pause at once (the network is back)
   }
 
-  get session() { return this.store.session; }
+  get session() { return this.api.session; }
 
   // Sign in
 
@@ -39,11 +40,11 @@ export class Model extends EventTarget {
    * enrolled on that empty household and the next try pushes them again there: no second household is made.
    */
   async startHousehold({ name, currency, timeZone, actor, device }) {
-    let session = this.store.session;
+    let session = this.api.session;
     if (!session || session.started !== false) {
-      const enrolled = await this.store.createHousehold(device, actor);
+      const enrolled = await this.api.createHousehold(device, actor);
       session = { household: enrolled.household, token: enrolled.token, actor: enrolled.actor, device, started: false };
-      this.store.saveSession(session);
+      this.api.saveSession(session);
     }
     const results = await this.run([
       { type: 'CreateHousehold', data: { household: session.household, name, currency, timeZone } },
@@ -51,40 +52,40 @@ export class Model extends EventTarget {
     ]);
     const refused = results.find((r) => !r.ok);
     if (refused) throw new HubFailure(400, refused.error.code, refused.error.message);
-    this.store.saveSession({ ...session, started: true });
+    this.api.saveSession({ ...session, started: true });
   }
 
   /** A household whose first commands were refused: the device is enrolled, the household still empty. */
-  get unstarted() { return this.store.session?.started === false; }
+  get unstarted() { return this.api.session?.started === false; }
 
   async join({ code, device }) {
-    const joined = await this.store.join(code.trim(), device);
-    this.store.saveSession({ household: joined.household, token: joined.token, actor: joined.actor, device });
+    const joined = await this.api.join(code.trim(), device);
+    this.api.saveSession({ household: joined.household, token: joined.token, actor: joined.actor, device });
   }
 
   /**
    * Forgets this browser's token. `revoke`: asks the hub first to revoke it (a copy of it works no more);
    * what still waits in the outbox is then dropped (the person was told how much, and agreed). If the hub
    * cannot be reached, the token is kept aside, apart from the household's data, and revoked the next time
-   * the app opens with a network (Store.revokeLater); answers false then. Without `revoke` (the hub refused
+   * the app opens with a network (Api.revokeLater); answers false then. Without `revoke` (the hub refused
    * the token), what waits is kept: joined again to the household, the phone sends it. Either way the views
    * this browser kept go.
    */
   async signOut({ revoke = false } = {}) {
     this.stop();
-    const session = this.store.session;
+    const session = this.api.session;
     let revoked = true;
     if (revoke && session) {
-      try { await this.store.revoke(session.device); } catch (error) {
+      try { await this.api.revoke(session.device); } catch (error) {
         // Already revoked (401): nothing more to do. Unreachable: revoked later.
-        if (!(error instanceof HubFailure)) { this.store.revokeLater(session); revoked = false; }
+        if (!(error instanceof HubFailure)) { this.api.revokeLater(session); revoked = false; }
       }
       await this.outbox.forget(session.household).catch(() => {});
     }
     await forgetViews();
-    this.store.forget(session?.token);
+    this.api.forget(session?.token);
     // A view asked just before is kept by the service worker before it is answered: once answered, deleted too.
-    await this.store.settled();
+    await this.api.settled();
     await forgetViews();
     this.household = null;
     this.head = null;
@@ -151,7 +152,7 @@ export class Model extends EventTarget {
     const retries = new Map();   // a retry's id → the command it stands for
     const original = (command) => retries.get(command.id) ?? command.correlation ?? command.id;
     const isFresh = (entry) => this.fresh.has(original(entry.command));
-    for (let round = 0; round < 50 && this.session; round++) {
+    for (let round = 0; round < sendRounds && this.session; round++) {
       const all = await this.outbox.all(this.session.household);
       const waiting = batch(all);
       if (waiting.length === 0) break;
@@ -180,7 +181,7 @@ export class Model extends EventTarget {
       await this.outbox.remove(done);
       if (done.length) this.changed('push');
       // Again while anything moved (more may wait behind this push); never round and round on the same commands.
-      if (!again && done.length === 0 && refused === 0) break;
+      if (!sendAgain({ resent: again, done: done.length, refused })) break;
     }
   }
 
@@ -193,11 +194,11 @@ export class Model extends EventTarget {
     try {
       const seen = { entries: {} };
       for (const kind of kinds) {
-        const answer = await this.store.view(views[kind], {}, { fresh: true });
+        const answer = await this.api.view(views[kind], {}, { fresh: true });
         seen[`${kind}s`] = answer[kind === 'item' ? 'items' : `${kind}s`];
       }
       for (const list of lists) {
-        const detail = await this.store.view('list-detail', { list }, { fresh: true }).catch((error) => {
+        const detail = await this.api.view('list-detail', { list }, { fresh: true }).catch((error) => {
           if (error instanceof HubFailure && error.status === 404) return { entries: [] };
           throw error;
         });
@@ -212,36 +213,28 @@ export class Model extends EventTarget {
 
   answer(id, result) { if (this.fresh.has(id)) this.results.set(id, result); }
 
-  /** One push of `waiting`: the hub's results by command id, or null while it cannot be reached. */
-  async pushed(waiting) {
-    try {
-      const results = await this.store.push(waiting.map((e) => e.command));
-      this.setOnline(true);
-      return new Map(results.map((r) => [r.command, r]));
-    } catch (error) {
-      if (error instanceof Unreachable) { this.setOnline(false); return null; }
-      if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code })); return null; }
-      if (error instanceof HubFailure && waiting.length > 1) {
-        // The push as a whole was refused (a line the hub cannot read): its halves, so that only that line is refused.
-        const half = Math.ceil(waiting.length / 2);
-        const first = await this.pushed(waiting.slice(0, half));
-        if (!first) return null;
-        const second = await this.pushed(waiting.slice(half));
-        const both = new Map([...first, ...(second ?? [])]);
-        if (!second) both.partial = true;
-        return both;
+  /** One push of `waiting`: the hub's results by command id, or null while it cannot be reached (outbox-laws.js). */
+  pushed(waiting) {
+    return pushInHalves(waiting, async (commands) => {
+      try {
+        const results = await this.api.push(commands);
+        this.setOnline(true);
+        return { results };
+      } catch (error) {
+        if (error instanceof Unreachable) { this.setOnline(false); return null; }
+        if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code })); return null; }
+        if (error instanceof HubFailure) return { refused: { code: error.code, message: error.message } };
+        throw error;
       }
-      if (error instanceof HubFailure) return new Map([[waiting[0].command.id, { command: waiting[0].command.id, ok: false, error: { code: error.code, message: error.message } }]]);
-      throw error;
-    }
+    });
   }
 
   // Views
 
-  view(name, options) { return this.store.view(name, options); }
+  view(name, options) { return this.api.view(name, options); }
 
   async refreshHousehold() {
-    this.household = await this.store.view('household');
+    this.household = await this.api.view('household');
     return this.household;
   }
 
@@ -276,17 +269,17 @@ export class Model extends EventTarget {
 
   async follow() {
     this.stopped = false;
-    let pause = 1000, behind = false;
+    let pause = firstPause, behind = false;
     while (!this.stopped && this.session) {
       try {
-        if (!this.head) { this.head = await this.store.hello(); this.setOnline(true); }
+        if (!this.head) { this.head = await this.api.hello(); this.setOnline(true); }
         this.controller = new AbortController();
         // Catching up (more lines than one answer holds), or not yet sure the hub is reachable, asks without waiting:
         // a long poll answers only when something changes, and the outbox waits for the word that the hub is back.
-        const { lines, more } = await this.store.pull(this.head.seq, this.head.hash, behind || !this.online ? 0 : 25, this.controller.signal);
+        const { lines, more } = await this.api.pull(this.head.seq, this.head.hash, behind || !this.online ? 0 : 25, this.controller.signal);
         behind = more;
         this.setOnline(true);
-        pause = 1000;
+        pause = firstPause;
         if (lines.length > 0) {
           const last = lines[lines.length - 1];
           this.head = { seq: JSON.parse(last).seq, hash: await lineHash(last) };
@@ -302,7 +295,7 @@ export class Model extends EventTarget {
         if (error instanceof Unreachable || error instanceof HubFailure) this.setOnline(false);
         await new Promise((resolve) => { this.wake = resolve; setTimeout(resolve, pause); });
         this.wake = null;
-        pause = Math.min(pause * 2, 4000);
+        pause = nextPause(pause);
       }
     }
   }
@@ -313,16 +306,4 @@ async function forgetViews() {
   if (!globalThis.caches) return;
   const keys = await caches.keys().catch(() => []);
   await Promise.all(keys.filter((k) => k === 'views' || k.startsWith('views-')).map((k) => caches.delete(k).catch(() => {})));
-}
-
-/** As many waiting commands as one push may carry: at most 1,000, and well under the hub's 1 MiB body. */
-function batch(entries) {
-  const taken = [];
-  let bytes = 64;
-  for (const entry of entries) {
-    bytes += JSON.stringify(entry.command).length * 3 + 1;   // UTF-8 at most 3 bytes a UTF-16 unit
-    if (taken.length === 1000 || (taken.length > 0 && bytes > 900_000)) break;
-    taken.push(entry);
-  }
-  return taken;
 }

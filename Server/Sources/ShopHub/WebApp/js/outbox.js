@@ -1,8 +1,10 @@
 // The outbox: commands this browser made that the hub has not taken yet, kept
-// in IndexedDB (SPEC sections 7 and 12). A command is written here, with its
+// in IndexedDB (docs/APP.md, "Every command waits in an outbox"). A command is written here, with its
 // id, before the screen says anything about it; it leaves only when the hub
 // answered it. Refusals a person has not seen yet are kept, with their
 // message, until dismissed.
+
+import { ordered } from './outbox-laws.js';
 
 const name = 'shopevents';
 const version = 1;
@@ -23,23 +25,37 @@ function done(tx) {
 }
 
 export class Outbox {
-  constructor() {
+  /** `factory`: the browser's IndexedDB (a stand-in in tests). */
+  constructor(factory = globalThis.indexedDB) {
+    this.factory = factory;
     this.opened = null;
   }
 
+  /**
+   * The database, opened once and opened again when the browser closed it (storage cleared, the disk
+   * full, a crash: `onclose`) or another version of the app needs it (`onversionchange`: closed here so
+   * that one can upgrade), as idb-keyval does. An open that failed is tried again on the next call.
+   */
   db() {
     if (!this.opened) {
-      this.opened = new Promise((resolve, reject) => {
-        const open = indexedDB.open(name, version);
+      const opened = new Promise((resolve, reject) => {
+        const open = this.factory.open(name, version);
         open.onupgradeneeded = () => {
           const db = open.result;
           // `n` orders the commands as they were made; the hub takes them in that order.
           db.createObjectStore('outbox', { keyPath: 'n', autoIncrement: true }).createIndex('household', 'household');
           db.createObjectStore('rejected', { keyPath: 'n', autoIncrement: true }).createIndex('household', 'household');
         };
-        open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const forget = () => { if (this.opened === opened) this.opened = null; };
+          db.onclose = forget;
+          db.onversionchange = () => { db.close(); forget(); };
+          resolve(db);
+        };
+        open.onerror = () => { if (this.opened === opened) this.opened = null; reject(open.error); };
       });
+      this.opened = opened;
     }
     return this.opened;
   }
@@ -58,7 +74,7 @@ export class Outbox {
     const db = await this.db();
     const tx = db.transaction('outbox', 'readonly');
     const rows = await request(tx.objectStore('outbox').index('household').getAll(household));
-    return rows.sort((a, b) => a.n - b.n);
+    return ordered(rows);
   }
 
   async remove(keys) {

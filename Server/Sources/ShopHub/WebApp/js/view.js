@@ -30,6 +30,7 @@ export class View {
       const el = event.target.closest('[data-change]');
       if (el) this.call(el.dataset.change, el, el.value);
     });
+    doc.addEventListener('keydown', (event) => { if (event.key === 'Escape') this.closeToast(); });
   }
 
   /** What to do for each `data-action`, `data-form` and `data-change` name: `fn(element, detail, event)`. */
@@ -183,6 +184,139 @@ export class View {
     box.hidden = empty;
     input.setAttribute('aria-expanded', String(!empty));
     input.removeAttribute('aria-activedescendant');
+  }
+
+  /** The screen's own heading (`#screen-title`) and the window's title (`title`, the heading unless said). */
+  setHeading(heading, title = heading) {
+    const el = this.doc.getElementById('screen-title');
+    if (el) el.textContent = heading;
+    this.setTitle(title);
+  }
+
+  /** The page's language, for screen readers and hyphenation. */
+  setLanguage(lang) { this.doc.documentElement.lang = lang; }
+
+  /** What the role allows shows (the style sheet hides a viewer's controls); null: no one signed in. */
+  setRole(role) {
+    if (role) this.doc.body.dataset.role = role;
+    else this.doc.body.removeAttribute('data-role');
+  }
+
+  /** A question a person answers yes or no. */
+  confirm(message) { return this.doc.defaultView.confirm(message); }
+
+  /** Whether the control with that id is on the page; its value; a value put in (when it is there); focus to it. */
+  has(id) { return Boolean(this.doc.getElementById(id)); }
+  value(id) { return this.doc.getElementById(id)?.value; }
+  setValue(id, value) { const el = this.doc.getElementById(id); if (el) el.value = value; }
+  focus(id) { this.doc.getElementById(id)?.focus(); }
+  focusMain() { this.main.focus(); }
+
+  /** Whether a person is in the form `name` (`data-form`) now: a redraw waits. */
+  editing(name) { return Boolean(this.form(name)?.contains(this.doc.activeElement)); }
+
+  /** Whether a person typed in the form `name` since it was drawn or saved; `watchTyping` starts noticing; `saved` forgets. */
+  typedIn(name) { return this.form(name)?.dataset.dirty === 'true'; }
+  watchTyping(name) { this.form(name)?.addEventListener('input', (event) => { event.currentTarget.dataset.dirty = 'true'; }); }
+  saved(form) { delete form.dataset.dirty; }
+
+  form(name) { return this.doc.querySelector(`form[data-form="${name}"]`); }
+
+  /** Redraws region `name`, keeping what region `kept` inside it shows (drawn by us: the invite codes of this visit). */
+  regionKeeping(name, markup, kept) {
+    const selector = `[data-region="${kept}"]`;
+    const codes = this.doc.querySelector(selector)?.innerHTML ?? '';
+    this.region(name, markup);
+    const box = this.doc.querySelector(selector);
+    if (box && codes) box.innerHTML = codes;
+  }
+
+  /** Markup put first into region `name` (an invite code just made). */
+  prepend(name, markup) {
+    this.doc.querySelector(`[data-region="${name}"]`)?.insertAdjacentHTML('afterbegin', markupText(markup));
+  }
+
+  /** Saves `content` as a file named `fileName` (the browser's download). */
+  download(fileName, content, type) {
+    const link = this.doc.createElement('a');
+    link.href = URL.createObjectURL(new Blob([content], { type }));
+    link.download = fileName;
+    this.doc.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  }
+
+  /**
+   * Suggestions under the "Item" field as a person types: `ask(typed)` answers their markup (the latest typing
+   * only); arrows move, Enter takes one, Escape closes. A suggestion fills the name and its unit.
+   */
+  bindSuggestions(ask) {
+    const input = this.doc.getElementById('add-item');
+    const box = this.doc.getElementById('add-suggestions');
+    if (!input || !box) return;
+    let asked = 0, timer = null, active = -1;
+    const options = () => [...box.querySelectorAll('[role=option]')];
+    const choose = (option) => {
+      input.value = option.dataset.name;
+      if (option.dataset.unit) this.doc.getElementById('add-unit').value = option.dataset.unit;
+      this.suggestions(null);
+      this.doc.getElementById('add-quantity')?.focus();
+    };
+    const highlight = (n) => {
+      const all = options();
+      active = (n + all.length) % all.length;
+      all.forEach((o, i) => o.setAttribute('aria-selected', String(i === active)));
+      input.setAttribute('aria-activedescendant', all[active].id);
+    };
+    input.addEventListener('input', () => {
+      clearTimeout(timer);
+      const typed = input.value;
+      if (!typed.trim()) { this.suggestions(null); return; }
+      timer = setTimeout(async () => {
+        const ticket = ++asked;
+        try {
+          const markup = await ask(typed);
+          if (ticket === asked && input.value === typed) { active = -1; this.suggestions(markup); }
+        } catch { /* suggestions are a help, never in the way */ }
+      }, 120);
+    });
+    input.addEventListener('keydown', (event) => {
+      const all = options();
+      if (box.hidden || all.length === 0) return;
+      if (event.key === 'ArrowDown') { event.preventDefault(); highlight(active + 1); }
+      else if (event.key === 'ArrowUp') { event.preventDefault(); highlight(active - 1); }
+      else if (event.key === 'Enter' && active >= 0) { event.preventDefault(); choose(all[active]); }
+      else if (event.key === 'Escape') this.suggestions(null);
+    });
+    box.addEventListener('mousedown', (event) => event.preventDefault());   // keep the field's focus
+    box.addEventListener('click', (event) => {
+      const option = event.target.closest('[role=option]');
+      if (option) choose(option);
+    });
+    input.addEventListener('blur', () => setTimeout(() => this.suggestions(null), 150));
+  }
+
+  /** Drag to reorder the "In order" list: `reorder(order)` with the new order of `order()`'s items. */
+  bindDrag(order, reorder) {
+    const box = this.doc.querySelector('[data-list-order]');
+    if (!box) return;
+    let dragged = null;
+    box.addEventListener('dragstart', (event) => {
+      dragged = event.target.closest('li[data-item]')?.dataset.item ?? null;
+      event.dataTransfer?.setData('text/plain', dragged ?? '');
+    });
+    box.addEventListener('dragover', (event) => { if (dragged) event.preventDefault(); });
+    box.addEventListener('drop', (event) => {
+      event.preventDefault();
+      const target = event.target.closest('li[data-item]')?.dataset.item;
+      if (!dragged || !target || target === dragged) return;
+      const was = order();
+      const moved = was.filter((i) => i !== dragged);
+      moved.splice(moved.indexOf(target) + (was.indexOf(dragged) < was.indexOf(target) ? 1 : 0), 0, dragged);
+      dragged = null;
+      reorder(moved);
+    });
   }
 }
 

@@ -1,5 +1,5 @@
-// The store: everything the app says to the hub, and the session this browser
-// keeps. It decides nothing; the hub's core does (SPEC sections 7, 9 and 12).
+// The HTTP client: everything the app says to the hub, and the session this
+// browser keeps. It decides nothing; the hub's core does (docs/HUB.md, docs/SYNC.md).
 
 const sessionKey = 'shopevents.session';
 /** Tokens signed out without a network, to revoke when there is one: not the household's data, kept apart. */
@@ -17,10 +17,10 @@ export class HubFailure extends Error {
 /** The hub could not be reached (no network, a dropped connection). */
 export class Unreachable extends Error {}
 
-export class Store {
+export class Api {
   constructor(base = '') {
     this.base = base;
-    this.session = Store.loadSession();
+    this.session = Api.loadSession();
     this.inflight = new Set();   // the requests not answered yet
   }
 
@@ -44,7 +44,7 @@ export class Store {
 
   /** Forgets the session; with `token`, only if it is still that one (another tab may have joined anew). */
   forget(token) {
-    const kept = Store.loadSession();
+    const kept = Api.loadSession();
     if (!token || !kept || kept.token === token) localStorage.removeItem(sessionKey);
     this.session = null;
   }
@@ -97,7 +97,7 @@ export class Store {
 
   householdPath(rest) { return `/v1/households/${this.session.household}${rest}`; }
 
-  // Households and devices (SPEC section 9)
+  // Households and devices (docs/HUB.md)
 
   async createHousehold(device, actor) {
     return JSON.parse(await this.request('POST', '/v1/households', { body: { device, actor }, auth: false }));
@@ -130,7 +130,7 @@ export class Store {
 
   /** Keeps `session`'s token to revoke the next time the hub can be reached (signed out offline). */
   revokeLater(session) {
-    const later = Store.revokesWaiting().filter((r) => r.token !== session.token);
+    const later = Api.revokesWaiting().filter((r) => r.token !== session.token);
     later.push({ household: session.household, device: session.device, token: session.token });
     localStorage.setItem(revokeKey, JSON.stringify(later));
   }
@@ -144,13 +144,13 @@ export class Store {
    * valid (401), is forgotten; one the hub cannot be reached for waits for the next time.
    */
   async revokeWaiting() {
-    for (const r of Store.revokesWaiting()) {
+    for (const r of Api.revokesWaiting()) {
       try {
         await fetch(`${this.base}/v1/households/${r.household}/devices/${encodeURIComponent(r.device)}`, {
           method: 'DELETE', cache: 'no-store', headers: { Authorization: `Bearer ${r.token}`, Accept: 'application/json' },
         }).then((answer) => { if (!answer.ok && answer.status !== 401 && answer.status !== 404) throw new Error(`HTTP ${answer.status}`); });
       } catch { continue; }
-      localStorage.setItem(revokeKey, JSON.stringify(Store.revokesWaiting().filter((x) => x.token !== r.token)));
+      localStorage.setItem(revokeKey, JSON.stringify(Api.revokesWaiting().filter((x) => x.token !== r.token)));
     }
   }
 
@@ -158,7 +158,7 @@ export class Store {
     return this.request('GET', this.householdPath('/report'), { accept: 'text/html' });
   }
 
-  // Views (SPEC section 12): the same JSON as `shop-replay view NAME --json`.
+  // Views (docs/HUB.md): the same JSON as `shop-replay view NAME --json`.
 
   /** A view; `fresh`: the hub's answer or a failure, never the copy kept for offline. */
   async view(name, options = {}, { fresh = false } = {}) {
@@ -170,7 +170,7 @@ export class Store {
     return JSON.parse(await this.request('GET', this.householdPath(`/views/${name}${suffix}`), { fresh }));
   }
 
-  // Sync (SPEC section 7 over section 9's route): one request line, one answer.
+  // Sync (docs/SYNC.md over the route of docs/HUB.md): one request line, one answer.
 
   async sync(request, signal) {
     return this.request('POST', this.householdPath('/sync'), { body: `${JSON.stringify(request)}\n`, signal, accept: 'application/x-ndjson' });
