@@ -55,18 +55,12 @@ struct OpenBench {
     }
 
     func run() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            // The sockets are driven by blocking `poll`: a thread of their own, not the tasks' pool.
-            Thread {
-                do { try measureAll(); continuation.resume() } catch { continuation.resume(throwing: error) }
-            }.start()
-        }
+        try await onThreadOfItsOwn { try measureAll() }
     }
 
     private func measureAll() throws {
         Self.raiseFileLimit()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hub-bench-open-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try benchFolder("open")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         say("hub-bench open: \(households) households × \(devices) devices = \(households * devices) open polls (wait \(wait) s), "
             + "\(pushes) pushes, \(healthz) × /healthz; load average \(Self.loadAverage())")

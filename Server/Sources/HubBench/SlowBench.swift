@@ -37,18 +37,12 @@ struct SlowBench {
     }
 
     func run() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            // Blocking sockets and `poll`: threads of their own, not the tasks' pool.
-            Thread {
-                do { try measureAll(); continuation.resume() } catch { continuation.resume(throwing: error) }
-            }.start()
-        }
+        try await onThreadOfItsOwn { try measureAll() }
     }
 
     private func measureAll() throws {
         OpenBench.raiseFileLimit()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hub-bench-slow-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try benchFolder("slow")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try Server(shopHub, data: folder + "/hub-data", connections: cap.map { ["--connections-per-address", "\($0)"] } ?? [])
         defer { server.stop() }

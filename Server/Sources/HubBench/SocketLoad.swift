@@ -62,12 +62,7 @@ final class SocketLoad: @unchecked Sendable {
     /// Pushes of `size` commands from every device until `span` seconds have passed; the pushes on
     /// the wire then are answered and counted. Every push's latency in ms, and the commands/s.
     func run(_ span: Double, size: Int, run: String) async throws -> (rate: Double, latencies: [Double]) {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(rate: Double, latencies: [Double]), any Error>) in
-            let thread = Thread { [self] in
-                do { continuation.resume(returning: try self.drive(span, size: size, run: run)) } catch { continuation.resume(throwing: error) }
-            }
-            thread.start()
-        }
+        try await onThreadOfItsOwn { [self] in try self.drive(span, size: size, run: run) }
     }
 
     private func drive(_ span: Double, size: Int, run: String) throws -> (rate: Double, latencies: [Double]) {

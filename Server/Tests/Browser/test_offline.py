@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from conftest import verify_journal
-from test_two_phones import start_household, invite, join, open_list, add
+from test_two_phones import start_household, start_at, create_list, invite, join, open_list, add
 
 DRAIN_SECONDS = 10
 
@@ -257,15 +257,8 @@ def test_two_phones_offline_at_once_converge(hub, phones, tmp_path):
     port = int(hub.url.rsplit(":", 1)[1])
     ana_proxy, ben_proxy = Proxy(port).start(), Proxy(port).start()
     ana = phones("ana")
-    ana.open(ana_proxy.url)
-    start = ana.form("Start a household")
-    for label, value in [("Household name", "Conflicts"), ("Your name", "ana"), ("Currency", "EUR"), ("Time zone", "Europe/Berlin")]:
-        ana.fill(label, value, root=start)
-    ana.button("Start a household", root=start).click()
-    ana.heading("Lists", timeout=10)
-    ana.fill("List name", "Weekly")
-    ana.button("Create list").click()
-    ana.heading("Weekly")
+    start_at(ana, ana_proxy.url, "Conflicts")
+    create_list(ana, "Weekly")
     for item in ["Milk", "Bread"]:
         add(ana, item, 1)
     code = invite(ana, "ben")

@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import Select
 
 from test_every_command import card, more, confirm, act
 from test_offline import Proxy, network, waiting, controlled, journal_lines, each_command_once, DRAIN_SECONDS
-from test_two_phones import invite, join, open_list, add
+from test_two_phones import start_at, create_list, invite, join, open_list, add
 
 UUID = re.compile(r"^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$")
 
@@ -31,16 +31,9 @@ def test_two_phones_add_offline_and_nothing_is_lost(hub, phones, tmp_path):
     port = int(hub.url.rsplit(":", 1)[1])
     ana_proxy, ben_proxy = Proxy(port).start(), Proxy(port).start()
     ana = phones("ana")
-    ana.open(ana_proxy.url)
-    start = ana.form("Start a household")
-    for label, value in [("Household name", "Bergs"), ("Your name", "ana"), ("Currency", "EUR"), ("Time zone", "Europe/Berlin")]:
-        ana.fill(label, value, root=start)
-    ana.button("Start a household", root=start).click()
-    ana.heading("Lists", timeout=10)
+    start_at(ana, ana_proxy.url, "Bergs")
     for name in ["Snacks", "Party", "Weekly"]:
-        ana.fill("List name", name)
-        ana.button("Create list").click()
-        ana.heading(name)
+        create_list(ana, name)
         ana.find("link", "Lists").click()
         ana.heading("Lists")
     open_list(ana, "Snacks")

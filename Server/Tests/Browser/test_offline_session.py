@@ -7,7 +7,7 @@ import urllib.error
 import urllib.request
 
 from test_offline import Proxy, network, waiting, controlled
-from test_two_phones import invite, join, open_list
+from test_two_phones import start_at, create_list, invite, join, open_list
 
 FETCH = """
 const [path, token, done] = arguments;
@@ -53,15 +53,8 @@ def status(hub, session):
 def household_with_ben(hub, phones):
     """Ana's household on the hub, with a list; Ben joined through a proxy, his app kept and the list seen."""
     ana = phones("ana")
-    ana.open(hub.url)
-    start = ana.form("Start a household")
-    for label, value in [("Household name", "Bergs"), ("Your name", "ana"), ("Currency", "EUR"), ("Time zone", "Europe/Berlin")]:
-        ana.fill(label, value, root=start)
-    ana.button("Start a household", root=start).click()
-    ana.heading("Lists", timeout=10)
-    ana.fill("List name", "Weekly")
-    ana.button("Create list").click()
-    ana.heading("Weekly")
+    start_at(ana, hub.url, "Bergs")
+    create_list(ana, "Weekly")
     code = invite(ana, "ben")
     proxy = Proxy(int(hub.url.rsplit(":", 1)[1])).start()
     ben = phones("ben")

@@ -6,15 +6,13 @@ from selenium.webdriver.support.ui import Select
 
 from conftest import verify_journal
 from test_every_command import view, eventually
-from test_two_phones import start_household, invite, join, open_list, add
+from test_two_phones import start_household, create_list, invite, join, open_list, add
 
 
 def test_each_shopper_has_their_own_trip(hub, phones, tmp_path):
     ana, ben = phones("ana"), phones("ben")
     start_household(ana, hub)
-    ana.fill("List name", "Weekly")
-    ana.button("Create list").click()
-    ana.heading("Weekly")
+    create_list(ana, "Weekly")
     add(ana, "Eggs", 1)
     add(ana, "Bread", 1)
     code = invite(ana, "ben")

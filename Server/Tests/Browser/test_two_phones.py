@@ -31,6 +31,23 @@ def start_household(phone, hub, name="The Bergs", actor="ana", device="Ana's pho
     phone.heading("Lists", timeout=10)
 
 
+def start_at(phone, url, name, actor="ana"):
+    """Starts a household named `name` at `url` (the hub's address, or a proxy's) as `actor`, in Berlin's time."""
+    phone.open(url)
+    start = phone.form("Start a household")
+    for label, value in [("Household name", name), ("Your name", actor), ("Currency", "EUR"), ("Time zone", "Europe/Berlin")]:
+        phone.fill(label, value, root=start)
+    phone.button("Start a household", root=start).click()
+    phone.heading("Lists", timeout=10)
+
+
+def create_list(phone, name):
+    """A new list, by the Lists screen's form: its screen opens."""
+    phone.fill("List name", name)
+    phone.button("Create list").click()
+    phone.heading(name)
+
+
 def invite(phone, actor):
     phone.find("link", "Household").click()
     phone.fill("Name of the person invited", actor)
