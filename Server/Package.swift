@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// shop-hub: the hosted hub (SPEC section 9). A package of its own so that the
+// shop-hub: the hosted hub (docs/HUB.md). A package of its own so that the
 // root package, which apps embed, keeps no dependencies.
 let package = Package(
     name: "ShopHub",
@@ -42,7 +42,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "CompressNIO", package: "compress-nio"),
         ],
-        // The household's web app (SPEC section 12): HTML, CSS and JavaScript modules, served as they are.
+        // The household's web app (docs/APP.md): HTML, CSS and JavaScript modules, served as they are.
         resources: [.copy("WebApp")]),
         // `shop-hub`: arguments, signals, the service group.
         .executableTarget(name: "ShopHubServer", dependencies: [

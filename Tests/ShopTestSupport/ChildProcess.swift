@@ -119,6 +119,27 @@ public final class ChildProcess {
         return decoded
     }
 
+    /// Waits at most `timeout` seconds for the child; its status as ``waitForExit()`` gives it, or
+    /// `nil` if it is still running then.
+    public func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning {
+            guard Date() < deadline else { return nil }
+            usleep(20_000)
+        }
+        return status
+    }
+
+    /// SIGTERM, then its status; one that has not stopped `within` seconds later is killed
+    /// (SIGKILL), and `nil` says so: a test that stops a server never waits for ever.
+    public func stop(within timeout: Double) -> Int32? {
+        kill(SIGTERM)
+        if let status = waitForExit(timeout: timeout) { return status }
+        kill(SIGKILL)
+        waitForExit()
+        return nil
+    }
+
     static func decode(_ raw: Int32) -> Int32 {
         let signal = raw & 0x7F
         return signal == 0 ? (raw >> 8) & 0xFF : 128 + signal

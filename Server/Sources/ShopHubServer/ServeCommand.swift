@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
 import ShopHub
 
 /// `shop-hub serve`: the hub until SIGTERM or SIGINT; 0 once it has stopped, 3 if its storage cannot be used.
@@ -14,7 +15,13 @@ func serve(_ options: inout Options, level: Logger.Level) async throws -> Int32 
     configuration.metrics = registry
     do {
         let app = try await buildApplication(configuration)
-        try await app.runService()
+        // At SIGTERM or SIGINT the server stops taking connections and answers what it holds (a long poll at
+        // once); a shutdown that has not finished in 20 s is cancelled, one that ignores that too ends the
+        // process 10 s later: a supervisor's stop never waits for ever (docs/HUB.md, SIGTERM).
+        var group = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger)
+        group.maximumGracefulShutdownDuration = .seconds(20)
+        group.maximumCancellationDuration = .seconds(10)
+        try await ServiceGroup(configuration: group).run()
         app.logger.info("stopped")
     } catch let failure as StartFailure {
         fail(failure.message)

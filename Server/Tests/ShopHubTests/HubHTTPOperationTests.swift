@@ -147,8 +147,9 @@ final class EnvironmentHub {
     }
 
     func terminate() -> Int32 {
-        child.kill(SIGTERM)
-        return child.waitForExit()
+        if let status = child.stop(within: 60) { return status }
+        Issue.record("shop-hub did not stop within 60 s of SIGTERM")
+        return -1
     }
 }
 

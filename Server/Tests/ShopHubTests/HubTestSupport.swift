@@ -172,10 +172,12 @@ final class HubProcess: @unchecked Sendable {
         return (child, Int(digits) ?? port)
     }
 
-    /// SIGTERM, then the exit status.
+    /// SIGTERM, then the exit status; a hub still running 60 seconds later (its shutdown is bounded at
+    /// half that, docs/HUB.md) is killed and the test fails, saying so, with the end of its log.
     func terminate() -> Int32 {
-        child.kill(SIGTERM)
-        return child.waitForExit()
+        if let status = child.stop(within: 60) { return status }
+        Issue.record("\(base) did not stop within 60 s of SIGTERM; its log ends: \(LifecycleTests.tail(of: logPath))")
+        return -1
     }
 
     func kill() {

@@ -219,6 +219,22 @@ struct LifecycleTests {
         await #expect(throws: SyncFailure.self) { _ = try await transport.send(.pull(after: 0, hash: .zero)) }
     }
 
+    @Test("SIGTERM with a request that never finishes (a body stalled under a 5-minute body limit): the stop is cut after 20 s, the process gone within 35 s")
+    func sigtermIsBounded() throws {
+        try Programs.prepare()
+        let folder = Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hub = try HubProcess(data: folder.appendingPathComponent("data").path, arguments: ["--body-timeout", "300"])
+        let held = try HeldConnection(port: hub.port)
+        held.send("POST /v1/households HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        usleep(500_000)
+        let started = Date()
+        let status = hub.terminate()
+        let took = Date().timeIntervalSince(started)
+        #expect(took > 19 && took < 35, "stopped \(took) s after SIGTERM")
+        #expect(status == 0, "a stop that had to be cut still ends as a stop: \(Self.tail(of: hub.logPath))")
+    }
+
     @Test("load: 50 devices over 10 households push and pull at once for a minute; every acknowledged command is there once and every journal verifies", arguments: [Backend.files])
     func load(_ backend: Backend) async throws { try await Self.loadBody(backend) }
 
