@@ -4,7 +4,7 @@ import ShopHub
 /// The PostgreSQL storage's connection pools, its `LISTEN` and its timers (``PostgresHubStorage/run()``)
 /// as a service of the application's group: started before the server, stopped after it. At SIGTERM the
 /// group stops the server first, which answers the requests it holds (a long poll at once); then this
-/// service, whose connections close once no request needs them.
+/// service, whose connections close once no request needs them (waited for 5 s at most).
 ///
 /// ```swift
 /// let storage = try PostgresHubStorage(url: "postgres://hub@db/shop", logger: Logger(label: "shop-hub"))
@@ -16,7 +16,7 @@ struct PostgresStorageService: Service {
     let storage: PostgresHubStorage
 
     func run() async {
-        await cancelWhenGracefulShutdown { await storage.run() }
+        await storage.runUntilShutdown()
     }
 
     /// The schema made or migrated, run before the server takes a request (the pools are running by

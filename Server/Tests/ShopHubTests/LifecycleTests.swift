@@ -486,6 +486,30 @@ struct LifecycleTests {
         #expect(hub.terminate() == 0, "the hub exits 0 on SIGTERM; its log ends: \(Self.tail(of: hub.logPath))")
     }
 
+    @Test("a statement the database never answers (its table locked by another session) is answered 503 at the request's deadline, gives its connection up, and does not hold the hub's stop — on PostgreSQL",
+          .enabled(if: Backend.postgresAvailable, Comment(rawValue: Backend.noPostgres)))
+    func stuckStatementDoesNotHoldTheStop() async throws {
+        try Programs.prepare()
+        let database = try Backend.newDatabase()
+        let hub = try HubProcess(data: database, backend: .postgres, arguments: ["--requests-per-second", "1000"])
+        let (household, _, _) = try HostedHousehold.make(on: hub, world: SyncWorld())
+        let transport = HTTPSyncTransport(household: URL(string: household.url)!, token: household.ownerToken)
+        // Another session holds the journal's table until its input closes: every statement that reads it waits.
+        let holder = try ChildProcess("/usr/bin/psql", [database, "-q"], stdin: .pipe, stdout: .null, stderr: .null)
+        holder.write("BEGIN; LOCK TABLE lines IN ACCESS EXCLUSIVE MODE; SELECT 1;\n")
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let started = Date()
+        await #expect(throws: SyncFailure.self) { _ = try await transport.send(.pull(after: 0, hash: .zero)) }
+        let took = Date().timeIntervalSince(started)
+        #expect(took > 9 && took < 20, "answered at the 10 s deadline, after \(took) s")
+        // The lock still held, the hub stops at once: nothing waits for the statement it gave up on.
+        let stopping = Date()
+        let status = hub.terminate()
+        #expect(status == 0 && Date().timeIntervalSince(stopping) < 10, "stopped in \(Date().timeIntervalSince(stopping)) s, exit \(status); its log ends: \(Self.tail(of: hub.logPath))")
+        holder.closeInput()
+        #expect(holder.stop(within: 10) != nil)
+    }
+
     /// Pushes `pushes` times 300 new items with long names (a line about 350 bytes): a journal whose
     /// whole pull the hub reads from the database in many reads. Returns the whole journal, pulled.
     static func lengthen(_ transport: HTTPSyncTransport, pushes: Int) async throws -> [[UInt8]] {

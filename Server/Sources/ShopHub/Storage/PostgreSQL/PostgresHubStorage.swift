@@ -3,6 +3,7 @@ import Logging
 import Metrics
 import NIOCore
 import PostgresNIO
+import ServiceLifecycle
 import ShopEvents
 import Synchronization
 
@@ -97,6 +98,30 @@ public final class PostgresHubStorage: HubStorage, Sendable {
             group.addTask { await self.deadlines.watch() }
             group.addTask { await self.listen() }
             group.addTask { await self.flushRates() }
+        }
+    }
+
+    /// ``run()`` as a service of the process: until its graceful shutdown (or cancellation), then the
+    /// pools' close, waited for at most `drain`. A statement the database never finished answering
+    /// (seen after the database ended connections mid-answer: its request was answered 503 at its
+    /// deadline, its connection stayed leased) must not hold the process's stop; everything answered
+    /// was committed before its answer, so nothing is lost by not waiting.
+    public func runUntilShutdown(drain: Duration = .seconds(5)) async {
+        let pools = Task { await self.run() }
+        try? await gracefulShutdown()
+        pools.cancel()
+        let once = Once()
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
+            Task {
+                await pools.value
+                if once.claim() { stopped.resume() }
+            }
+            Task { [logger] in
+                try? await Task.sleep(for: drain)
+                guard once.claim() else { return }
+                logger.warning("the database's connections did not all close within \(drain); stopping without them")
+                stopped.resume()
+            }
         }
     }
 
