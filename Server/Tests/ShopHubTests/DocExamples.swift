@@ -78,6 +78,12 @@ import Testing
     print(proxies.client(peer: "198.51.100.4", forwardedFor: ["203.0.113.9"], forwarded: []))          // 198.51.100.4
 }
 
+// Sources/ShopHub/Support/AnswerEncoder.swift #1
+@MainActor func example_AnswerEncoder_1() throws {
+    struct Status: ResponseEncodable { let status: String }
+    print(String(decoding: try AnswerEncoder.json(Status(status: "ok")), as: UTF8.self))   // {"status":"ok"}
+}
+
 // Sources/ShopHub/Routes/HubRoutes.swift #1
 @MainActor func example_HubRoutes_1() throws {
     let storage = try FileHubStorage(directory: "shop-hub-data")
@@ -246,6 +252,8 @@ struct DocExampleTests {
         #expect(Secrets.token().count == 47 && Secrets.canonicalCode("7kq2m x9d4f") == "7KQ2M-X9D4F")
         let refusal = HubError.forbidden("x")
         #expect(refusal.status.code == 403 && refusal.code == "forbidden")
+        struct Status: ResponseEncodable { let status: String }
+        #expect(try AnswerEncoder.json(Status(status: "ok")) == Array("{\"status\":\"ok\"}\n".utf8))
         #expect(HubError.bounded(String(repeating: "a", count: 70_000)) == String(repeating: "a", count: 64) + "…")
         let proxies = try TrustedProxies(["10.0.0.0/8", "::1"])
         #expect(proxies.client(peer: "10.0.0.7", forwardedFor: ["203.0.113.9, 10.0.0.3"], forwarded: []) == "203.0.113.9")

@@ -11,20 +11,27 @@ import ShopProjections
 /// viewers too. The JSON is made outside the actor that keeps the views. `as-of` folds the household's
 /// lines anew up to that point (rare: a look back). An `ETag` names the household's head; a request whose
 /// `If-None-Match` names it is answered 304 with no body.
-extension HubRoutes {
+struct ViewsController {
+    let hub: HubRoutes
+
+    var routes: RouteCollection<HubRequestContext> {
+        let routes = RouteCollection(context: HubRequestContext.self)
+        routes.get(":view", use: view)
+        return routes
+    }
+
     func view(_ request: Request, _ context: HubRequestContext) async throws -> Response {
-        var context = context
-        let (household, device) = try await authenticate(request, &context)
+        let device = try context.requireDevice(), household = device.household
         let options = try Self.viewOptions(request.uri.query)
         let query: ViewQuery
         // The device's actor is who asks: whose running trip the list by location, share-text and household follow.
         do { query = try ViewQuery(name: context.parameters.get("view") ?? "", options: options, shopper: device.actor) } catch { throw Self.viewError(error) }
         // The suggestions' index is kept beside the views once asked for (a view asked on every keystroke).
         let kept = query.view == .suggestions && query.asOf == .end
-        var (views, head, index): (HouseholdViews, JournalHead, SuggestionIndex?) = try await storageCall {
-            if kept { return try await folds.viewsAndSuggestions(household) }
-            let (views, head) = try await folds.views(household)
-            return (views, head, nil)
+        var (views, head, index): (HouseholdViews, JournalHead, SuggestionIndex?)
+        if kept { (views, head, index) = try await hub.folds.viewsAndSuggestions(household) } else {
+            (views, head) = try await hub.folds.views(household)
+            index = nil
         }
         // A view that counts to the clock (due, suggestions, a running trip's time) changes with no new line:
         // without `now` it has no tag, and is never answered 304.
@@ -34,14 +41,15 @@ extension HubRoutes {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "private, no-cache"])
         }
         if query.asOf != .end {
-            let journal = try await storageCall { try await storage.journal(household) }
+            let journal = try await hub.storage.journal(household)
             guard let stop = query.asOf.replayStop(calendar: views.calendar) else {
                 throw HubError(.badRequest, ViewQueryError.Code.badOption.rawValue, "as-of names a day the household's calendar has not")
             }
-            (views, index) = (try Self.fold(journal, to: stop), nil)
+            // A journal line that cannot be read answers 400, as it always has (not the storage's 503).
+            do { (views, index) = (try Self.fold(journal, to: stop), nil) } catch { throw ErrorAnswers.refusal(error) }
         }
         let bytes: [UInt8]
-        do { bytes = try query.bytes(views, clock: clock.now(), suggestions: index) } catch { throw Self.viewError(error) }
+        do { bytes = try query.bytes(views, clock: hub.clock.now(), suggestions: index) } catch { throw Self.viewError(error) }
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "private, no-cache"]
         if let tag { headers[.eTag] = tag }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
