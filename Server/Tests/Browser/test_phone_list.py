@@ -12,7 +12,7 @@ from pathlib import Path
 
 from selenium.webdriver.support.ui import Select
 
-from test_two_phones import start_at, create_list
+from test_two_phones import start_at, create_list, disclosure
 from test_every_command import view, eventually, act
 from test_screens import demo_hub, sign_in, ids  # noqa: F401 (a fixture)
 
@@ -49,15 +49,10 @@ def list_id(phone):
 
 def bought_part(phone):
     """The collapsed "Bought" part's summary (a disclosure, found by its words)."""
-    return phone.wait(lambda: next((s for s in phone.driver.find_elements("xpath", "//main//details/summary[starts-with(normalize-space(.), 'Bought')]")
-                                    if s.is_displayed()), None), 10, "the Bought part")
-
-
-def disclosure(phone, name):
-    """A <summary> (a disclosure) by its accessible name."""
-    return phone.wait(lambda: next((s for s in phone.driver.find_elements("css selector", "main summary")
-                                    if s.is_displayed() and (s.accessible_name or "").strip() == name), None), 10,
-                      f"the disclosure {name!r} among {[s.accessible_name for s in phone.driver.find_elements('css selector', 'main summary')]}")
+    summary = phone.wait(lambda: next((s for s in phone.driver.find_elements("css selector", "main summary")
+                                       if s.is_displayed() and (s.accessible_name or "").startswith("Bought (")), None), 10, "the Bought part")
+    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    return summary
 
 
 def is_open(summary):
@@ -77,7 +72,8 @@ def test_buying_is_deliberate_and_every_removal_has_its_undo(hub, phones):
     start_at(ana, hub.url, "The Bergs")
     create_list(ana, "Weekly")
     weekly = list_id(ana)
-    for text, name in [("Bread", "Bread"), ("3 Eggs", "Eggs"), ("Milk", "Milk"), ("Tea", "Tea")]:
+    for text, name in [("Bread", "Bread"), ("3 Eggs", "Eggs"), ("Milk", "Milk"), ("Tea", "Tea"), ("Butter", "Butter"), ("Cheese", "Cheese"),
+                       ("Flour", "Flour"), ("Jam", "Jam"), ("Oil", "Oil"), ("Rice", "Rice")]:
         typed(ana, text, name)
 
     # The name opens the item; nothing is bought, nothing written.
@@ -91,17 +87,29 @@ def test_buying_is_deliberate_and_every_removal_has_its_undo(hub, phones):
     assert journal(hub, ana) == before, "tapping a name wrote to the journal"
     assert not any(e["bought"] for e in detail(hub, ana, weekly).values())
 
-    # Buy: the entry leaves the list; the message offers Undo and covers no row, the next one (Eggs) least.
+    # Buy: the entry leaves the list; the message offers Undo and does not cover the next row (Butter), now in its place.
     act(lambda: ana.button("Buy", root=ana.entry("Bread")).click())
     toast = ana.alert("Bought Bread")
     eventually(lambda: detail(hub, ana, weekly)["Bread"]["bought"], "Bread bought")
     ana.wait(lambda: "Bread" not in ana.entries(), 10, "Bread off the list to buy")
-    for name, row in ana.entries().items():
-        assert not intersects(rect(ana, toast), rect(ana, row)), f"the message covers {name}: {rect(ana, toast)} {rect(ana, row)}"
+    assert not intersects(rect(ana, toast), rect(ana, ana.entry("Butter"))), f"the message covers Butter: {rect(ana, toast)} {rect(ana, ana.entry('Butter'))}"
     act(lambda: ana.button("Undo", root=ana.alert("Bought Bread")).click())
     ana.alert("Purchase of Bread undone")
     eventually(lambda: not detail(hub, ana, weekly)["Bread"]["bought"], "Bread to buy again")
     ana.button("Buy", root=ana.entry("Bread", timeout=10))
+
+    # A row bought at the bottom of the screen, just above the sections bar: the message covers neither its place,
+    # where the next row (Milk) moves up to, nor that row.
+    ana.driver.execute_script("window.scrollTo(0, 0)")
+    ana.driver.execute_script("const r = arguments[0].getBoundingClientRect(); window.scrollBy(0, r.bottom - (innerHeight - 60));", ana.entry("Jam"))
+    assert abs(rect(ana, ana.entry("Jam"))[3] - (844 - 60)) < 2, rect(ana, ana.entry("Jam"))
+    ana.button("Buy", root=ana.entry("Jam")).click()   # in view: not scrolled
+    toast = ana.alert("Bought Jam")
+    ana.wait(lambda: "Jam" not in ana.entries(), 10, "Jam off the list to buy")
+    milk_at, toast_at = rect(ana, ana.entry("Milk")), rect(ana, toast)
+    assert not intersects(toast_at, milk_at), f"the message {toast_at} covers Milk {milk_at}"
+    act(lambda: ana.button("Undo", root=ana.alert("Bought Jam")).click())
+    eventually(lambda: not detail(hub, ana, weekly)["Jam"]["bought"], "Jam to buy again")
 
     # Remove: its own message with its own Undo (not the last buy's), and back with its quantity and its person.
     act(lambda: ana.find("link", "Eggs", root=ana.entry("Eggs")))   # scrolled to it
@@ -169,7 +177,9 @@ def test_one_field_reads_quantity_and_unit_and_the_rest_is_on_demand(hub, phones
         assert ana.field("Item").get_attribute("value") == ""
     assert "1.5 kg" in ana.entry("Bananas").text and "×3" in ana.entry("eggs").text
     # The full form on demand.
-    act(lambda: disclosure(ana, "More: quantity, unit, for").click())
+    more = disclosure(ana, "More: quantity, unit, for")
+    ana.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", more)
+    act(lambda: more.click())
     ana.fill("Quantity", "4")
     ana.fill("Unit", "pack")
     Select(ana.field("For")).select_by_visible_text("ana")
@@ -239,10 +249,14 @@ def test_the_list_first_on_a_phone_with_line_totals(demo_hub, phones, tmp_path):
         phone.heading(heading, timeout=10)
         phone.wait(lambda: phone.entries(), 10, "the entries")
         phone.driver.execute_script("window.scrollTo(0, 0)")
+        # The add form takes at most a quarter of the screen, and the list starts in its upper 60 %, the first entry whole.
         first = phone.driver.find_element("xpath", "(//main//li[.//*[starts-with(@id, 'n-')]])[1]")
         top, bottom = rect(phone, first)[1], rect(phone, first)[3]
+        form = rect(phone, phone.driver.find_element("xpath", "//main//form[.//input[@name='item']]"))
         height = phone.driver.execute_script("return window.innerHeight")
-        assert height == 844 and bottom < height - 56, f"{language}: the first entry at {top}–{bottom}, the screen {height} high"
+        assert height == 844
+        assert form[3] - form[1] <= height / 4, f"{language}: the add form {form[3] - form[1]} px high"
+        assert top < height * 0.6 and bottom < height - 56, f"{language}: the first entry at {top}–{bottom}"
         phone.screenshot(out / f"{prefix}.png")
 
     # Line totals beside unit prices, as the hub counts the entry's quantity and price.

@@ -4,7 +4,7 @@
 // Run: node --test Server/Tests/WebApp/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitBought, lineTotal, undoToast, restoreCommands } from '../../Sources/ShopHub/WebApp/js/list-laws.js';
+import { splitBought, lineTotal, undoToast, restoreCommands, toastSide } from '../../Sources/ShopHub/WebApp/js/list-laws.js';
 import { withPending } from '../../Sources/ShopHub/WebApp/js/pending.js';
 
 const L = 'L-WEEKLY';
@@ -110,4 +110,15 @@ test('an Undo of a remove: the entry back with its quantity, for the same person
   assert.deepEqual(restoreCommands({ list: L, item: 'I-MILK', name: 'Milk', quantity: '1', assignee: '' }), [
     { type: 'AddItemToList', data: { list: L, item: 'I-MILK', quantity: 1 }, label: 'Milk' },
   ]);
+});
+
+test('the message at the bottom, unless there it would cover the row tapped or the one under it: then at the top', () => {
+  const bottom = { top: 716, bottom: 772 };   // above the sections bar of a 844 px high phone
+  assert.equal(toastSide(null, bottom), 'bottom');                          // nothing tapped (a form sent)
+  assert.equal(toastSide({ top: 470, bottom: 536 }, bottom), 'bottom');    // high up: the next row far above it
+  assert.equal(toastSide({ top: 600, bottom: 655 }, bottom), 'bottom');    // the row under it ends at 710, ...
+  assert.equal(toastSide({ top: 600, bottom: 670 }, bottom), 'top');       // ... or reaches into it (740)
+  assert.equal(toastSide({ top: 700, bottom: 760 }, bottom), 'top');       // the row itself under it
+  assert.equal(toastSide({ top: 740, bottom: 790 }, bottom), 'top');       // reaching into it from above
+  assert.equal(toastSide({ top: 772, bottom: 800 }, bottom), 'bottom');    // touching is not covering
 });

@@ -62,3 +62,16 @@ export function restoreCommands({ list, item, name, quantity, assignee }) {
   if (assignee) commands.push({ type: 'AssignEntry', data: { list, item, member: assignee }, label: name });
   return commands;
 }
+
+/**
+ * Where the message goes so that it covers no row a person taps next: at the bottom (above the sections bar)
+ * unless it would cover there the rows around the one just tapped — the next row takes that one's place
+ * when it leaves the list, or shows right under it — then at the top, over the title bar, where no row is.
+ * `tapped`: the tapped row's {top, bottom} on the screen (null: nothing tapped, the bottom); `bottom`: the
+ * message's {top, bottom} where it shows at the bottom.
+ */
+export function toastSide(tapped, bottom) {
+  if (!tapped) return 'bottom';
+  const near = { top: tapped.top, bottom: tapped.bottom + (tapped.bottom - tapped.top) };
+  return near.top < bottom.bottom && bottom.top < near.bottom ? 'top' : 'bottom';
+}

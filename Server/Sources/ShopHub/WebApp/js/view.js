@@ -5,6 +5,7 @@ import { t, tn } from './i18n.js';
 import { timer } from './format.js';
 import { text as markupText } from './template.js';
 import { parseEntry, withName } from './parse-entry.js';
+import { toastSide } from './list-laws.js';
 
 export class View {
   constructor(doc = document) {
@@ -19,12 +20,14 @@ export class View {
     this.handlers = {};
     this.timerTick = null;
     this.toastTimer = null;
+    this.tapped = null;      // {top, bottom} of the row last tapped on the screen
     this.main.addEventListener('click', (event) => this.clicked(event));
     this.toastBox.addEventListener('click', (event) => this.clicked(event));
     this.main.addEventListener('submit', (event) => {
       const form = event.target.closest('form[data-form]');
       if (!form) return;
       event.preventDefault();
+      this.tapped = null;
       this.call(form.dataset.form, form, new FormData(form));
     });
     this.main.addEventListener('change', (event) => {
@@ -41,6 +44,9 @@ export class View {
     const el = event.target.closest('[data-action]');
     if (!el || el.disabled) return;
     event.preventDefault();
+    // Where the row tapped was: the message that follows covers neither it nor the next (list-laws.js).
+    const row = el.closest('li')?.getBoundingClientRect();
+    this.tapped = row && this.main.contains(el) ? { top: row.top, bottom: row.bottom } : null;
     this.call(el.dataset.action, el, undefined, event);
   }
 
@@ -169,6 +175,8 @@ export class View {
     close.setAttribute('aria-label', 'OK');
     close.dataset.action = 'closeToast';
     this.toastBox.append(close);
+    this.toastBox.dataset.side = 'bottom';
+    this.toastBox.dataset.side = toastSide(this.tapped, this.toastBox.getBoundingClientRect());
     this.toastTimer = setTimeout(() => this.closeToast(), error ? 12000 : 6000);
   }
 
