@@ -189,6 +189,7 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     # Ben reloads, still offline: the app opens, the list shows, the purchases still marked.
     ben.driver.refresh()
     ben.heading("Weekly", timeout=15)
+    open_bought(ben)
     for item in ["Bread", "Eggs"]:
         ben.wait(lambda: "waiting to send" in ben.entry(item).text, 10, f"{item} still waiting after the reload")
     ben.wait(lambda: "2 changes waiting" in ben.text(), 5, "the count after the reload")
@@ -202,6 +203,7 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     ben.open(proxy.url)
     ben.heading("Lists", timeout=15)
     open_list(ben, "Weekly")
+    open_bought(ben)
     for item in ["Bread", "Eggs"]:
         ben.wait(lambda: "waiting to send" in ben.entry(item).text, 10, f"{item} still waiting after a restart")
 

@@ -21,8 +21,8 @@ UUID = re.compile(r"^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12
 
 def add_offline(phone, item, quantity):
     """Adds on the list shown without a network: the entry shows at once, marked as waiting."""
-    phone.fill("Item", item)
     add_details(phone)
+    phone.fill("Item", item)
     phone.fill("Quantity", str(quantity))
     phone.button("Add").click()
     phone.wait(lambda: "waiting to send" in phone.entry(item).text, 5, f"{item} added, waiting")

@@ -104,8 +104,8 @@ def open_bought(phone, words="Bought"):
 
 def add(phone, item, quantity, labels=("Item", "Quantity", "Add")):
     item_label, quantity_label, add_label = labels
+    add_details(phone, quantity_label)   # first: the suggestions shown while typing open over it
     phone.fill(item_label, item)
-    add_details(phone, quantity_label)
     phone.fill(quantity_label, str(quantity))
     phone.button(add_label).click()
     phone.entry(item, timeout=10)
@@ -149,8 +149,8 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     assert "That is already on the list. (already_on_list)" in refusal[0], refusal
 
     # A refused "Add" of a new thing leaves nothing behind: no entry, no item.
-    ana.fill("Item", "Caviar")
     add_details(ana)
+    ana.fill("Item", "Caviar")
     ana.fill("Quantity", "0")
     ana.button("Add").click()
     ana.wait(lambda: [a for a in ana.driver.find_elements("css selector", "[role=alert]") if "(invalid_quantity)" in a.text], 5,
