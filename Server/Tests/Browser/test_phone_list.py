@@ -259,6 +259,17 @@ def test_the_list_first_on_a_phone_with_line_totals(demo_hub, phones, tmp_path):
         assert top < height * 0.6 and bottom < height - 56, f"{language}: the first entry at {top}–{bottom}"
         phone.screenshot(out / f"{prefix}.png")
 
+    # On a desktop too, the list beside the sections column.
+    for language, name in [("en-US", "desktop-list-first"), ("de-DE", "desktop-de-list-first")]:
+        desk = phones(f"desk-{language}", language=language, size=(1280, 800))
+        sign_in(desk, hub, household, token)
+        desk.open(f"{hub.url}/#/list/{known['list']}/location")
+        desk.heading("Weekly", timeout=10)
+        desk.wait(lambda: desk.entries(), 10, "the entries")
+        first = desk.driver.find_element("xpath", "(//main//li[.//*[starts-with(@id, 'n-')]])[1]")
+        assert rect(desk, first)[3] < 800, f"{language}: the first entry below the screen on a desktop"
+        desk.screenshot(out / f"{name}.png")
+
     # Line totals beside unit prices, as the hub counts the entry's quantity and price.
     phone = phones("ana-totals")
     sign_in(phone, hub, household, token)
@@ -271,3 +282,13 @@ def test_the_list_first_on_a_phone_with_line_totals(demo_hub, phones, tmp_path):
         each = f"{money(e['unitPrice'])}/{e['unit']}" if e["unit"] else f"{money(e['unitPrice'])} each"
         expected = f"{each} — {money(line_total(e['quantity'], e['unitPrice']))}"
         phone.wait(lambda: expected in phone.entry(e["name"]).text, 10, f"{e['name']}: {expected!r}")
+
+    # Bought: the entry in the open "Bought" part, the message with its Undo (a screenshot for docs/APP.md).
+    first = next(iter(phone.entries()))
+    act(lambda: phone.button("Buy", root=phone.entry(first)).click())
+    phone.alert(f"Bought {first}")
+    act(lambda: bought_part(phone).click())
+    phone.button("Undo", root=phone.entry(first, timeout=10))
+    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", bought_part(phone))
+    phone.alert(f"Bought {first}")
+    phone.screenshot(out / "phone-list-bought.png")
