@@ -61,6 +61,8 @@ test('nothing bought: an empty Bought part; nothing to buy: no section', () => {
   assert.deepEqual(splitBought(byLocation(), none).bought, []);
   const allBought = { ...byName(), sections: [] };
   assert.deepEqual(splitBought(allBought, detail()).toBuy.sections, []);
+  // The list's own order not at hand (offline, never asked): the list to buy all the same, no Bought part.
+  assert.deepEqual(splitBought(byLocation(), null), { toBuy: byLocation(), bought: [] });
 });
 
 test('a line total: quantity × unit price, rounded half to even to the minor unit, as the core counts', () => {

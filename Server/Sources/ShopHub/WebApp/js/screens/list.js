@@ -25,11 +25,12 @@ export default function list({ model, view, memberNames, storesView, locationsVi
       if (mode === 'location' && state.store) options.store = state.store;
       // The bought entries and their purchases are in the list's own order (list-detail) only.
       const [fetched, detail, members, stores, waiting, locations, items] = await Promise.all([model.view(name, options),
-        mode === 'order' ? null : model.view('list-detail', { list: id }), memberNames(),
+        // Not there (never asked before this phone went offline): no Bought part this time, the list all the same.
+        mode === 'order' ? null : model.view('list-detail', { list: id }).catch(() => null), memberNames(),
         mode === 'location' ? storesView().catch(() => null) : null, model.pending(),
         locationsView().then((v) => v.locations).catch(() => []), itemsSeen().catch(() => [])]);
       const shown = withPending(fetched, waiting, id);
-      const split = splitBought(shown, detail ? withPending(detail, waiting, id) : shown);
+      const split = splitBought(shown, detail ? withPending(detail, waiting, id) : mode === 'order' ? shown : null);
       // The counts of the whole list: the shopping list views count bought and left; list-detail all and bought.
       const counts = shown.view === 'list-detail' ? { bought: shown.bought, remaining: shown.total - shown.bought }
         : { bought: shown.bought, remaining: shown.remaining };
