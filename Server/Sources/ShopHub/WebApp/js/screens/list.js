@@ -37,8 +37,8 @@ export default function list({ model, view, memberNames, storesView, locationsVi
       view.setHeading(shown.list.name);
       view.region('summary', tpl.summary(counts, shown, model.currency));
       if (stores) view.region('store', tpl.storeChoice(stores.stores, state.store, model.household?.trip));
-      // Every item on the list, bought too, as the core's reorder takes it (the bought ones last, where they stay).
-      if (mode === 'order') state.order = shown.entries.map((e) => e.item);
+      // Every item on the list, bought too, as the core's reorder takes it: those to buy as shown, the bought ones last.
+      if (mode === 'order') state.order = [...split.toBuy.entries, ...split.bought].map((e) => e.item);
       const locationOf = new Map(items.map((i) => [i.id ?? i.item, i.location]));
       view.region('entries', tpl.entries(split, { currency: model.currency, members, list: id, locations, locationOf }));
       view.bindDrag(() => state.order, (order) => send('ReorderList', { list: id, order }));
