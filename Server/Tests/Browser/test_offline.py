@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from conftest import verify_journal
-from test_two_phones import start_household, start_at, create_list, invite, join, open_list, add
+from test_two_phones import start_household, start_at, create_list, invite, join, open_list, add, open_bought
 
 DRAIN_SECONDS = 10
 
@@ -172,6 +172,7 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     network(ben, online=False)
     for item in ["Bread", "Eggs"]:
         ben.button("Buy", root=ben.entry(item)).click()
+        open_bought(ben)   # bought, in the list's "Bought" part
         ben.wait(lambda: "waiting to send" in ben.entry(item).text, 5, f"{item} bought, waiting")
     ben.wait(lambda: "2 changes waiting" in ben.text(), 5, "the count of changes waiting")
     made = waiting(ben)
@@ -188,6 +189,7 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     # Ben reloads, still offline: the app opens, the list shows, the purchases still marked.
     ben.driver.refresh()
     ben.heading("Weekly", timeout=15)
+    open_bought(ben)
     for item in ["Bread", "Eggs"]:
         ben.wait(lambda: "waiting to send" in ben.entry(item).text, 10, f"{item} still waiting after the reload")
     ben.wait(lambda: "2 changes waiting" in ben.text(), 5, "the count after the reload")
@@ -201,6 +203,7 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     ben.open(proxy.url)
     ben.heading("Lists", timeout=15)
     open_list(ben, "Weekly")
+    open_bought(ben)
     for item in ["Bread", "Eggs"]:
         ben.wait(lambda: "waiting to send" in ben.entry(item).text, 10, f"{item} still waiting after a restart")
 
@@ -276,6 +279,7 @@ def test_two_phones_offline_at_once_converge(hub, phones, tmp_path):
         network(phone, online=False)
     for phone in (ana, ben):
         phone.button("Buy", root=phone.entry("Milk")).click()
+        open_bought(phone)
         phone.wait(lambda: "waiting to send" in phone.entry("Milk").text, 5, "Milk bought, waiting")
     row = ana.entry("Bread")
     row.find_element("xpath", ".//summary").click()

@@ -14,13 +14,14 @@ from selenium.webdriver.support.ui import Select
 
 from test_every_command import card, more, confirm, act
 from test_offline import Proxy, network, waiting, controlled, journal_lines, each_command_once, DRAIN_SECONDS
-from test_two_phones import start_at, create_list, invite, join, open_list, add
+from test_two_phones import start_at, create_list, invite, join, open_list, add, add_details
 
 UUID = re.compile(r"^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$")
 
 
 def add_offline(phone, item, quantity):
     """Adds on the list shown without a network: the entry shows at once, marked as waiting."""
+    add_details(phone)
     phone.fill("Item", item)
     phone.fill("Quantity", str(quantity))
     phone.button("Add").click()

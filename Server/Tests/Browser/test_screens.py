@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Hub, REPLAY
+from test_two_phones import add_details
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
@@ -148,6 +149,7 @@ def test_every_screen_in_german(demo_hub, phones, tmp_path):
     sign_in(phone, hub, household, token)
     walk(phone, hub, known, folder(tmp_path), "phone-de", german=True)
     phone.open(f"{hub.url}/#/list/{known['list']}/location")
+    add_details(phone, "Menge")
     for label in ["Artikel", "Menge"]:
         phone.field(label)
     for button in ["Hinzufügen", "Kaufen"]:

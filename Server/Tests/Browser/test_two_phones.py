@@ -72,8 +72,39 @@ def open_list(phone, name):
     phone.heading(name)
 
 
+# The add form's "More" (quantity, unit, for), by its accessible name in each language.
+ADD_MORE = {"Quantity": "More: quantity, unit, for", "Menge": "Mehr: Menge, Einheit, Für"}
+
+
+def disclosure(phone, name):
+    """A disclosure (<summary>) by its accessible name."""
+    return phone.wait(lambda: next((s for s in phone.driver.find_elements("css selector", "main summary")
+                                    if s.is_displayed() and (s.accessible_name or "").strip() == name), None), 10,
+                      f"the disclosure {name!r} among {[s.accessible_name for s in phone.driver.find_elements('css selector', 'main summary')]}")
+
+
+def add_details(phone, quantity_label="Quantity"):
+    """Opens the add form's "More" (quantity, unit, for) unless it is open."""
+    if not phone.all("field", quantity_label):
+        more = disclosure(phone, ADD_MORE[quantity_label])
+        phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", more)
+        more.click()
+        phone.field(quantity_label)
+
+
+def open_bought(phone, words="Bought"):
+    """Opens the list's collapsed "Bought" part (its summary reads "Bought (N)")."""
+    summary = phone.wait(lambda: next((s for s in phone.driver.find_elements("css selector", "main summary")
+                                       if s.is_displayed() and (s.accessible_name or "").startswith(f"{words} (")), None), 10, "the Bought part")
+    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    if summary.find_element("xpath", "..").get_attribute("open") is None:
+        summary.click()
+    return summary
+
+
 def add(phone, item, quantity, labels=("Item", "Quantity", "Add")):
     item_label, quantity_label, add_label = labels
+    add_details(phone, quantity_label)   # first: the suggestions shown while typing open over it
     phone.fill(item_label, item)
     phone.fill(quantity_label, str(quantity))
     phone.button(add_label).click()
@@ -118,6 +149,7 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     assert "That is already on the list. (already_on_list)" in refusal[0], refusal
 
     # A refused "Add" of a new thing leaves nothing behind: no entry, no item.
+    add_details(ana)
     ana.fill("Item", "Caviar")
     ana.fill("Quantity", "0")
     ana.button("Add").click()
@@ -132,8 +164,9 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     seen_within(ana, lambda: "Bread" in ana.entries(), "Bread's purchase undone")
     ana.button("Buy", root=ana.entry("Milk")).click()
     seen_within(ben, lambda: "Milk" not in ben.entries(), "Milk bought")
-    # The other phone undoes it from the list in its own order, where bought entries stay.
+    # The other phone undoes it from the list in its own order, in its collapsed "Bought" part.
     ben.find("link", "In order").click()
+    open_bought(ben)
     ben.wait(lambda: ben.all("button", "Undo", root=ben.entry("Milk")), 5, "Milk bought, with Undo")
     ben.button("Undo", root=ben.entry("Milk")).click()
     seen_within(ana, lambda: "Milk" in ana.entries(), "Milk's purchase undone")
@@ -162,6 +195,7 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     cleo = phones("cleo", language="de-DE")
     join(cleo, hub.url, code, "Cleos Telefon", labels=("Einladungscode", "Gerätename", "Beitreten"), lists="Listen")
     open_list(cleo, "Weekly")
+    add_details(cleo, "Menge")
     for label in ["Artikel", "Menge"]:
         cleo.field(label)
     for name in ["Hinzufügen", "Kaufen"]:

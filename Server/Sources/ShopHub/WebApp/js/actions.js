@@ -5,6 +5,8 @@ import { Unreachable } from './api.js';
 import { newId } from './model.js';
 import { knownItems, addCommands } from './names.js';
 import { parseMoney, parseQuantity } from './format.js';
+import { parseEntry } from './parse-entry.js';
+import { undoToast, restoreCommands } from './list-laws.js';
 import * as tpl from './template.js';
 
 /** The handlers by `data-action`, `data-form` and `data-change` name, for `view.bind`; `app` is the controller's wiring. */
@@ -93,23 +95,36 @@ export function actions(app) {
       if (price) data.unitPrice = Number(price);
       if (location) data.location = location;
       const result = await send('PurchaseItem', data, { label: name });
-      if (result) {
-        view.toast(result.pending ? t('boughtWaiting', { name }) : t('boughtToast', { name }),
-          { action: 'undo', label: t('undo'), data: { purchase, name } });
-      }
+      if (result) toast(view, undoToast('bought', { name, purchase, pending: result.pending }));
     },
     undo: async (el) => {
       const { purchase, name } = el.dataset;
       if (!purchase) return;
-      if (await send('RevertPurchase', { purchase })) view.toast(t('revertedToast', { name }));
+      if (await send('RevertPurchase', { purchase })) toast(view, undoToast('reverted', { name }));
     },
-    clearBought: () => view.confirm(t('confirmClear')) && send('ClearBought', { list: app.current?.list }),
+    // No command brings cleared entries back as they were (docs/COMMANDS.md): asked first, and said so.
+    clearBought: () => view.confirm(t('confirmClearForGood')) && send('ClearBought', { list: app.current?.list }),
     changeQuantity: (form, data) => {
       const quantity = parseQuantity(data.get('quantity'));
       return send('ChangeQuantity', { list: app.current?.list, item: form.dataset.item, quantity });
     },
     assign: (form, data) => send('AssignEntry', { list: app.current?.list, item: form.dataset.item, member: data.get('member') || null }),
-    removeEntry: (el) => send('RemoveItemFromList', { list: app.current?.list, item: el.dataset.item }),
+    removeEntry: async (el) => {
+      const list = app.current?.list;
+      const { item, name, quantity, assignee } = el.dataset;
+      const result = await send('RemoveItemFromList', { list, item }, { label: name });
+      if (result) toast(view, undoToast('removed', { name, list, pending: result.pending, entry: { item, quantity: Number(quantity), assignee: assignee || null } }));
+    },
+    undoRemove: async (el) => {
+      const results = await sendAll(restoreCommands(el.dataset));
+      if (results) toast(view, undoToast('restored', { name: el.dataset.name }));
+    },
+    relocateEntry: (form, data) => {
+      const location = data.get('location');
+      if (!location) return null;
+      forget('all-items-by-name');
+      return send('RelocateItem', { item: form.dataset.item, location });
+    },
     moveEntry: (el) => moveWithin(app.current.state.order, el.dataset.item, Number(el.dataset.by),
       (order) => send('ReorderList', { list: app.current?.list, order })),
 
@@ -127,9 +142,9 @@ export function actions(app) {
     },
 
     // Locations and stores
-    createLocation: async (form, data) => { if (await send('CreateLocation', { name: data.get('name') })) form.reset(); },
-    renameLocation: (form, data) => send('RenameLocation', { location: form.dataset.location, name: data.get('name') }),
-    deleteLocation: (el) => view.confirm(t('confirmDelete', { name: el.dataset.name })) && send('DeleteLocation', { location: el.dataset.location }),
+    createLocation: async (form, data) => { forget('locations'); if (await send('CreateLocation', { name: data.get('name') })) form.reset(); },
+    renameLocation: (form, data) => forget('locations') || send('RenameLocation', { location: form.dataset.location, name: data.get('name') }),
+    deleteLocation: (el) => view.confirm(t('confirmDelete', { name: el.dataset.name })) && !forget('locations') && send('DeleteLocation', { location: el.dataset.location }),
     moveLocation: (el) => {
       const order = (app.current.locations ?? []).map((l) => l.id).filter((l) => l !== tpl.unknownLocationId);
       return moveWithin(order, el.dataset.location, Number(el.dataset.by), (o) => send('ReorderLocations', { order: o }));
@@ -144,7 +159,8 @@ export function actions(app) {
     resetStoreOrder: () => send('ReorderStoreLocations', { store: app.current.storeId, order: [] }),
 
     // Trip
-    startTrip: (form, data) => send('StartTrip', { trip: newId(), store: data.get('store') || undefined }),
+    startTrip: (form, data) => startTrip(app, data),
+    tripStore: (el, value) => view.reveal('trip-new-store', value === newStoreChoice),
     pauseTrip: (el) => send('PauseTrip', { trip: el.dataset.trip }),
     resumeTrip: (el) => send('ResumeTrip', { trip: el.dataset.trip }),
     endTrip: (el) => send('EndTrip', { trip: el.dataset.trip }),
@@ -175,6 +191,26 @@ export function actions(app) {
   };
 }
 
+/** A message from list-laws.js's `undoToast`, in words, with its Undo. */
+function toast(view, { words, params, action, data }) {
+  view.toast(t(words, params), action ? { action, label: t('undo'), data } : {});
+}
+
+/** The Trip screen's store choice that makes a new store first (its name in the field beside). */
+export const newStoreChoice = 'new';
+
+/** A trip started at the store chosen, or at a new one made in the same push (`CreateStore` first). */
+async function startTrip({ sendAll, forget, view }, data) {
+  const trip = newId();
+  const chosen = data.get('store');
+  if (chosen !== newStoreChoice) return sendAll([{ type: 'StartTrip', data: { trip, store: chosen || undefined } }]);
+  const name = (data.get('newStore') ?? '').trim();
+  if (!name) { view.reveal('trip-new-store', true); return null; }
+  const store = newId();
+  forget('stores');
+  return sendAll([{ type: 'CreateStore', data: { store, name } }, { type: 'StartTrip', data: { trip, store } }]);
+}
+
 export function moveWithin(order, id, by, then) {
   const from = order.indexOf(id), to = from + by;
   if (from < 0 || to < 0 || to >= order.length) return null;
@@ -192,9 +228,11 @@ export function moveWithin(order, id, by, then) {
 async function addEntry(app, form, data) {
   const { model, view, sendAll, itemsSeen } = app;
   const list = app.current?.list;
-  const name = data.get('item').trim();
-  const quantity = parseQuantity(data.get('quantity') || '1');
-  const unit = data.get('unit').trim();
+  // One field: the name, and a quantity and unit typed with it (parse-entry.js); else "More"'s fields.
+  const typed = parseEntry(data.get('item'));
+  const name = typed.name;
+  const quantity = typed.quantity ?? parseQuantity(data.get('quantity') || '1');
+  const unit = typed.unit ?? data.get('unit').trim();
   const member = data.get('member');
   if (!name) return;
   const asked = await model.view('suggestions', { prefix: name, limit: 100 }).then((v) => v.items).catch(() => null);

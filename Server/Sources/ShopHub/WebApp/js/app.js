@@ -68,6 +68,7 @@ function cachedView(name, pick = (v) => v) {
 }
 const memberNames = () => cachedView('members', (m) => m.members.map((x) => x.member)).catch(() => []);
 const storesView = () => cachedView('stores');
+const locationsView = () => cachedView('locations');
 // The household's items as last seen: what a name typed offline is looked up in (the service worker keeps the view too).
 const itemsSeen = () => cachedView('all-items-by-name', (v) => v.items);
 const forget = (...names) => names.forEach((n) => cached.delete(n));
@@ -138,7 +139,7 @@ async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
 
 // What the screens and the handlers are given: the hub, the model, the view and the controller's own steps.
 const app = {
-  api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, forget, itemsSeen, memberNames, storesView,
+  api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, forget, itemsSeen, memberNames, storesView, locationsView,
   get current() { return current; },
 };
 view.bind(actions(app));

@@ -143,8 +143,9 @@ export function trip(view, storesView, zone) {
   const running = view.trip;
   const others = (view.trips || []).filter((other) => other.id !== running?.id);
   return html`${running ? ownTrip(running, zone) : html`<p>${t('noTrip')}</p><form class="card" data-form="startTrip">
-      ${field('trip-store', t('store'), html`<select id="trip-store" name="store">${option('', t('anyStore'), true)}
-        ${storesView.stores.map((s) => option(s.id, s.name, false))}</select>`)}
+      ${field('trip-store', t('store'), html`<select id="trip-store" name="store" data-change="tripStore">${option('', t('anyStore'), true)}
+        ${storesView.stores.map((s) => option(s.id, s.name, false))}${option('new', t('newStoreChoice'), false)}</select>`)}
+      <label class="field" for="trip-new-store" hidden><span>${t('newStoreName')}</span><input id="trip-new-store" name="newStore" maxlength="200" autocomplete="off"></label>
       <button class="primary" type="submit">${t('startTrip')}</button></form>`}
     ${others.length ? html`<section aria-labelledby="others-trips"><h3 id="others-trips">${t('othersTrips')}</h3><ul class="cards">${others.map((other) =>
       html`<li class="card"><p>${other.store ? t('otherTripAt', { shopper: other.shopper, store: other.store.name }) : other.shopper}</p>

@@ -8,6 +8,7 @@
 import { t, tn, languages, lang, reasonWords } from './i18n.js';
 import { describe, label } from './refusals.js';
 import { money, amount, date, dateTime, duration, days } from './format.js';
+import { lineTotal } from './list-laws.js';
 
 class Raw { constructor(text) { this.text = text; } }
 export const raw = (text) => new Raw(text);
@@ -126,17 +127,21 @@ export function listBody(list, mode, members) {
       { href: `${base}/order`, label: t('inOrder'), current: mode === 'order' }])}
     <div data-region="store"></div>
     <form class="card add" data-form="addEntry" autocomplete="off" aria-label="${t('add')}">
-      <div class="combo">
-        ${field('add-item', t('item'), html`<input id="add-item" name="item" required maxlength="200" role="combobox"
-          aria-autocomplete="list" aria-expanded="false" aria-controls="add-suggestions" autocomplete="off" spellcheck="false">`)}
-        <ul id="add-suggestions" class="suggestions" role="listbox" aria-label="${t('suggestions')}" hidden></ul>
+      <div class="add-line">
+        <div class="combo">
+          ${field('add-item', t('item'), html`<input id="add-item" name="item" required maxlength="200" role="combobox" placeholder="${t('addPlaceholder')}"
+            aria-autocomplete="list" aria-expanded="false" aria-controls="add-suggestions" autocomplete="off" spellcheck="false">`)}
+          <ul id="add-suggestions" class="suggestions" role="listbox" aria-label="${t('suggestions')}" hidden></ul>
+        </div>
+        <button class="primary" type="submit">${t('add')}</button>
       </div>
-      <div class="row">
-        ${field('add-quantity', t('quantity'), html`<input id="add-quantity" name="quantity" inputmode="decimal" value="1" required>`)}
-        ${field('add-unit', t('unit'), html`<input id="add-unit" name="unit" maxlength="16" placeholder="kg, l, pack">`)}
-        ${field('add-for', t('assignTo'), memberSelect('add-for', 'member', members, null))}
-      </div>
-      <button class="primary" type="submit">${t('add')}</button>
+      <details class="add-more"><summary aria-label="${t('more')}${t('addMoreHidden')}">${t('more')}</summary>
+        <div class="row">
+          ${field('add-quantity', t('quantity'), html`<input id="add-quantity" name="quantity" inputmode="decimal" value="1" required>`)}
+          ${field('add-unit', t('unit'), html`<input id="add-unit" name="unit" maxlength="16" placeholder="kg, l, pack">`)}
+          ${field('add-for', t('assignTo'), memberSelect('add-for', 'member', members, null))}
+        </div>
+      </details>
     </form>
     <div data-region="entries"><p class="loading">${t('loading')}</p></div>`;
 }
@@ -162,23 +167,24 @@ export function summary(counts, view, currency) {
     ${counts.bought > 0 ? html`<button data-action="clearBought">${t('clearBought')}</button>` : ''}`;
 }
 
-function entryRow(e, { currency, members, list, ordering, position, count, location }) {
+function entryRow(e, { currency, members, list, ordering, position, count, location, locations = [], locationOf = new Map() }) {
   const id = `n-${e.item}`;
   // What a purchase made offline takes with it (resolved when it is made: docs/SYNC.md).
   const resolved = html` data-quantity="${e.quantity}"${e.unitPrice === null || e.unitPrice === undefined ? '' : html` data-price="${e.unitPrice}"`}${location ? html` data-location="${location}"` : ''}`;
   const waiting = e.pending ? html`<span class="badge pending">${t('pendingMark')}</span>` : '';
   const who = e.assignee ? html`<span class="who">${t('forMember', { member: e.assignee })}</span>` : '';
-  const price = e.unitPrice !== undefined && e.unitPrice !== null ? html`<span class="price">${money(e.unitPrice, currency)}</span>` : '';
   const buyOrUndo = e.bought
     ? html`<button class="undo" data-action="undo" data-purchase="${e.purchase ?? ''}" data-name="${e.name}" aria-describedby="${id}">${t('undo')}</button>`
     : html`<button class="buy" data-action="buy" data-item="${e.item}" data-name="${e.name}"${resolved} aria-describedby="${id}">${t('buy')}</button>`;
   const moves = ordering && !e.bought ? html`
     <button class="icon" data-action="moveEntry" data-item="${e.item}" data-by="-1" aria-describedby="${id}"${position === 0 ? raw(' disabled') : ''} aria-label="${t('moveUp')}">↑</button>
     <button class="icon" data-action="moveEntry" data-item="${e.item}" data-by="1" aria-describedby="${id}"${position === count - 1 ? raw(' disabled') : ''} aria-label="${t('moveDown')}">↓</button>` : '';
+  const here = location ?? locationOf.get(e.item) ?? null;
+  // The name opens the item; only "Buy" buys (docs/APP.md, "Buying on purpose").
   return html`<li class="entry${e.bought ? ' bought' : ''}${e.pending ? ' pending' : ''}${e.available === false ? ' unavailable' : ''}" data-item="${e.item}"${ordering && !e.bought ? raw(' draggable="true"') : ''}>
     ${buyOrUndo}
-    <span class="what"${e.bought ? '' : html` data-action="buy" data-item="${e.item}" data-name="${e.name}"${resolved}`}><span class="name" id="${id}">${e.name}</span> ${waiting}
-      <span class="qty">${amount(e.quantity, e.unit)}</span> ${who} ${price}
+    <span class="what"><a class="name" id="${id}" href="#/item/${e.item}">${e.name}</a> ${waiting}
+      <span class="qty">${amount(e.quantity, e.unit)}</span> ${who} ${linePrice(e, currency)}
       ${e.available === false ? html`<span class="badge">${t('notAvailable')}</span>` : ''}</span>
     ${moves}
     ${e.bought ? '' : html`<details class="more"><summary aria-describedby="${id}">${t('more')}</summary>
@@ -188,23 +194,45 @@ function entryRow(e, { currency, members, list, ordering, position, count, locat
       <form data-form="assign" data-item="${e.item}" class="row">
         <label class="field"><span>${t('assignTo')}</span>${memberSelect(`for-${e.item}`, 'member', members, e.assignee, `${t('assignTo')}: ${e.name}`)}</label>
         <button type="submit" aria-describedby="${id}">${t('change')}</button></form>
-      <button class="danger" data-action="removeEntry" data-item="${e.item}" data-name="${e.name}" aria-describedby="${id}">${t('remove')}</button>
+      ${locations.length ? html`<form data-form="relocateEntry" data-item="${e.item}" data-name="${e.name}" class="row">
+        <label class="field"><span>${t('entryLocation')}</span><select name="location" aria-label="${t('entryLocation')}: ${e.name}">
+          ${here ? '' : option('', '—', true)}${locations.map((l) => option(l.id, locationName(l.id, l.name), l.id === here))}</select></label>
+        <button type="submit" aria-describedby="${id}">${t('moveThere')}</button></form>` : ''}
+      <button class="danger" data-action="removeEntry" data-item="${e.item}" data-name="${e.name}" data-quantity="${e.quantity}" data-assignee="${e.assignee ?? ''}" aria-describedby="${id}">${t('remove')}</button>
     </details>`}</li>`;
 }
 
-export function entries(view, options) {
-  if (view.view === 'list-detail') {
-    const open = view.entries.filter((e) => !e.bought);
-    return html`<ul class="entries" data-list-order>${view.entries.map((e) => entryRow(e, { ...options, ordering: true,
-      position: open.indexOf(e), count: open.length }))}</ul>`;
-  }
-  const sections = view.sections.filter((s) => s.entries.length > 0);
-  if (sections.length === 0) return html`<p class="empty">${t('nothingToBuy')}</p>`;
-  return sections.map((s) => html`<section class="aisle" aria-labelledby="aisle-${s.location ?? 'all'}">
-    <h3 id="aisle-${s.location ?? 'all'}" class="aisle-title">${locationName(s.location, s.title)}</h3>
-    <ul class="entries">${s.entries.map((e) => entryRow(e, { ...options, location: s.location }))}</ul></section>`);
+/** The unit price, and beside it what the line costs (quantity × price, as the core rounds it: list-laws.js). */
+function linePrice(e, currency) {
+  if (e.unitPrice === undefined || e.unitPrice === null) return '';
+  const each = e.unit ? t('pricePer', { price: money(e.unitPrice, currency), unit: e.unit }) : t('priceEach', { price: money(e.unitPrice, currency) });
+  const total = Number(e.quantity) === 1 ? '' : html` <span class="line-total">${t('lineTotal', { amount: money(lineTotal(e.quantity, e.unitPrice), currency) })}</span>`;
+  return html`<span class="price">${each}${total}</span>`;
 }
 
+/**
+ * The entries to buy (`toBuy`: the view of the mode, no bought entry in it) and under them the collapsed
+ * "Bought" part with each bought entry's Undo (`bought`; list-laws.js says which).
+ */
+export function entries({ toBuy, bought }, options) {
+  let rows;
+  if (toBuy.view === 'list-detail') {
+    rows = toBuy.entries.length === 0 ? html`<p class="empty">${t('nothingToBuy')}</p>`
+      : html`<ul class="entries" data-list-order>${toBuy.entries.map((e, n) => entryRow(e, { ...options, ordering: true, position: n, count: toBuy.entries.length }))}</ul>`;
+  } else if (toBuy.sections.length === 0) {
+    rows = html`<p class="empty">${t('nothingToBuy')}</p>`;
+  } else {
+    rows = toBuy.sections.map((s) => html`<section class="aisle" aria-labelledby="aisle-${s.location ?? 'all'}">
+    <h3 id="aisle-${s.location ?? 'all'}" class="aisle-title">${locationName(s.location, s.title)}</h3>
+    <ul class="entries">${s.entries.map((e) => entryRow(e, { ...options, location: s.location }))}</ul></section>`);
+  }
+  const part = bought.length === 0 ? '' : html`<div data-keep="bought"><details class="bought-part">
+    <summary>${t('boughtPart', { count: bought.length })}</summary>
+    <ul class="entries">${bought.map((e) => entryRow(e, options))}</ul></details></div>`;
+  return html`${rows}${part}`;
+}
+
+/** The suggestions for the name typed (`typed`: the name alone, parse-entry.js), and the name as a new item unless the household has it. */
 export function suggestionOptions(items, typed) {
   const exact = items.some((i) => i.name.toLowerCase() === typed.trim().toLowerCase());
   const rows = items.map((i, n) => html`<li role="option" id="sugg-${n}" data-name="${i.name}" data-unit="${i.unit ?? ''}" aria-selected="false">

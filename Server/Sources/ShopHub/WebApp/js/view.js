@@ -4,6 +4,8 @@
 import { t, tn } from './i18n.js';
 import { timer } from './format.js';
 import { text as markupText } from './template.js';
+import { parseEntry, withName } from './parse-entry.js';
+import { toastSide } from './list-laws.js';
 
 export class View {
   constructor(doc = document) {
@@ -18,12 +20,14 @@ export class View {
     this.handlers = {};
     this.timerTick = null;
     this.toastTimer = null;
+    this.tapped = null;      // {top, bottom} of the row last tapped on the screen
     this.main.addEventListener('click', (event) => this.clicked(event));
     this.toastBox.addEventListener('click', (event) => this.clicked(event));
     this.main.addEventListener('submit', (event) => {
       const form = event.target.closest('form[data-form]');
       if (!form) return;
       event.preventDefault();
+      this.tapped = null;
       this.call(form.dataset.form, form, new FormData(form));
     });
     this.main.addEventListener('change', (event) => {
@@ -39,8 +43,10 @@ export class View {
   clicked(event) {
     const el = event.target.closest('[data-action]');
     if (!el || el.disabled) return;
-    if (el.classList.contains('what') && this.doc.body.dataset.role === 'viewer') return;   // a viewer's tap on a row buys nothing
     event.preventDefault();
+    // Where the row tapped was: the message that follows covers neither it nor the next (list-laws.js).
+    const row = el.closest('li')?.getBoundingClientRect();
+    this.tapped = row && this.main.contains(el) ? { top: row.top, bottom: row.bottom } : null;
     this.call(el.dataset.action, el, undefined, event);
   }
 
@@ -74,7 +80,7 @@ export class View {
     const key = active && box.contains(active) ? focusKey(active) : null;
     const kind = active?.dataset?.action, peers = kind ? [...box.querySelectorAll(`[data-action="${kind}"]`)] : [];
     const place = peers.indexOf(active);
-    const open = [...box.querySelectorAll('details[open]')].map((d) => focusKey(d.closest('[data-item],[data-location],[data-store],[data-member],li')));
+    const open = [...box.querySelectorAll('details[open]')].map((d) => focusKey(d.closest('[data-item],[data-location],[data-store],[data-member],[data-keep],li')));
     // What a person typed or chose and has not sent yet stays as it was.
     const typed = [...box.querySelectorAll('input, select, textarea')].filter(edited).map((el) => [focusKey(el), el.value, el.checked]);
     box.innerHTML = markupText(markup);
@@ -169,6 +175,8 @@ export class View {
     close.setAttribute('aria-label', 'OK');
     close.dataset.action = 'closeToast';
     this.toastBox.append(close);
+    this.toastBox.dataset.side = 'bottom';
+    this.toastBox.dataset.side = toastSide(this.tapped, this.toastBox.getBoundingClientRect());
     this.toastTimer = setTimeout(() => this.closeToast(), error ? 12000 : 6000);
   }
 
@@ -200,6 +208,15 @@ export class View {
   setRole(role) {
     if (role) this.doc.body.dataset.role = role;
     else this.doc.body.removeAttribute('data-role');
+  }
+
+  /** Shows or hides the field with that id (required while shown), and focuses it when shown. */
+  reveal(id, shown) {
+    const el = this.doc.getElementById(id);
+    if (!el) return;
+    el.closest('label')?.toggleAttribute('hidden', !shown);
+    el.required = shown;
+    if (shown) el.focus();
   }
 
   /** A question a person answers yes or no. */
@@ -257,11 +274,13 @@ export class View {
     if (!input || !box) return;
     let asked = 0, timer = null, active = -1;
     const options = () => [...box.querySelectorAll('[role=option]')];
+    // The name chosen in place of the one typed; a quantity and unit typed with it stay (parse-entry.js).
     const choose = (option) => {
-      input.value = option.dataset.name;
-      if (option.dataset.unit) this.doc.getElementById('add-unit').value = option.dataset.unit;
+      const typedUnit = parseEntry(input.value).unit;
+      input.value = withName(input.value, option.dataset.name);
+      if (option.dataset.unit && !typedUnit) this.doc.getElementById('add-unit').value = option.dataset.unit;
       this.suggestions(null);
-      this.doc.getElementById('add-quantity')?.focus();
+      input.focus();
     };
     const highlight = (n) => {
       const all = options();
@@ -331,7 +350,7 @@ function edited(el) {
 function focusKey(el) {
   if (!el) return null;
   if (el.id) return `#${el.id}`;
-  const data = ['action', 'form', 'item', 'location', 'store', 'member', 'list', 'device', 'by'].map((k) => el.dataset?.[k] ?? '').join('|');
+  const data = ['action', 'form', 'item', 'location', 'store', 'member', 'list', 'device', 'by', 'keep'].map((k) => el.dataset?.[k] ?? '').join('|');
   const form = el.form?.dataset ? `${el.form.dataset.form ?? ''}:${el.form.dataset.item ?? el.form.dataset.list ?? el.form.dataset.member ?? el.form.dataset.location ?? el.form.dataset.store ?? ''}` : '';
   return `${el.tagName}|${el.getAttribute('name') ?? ''}|${el.getAttribute('aria-label') ?? ''}|${form}|${data}`;
 }

@@ -15,11 +15,15 @@ export function items({ model, view }, mode = 'name') {
   };
 }
 
-export function item({ model, view }, id) {
+export function item(app, id) {
+  const { model, view } = app;
   let shown = null;
+  // Opened from a list (its entry's name): "Back" goes back to that list.
+  const from = app.current?.address ?? '';
+  const back = from.startsWith('#/list/') ? from : '#/items';
   return {
     name: 'items', item: id,
-    mount() { view.mount(tpl.screen('…', tpl.html`<div data-region="item"><p class="loading">${t('loading')}</p></div>`, { back: '#/items' })); },
+    mount() { view.mount(tpl.screen('…', tpl.html`<div data-region="item"><p class="loading">${t('loading')}</p></div>`, { back })); },
     async refresh() {
       const [detail, locations] = await Promise.all([model.view('item', { item: id }), model.view('locations')]);
       view.setHeading(detail.item.name);
