@@ -17,7 +17,7 @@ import ShopEvents
 package struct SettledStatistics: Hashable, Sendable {
     package private(set) var totals = PurchaseTotals()
     /// The purchases it was told will be reverted, and how far each has got.
-    var stages: Foresight
+    var stages: [PurchaseID: Stage]
     var deletedNames: [ItemID: String] = [:]
     var deletedLocationNames: [LocationID: String] = [:]
     /// The trips ended on the way (the state lets them go): how many, and their running time.
@@ -28,7 +28,17 @@ package struct SettledStatistics: Hashable, Sendable {
 
     /// `reverted`: every purchase that the events to be folded revert.
     package init(reverting reverted: Set<PurchaseID>) {
-        stages = Foresight(reverted)
+        stages = Dictionary(uniqueKeysWithValues: reverted.lazy.map { ($0, Stage.awaited) })
+    }
+
+    /// How far a purchase it was told will be reverted has got.
+    enum Stage: UInt8, Hashable, Sendable {
+        /// Named by a revert, not bought yet.
+        case awaited
+        /// Bought, and not counted: its revert is still to come.
+        case bought
+        /// Bought and reverted, as foreseen.
+        case reverted
     }
 
     /// Whether the totals folded so far equal the statistics projection's:
@@ -37,13 +47,13 @@ package struct SettledStatistics: Hashable, Sendable {
     /// revert before its purchase, or a purchase it was told of bought and
     /// its revert still to come. (A purchase it was told of and never bought
     /// nor reverted is nothing in either fold.)
-    package var isSettled: Bool { !unforeseen && !stages.anyBought }
+    package var isSettled: Bool { !unforeseen && !stages.values.contains(.bought) }
 
     /// Lets go of what the fold checked its foresight with, once it has been
     /// found good (``isSettled``): the totals are all that is shown.
     package mutating func dropForesight() {
         precondition(isSettled)
-        stages = Foresight([])
+        stages = [:]
     }
 
     /// The last name of an item deleted on the way (its state no longer holds it).
@@ -57,17 +67,17 @@ package struct SettledStatistics: Hashable, Sendable {
         case .householdCreated:
             totals.noteCalendar(recorded.event)
         case let .itemPurchased(purchase, item, _, quantity, unitPrice, location, purchasedAt, store):
-            if let at = stages.position(of: purchase) {
+            if let stage = stages[purchase] {
                 // Its revert is to come; a second purchase of the id (no legal journal has one) is not counted either.
-                if stages[at] == .awaited { stages[at] = .bought }
+                if stage == .awaited { stages[purchase] = .bought }
                 return
             }
             totals.count(PurchaseTotals.Fact(item: item, location: location, actor: recorded.actor, time: purchasedAt ?? recorded.at,
                                              quantity: quantity, unitPrice: unitPrice, store: store), sign: 1)
         case let .purchaseReverted(purchase):
-            guard let at = stages.position(of: purchase) else { unforeseen = true; return }
-            switch stages[at] {
-            case .bought: stages[at] = .reverted
+            guard let stage = stages[purchase] else { unforeseen = true; return }
+            switch stage {
+            case .bought: stages[purchase] = .reverted
             case .reverted: break   // reverted twice: a plain fold passes over it too
             case .awaited: unforeseen = true
             }
