@@ -152,7 +152,8 @@ def hub(request, tmp_path):
 class Phone:
     """One browser profile: one phone. Finds things by role, name and label."""
 
-    def __init__(self, name, folder, language="en-US", size=(390, 844)):
+    def __init__(self, name, folder, language="en-US", size=(390, 844), arguments=(), home=None):
+        """`arguments`: more of chromium's (a name mapped to loopback); `home`: its $HOME (the certificates it trusts)."""
         self.name = name
         self.folder = Path(folder)
         options = webdriver.ChromeOptions()
@@ -160,11 +161,12 @@ class Phone:
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                          f"--user-data-dir={folder}/{name}-profile", f"--window-size={size[0]},{size[1]}",
                          f"--lang={language}", "--no-first-run", "--disable-background-networking",
-                         "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
+                         "--disable-component-update", "--disable-sync", "--disable-default-apps", *arguments]:
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": language})
         options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+        service = Service(DRIVER, env={**os.environ, "HOME": str(home)}) if home else Service(DRIVER)
+        self.driver = webdriver.Chrome(service=service, options=options)
         self.driver.set_window_size(*size)
         # The page sees exactly a phone's (or a desktop's) viewport, as the screenshots show it.
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -319,8 +321,8 @@ class Phone:
 def phones(tmp_path):
     made = []
 
-    def make(name, language="en-US", size=(390, 844)):
-        phone = Phone(name, tmp_path, language, size)
+    def make(name, language="en-US", size=(390, 844), **more):
+        phone = Phone(name, tmp_path, language, size, **more)
         made.append(phone)
         return phone
 

@@ -15,6 +15,7 @@ import { items, item } from './screens/items.js';
 import { places, storeOrder } from './screens/places.js';
 import { trip, due } from './screens/trip.js';
 import { household, report } from './screens/household.js';
+import { httpsHelp, noticeSaid } from './screens/home.js';
 
 chooseLanguage(localStorage, navigator);   // the language kept here, else the browser's
 const api = new Api();
@@ -76,9 +77,11 @@ const forget = (...names) => names.forEach((n) => cached.delete(n));
 // #/places, #/store/ID, #/trip, #/due, #/deleted, #/household, #/report.
 
 function route() {
+  if (location.hash === '#/https') return httpsHelp(app);   // with or without a household
   if (!api.session || model.unstarted) return welcome(app);
   const [, name, id, mode] = location.hash.split('/');
   switch (name) {
+    case 'add': return welcome(app, { adding: true });   // another household on this phone
     case 'list': return id ? list(app, id, mode || 'location') : lists(app);
     case 'items': return items(app, id === 'date' ? 'date' : 'name');
     case 'item': return id ? item(app, id) : items(app);
@@ -132,13 +135,21 @@ async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
   else if (!now) sessionStorage.setItem('shopevents.notice', 'later');
   else sessionStorage.removeItem('shopevents.notice');
   view.setRole(null);
+  if (api.session) { noticeSaid(view); return switchTo(api.session.household); }   // another household stays on this phone
   location.hash = '#/';
   show();
 }
 
+/** Opens another household this browser is signed in to, at its lists (docs/APP.md, "Several households"). */
+async function switchTo(id) {
+  api.switchTo(id);
+  history.replaceState(null, '', '#/lists');
+  await begin();
+}
+
 // What the screens and the handlers are given: the hub, the model, the view and the controller's own steps.
 const app = {
-  api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, forget, itemsSeen, memberNames, storesView,
+  api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, switchTo, forget, itemsSeen, memberNames, storesView,
   get current() { return current; },
 };
 view.bind(actions(app));
@@ -172,8 +183,10 @@ async function applyRole() {
 }
 
 async function begin() {
+  model.stop();    // the last household's live connection, if another was open
+  model.reset();
   cached.clear();
-  try { await model.refreshHousehold(); } catch (error) {
+  try { api.nameHousehold((await model.refreshHousehold()).household?.name); } catch (error) {
     if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: error.code === 'member_removed', why: error.code }); return; }
   }
   await applyRole();

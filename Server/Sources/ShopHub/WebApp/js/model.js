@@ -9,9 +9,10 @@ import { HubFailure, Unreachable, lineHash } from './api.js';
 import { Outbox } from './outbox.js';
 import { batch, pushInHalves, sendRounds, sendAgain, firstPause, nextPause } from './outbox-laws.js';
 import { needs, settle } from './names.js';
+import { uuidV4 } from './ids.js';
 
-/** Ids made here, as docs/APP.md says: every command and every thing it creates. */
-export const newId = () => crypto.randomUUID().toUpperCase();
+/** Ids made here, as docs/APP.md says: every command and every thing it creates (also over plain HTTP: ids.js). */
+export const newId = () => uuidV4();
 
 export class Model extends EventTarget {
   constructor(api) {
@@ -82,14 +83,19 @@ export class Model extends EventTarget {
       }
       await this.outbox.forget(session.household).catch(() => {});
     }
-    await forgetViews();
+    await forgetViews(session?.household);
     this.api.forget(session?.token);
     // A view asked just before is kept by the service worker before it is answered: once answered, deleted too.
     await this.api.settled();
-    await forgetViews();
+    await forgetViews(session?.household);
+    this.reset();
+    return revoked;
+  }
+
+  /** Another household open now (switched, or the one left after a sign-out): nothing of the last one's is kept here. */
+  reset() {
     this.household = null;
     this.head = null;
-    return revoked;
   }
 
   // Commands
@@ -258,13 +264,19 @@ export class Model extends EventTarget {
   stop() {
     this.stopped = true;
     this.controller?.abort();
+    this.wake?.();
   }
 
-  /** Follows the household's journal until stopped: each line that arrives is a change to show. */
+  /** Follows the open household's journal until stopped: each line that arrives is a change to show. */
   async live() {
-    if (this.living) return;   // one long poll per tab
+    if (this.living) {
+      if (!this.stopped) return;   // one long poll per tab
+      await this.following;        // stopped (another household opened): that one ends first
+      if (this.living) return;
+    }
     this.living = true;
-    try { await this.follow(); } finally { this.living = false; }
+    this.following = (async () => { try { await this.follow(); } finally { this.living = false; } })();
+    return this.following;
   }
 
   async follow() {
@@ -273,6 +285,7 @@ export class Model extends EventTarget {
     while (!this.stopped && this.session) {
       try {
         if (!this.head) { this.head = await this.api.hello(); this.setOnline(true); }
+        if (this.stopped) return;
         this.controller = new AbortController();
         // Catching up (more lines than one answer holds), or not yet sure the hub is reachable, asks without waiting:
         // a long poll answers only when something changes, and the outbox waits for the word that the hub is back.
@@ -301,9 +314,9 @@ export class Model extends EventTarget {
   }
 }
 
-/** Deletes the views the service worker kept, every session's (sw.js). */
-async function forgetViews() {
-  if (!globalThis.caches) return;
+/** Deletes the views the service worker kept for `household`, every session's of it (sw.js); the other households' stay. */
+async function forgetViews(household) {
+  if (!globalThis.caches || !household) return;
   const keys = await caches.keys().catch(() => []);
-  await Promise.all(keys.filter((k) => k === 'views' || k.startsWith('views-')).map((k) => caches.delete(k).catch(() => {})));
+  await Promise.all(keys.filter((k) => k === 'views' || k.startsWith(`views-${household}-`)).map((k) => caches.delete(k).catch(() => {})));
 }
