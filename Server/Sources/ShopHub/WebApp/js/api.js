@@ -58,7 +58,9 @@ export class Api {
 
   /** The name of the household open now, kept for the switcher. */
   nameHousehold(name) {
-    if (this.session) Api.keep(named(Api.sessions(), this.session.household, name));
+    if (!this.session || !name) return;
+    Api.keep(named(Api.sessions(), this.session.household, name));
+    this.session = { ...this.session, name };
   }
 
   /**
@@ -89,8 +91,9 @@ export class Api {
 
   async once(method, path, { body, auth = true, signal, accept = 'application/json', fresh = false } = {}) {
     const headers = { Accept: accept };
+    const session = this.session;   // whose request it is: a refusal names it (another household may be open by then)
     if (fresh) headers['Cache-Control'] = 'no-cache';   // the hub's answer now, never the service worker's kept one
-    if (auth && this.session) headers.Authorization = `Bearer ${this.session.token}`;
+    if (auth && session) headers.Authorization = `Bearer ${session.token}`;
     if (body !== undefined) headers['Content-Type'] = typeof body === 'string' ? 'application/x-ndjson' : 'application/json';
     let response;
     try {
@@ -111,7 +114,7 @@ export class Api {
         failure.retryAfter = Number(response.headers.get('Retry-After')) || (response.status === 429 ? 1 : 0);
         throw failure;
       }
-      throw new HubFailure(response.status, code, message);
+      throw Object.assign(new HubFailure(response.status, code, message), { session });
     }
     return text;
   }

@@ -115,7 +115,7 @@ async function redraw() {
     try { await screen.refresh(); }
     catch (error) {
       if (error instanceof HubFailure && error.status === 404 && screen.name !== 'lists') { location.hash = '#/lists'; return; }
-      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true, why: error.code }); return; }
+      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true, why: error.code, refused: error.session }); return; }
       failed(error);
     }
   })();
@@ -128,7 +128,8 @@ async function redraw() {
 
 /** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so
  * (`why`: the hub's code; `member_removed` is said in its own words). */
-async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
+async function signedOut({ revoked = false, revoke = false, why = null, refused = null } = {}) {
+  if (refused && refused.token !== api.session?.token) return;   // a household no longer open (signed out, switched)
   // Signed out without a network: the token works until the app next reaches the hub, and the screen says so.
   const now = await model.signOut({ revoke });
   if (revoked) sessionStorage.setItem('shopevents.notice', why === 'member_removed' ? why : 'revoked');
@@ -187,10 +188,10 @@ async function begin() {
   model.reset();
   cached.clear();
   try { api.nameHousehold((await model.refreshHousehold()).household?.name); } catch (error) {
-    if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: error.code === 'member_removed', why: error.code }); return; }
+    if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: error.code === 'member_removed', why: error.code, refused: error.session }); return; }
   }
   await applyRole();
-  if (!location.hash || location.hash === '#/') location.hash = '#/lists';
+  if (['', '#/', '#/add'].includes(location.hash)) location.hash = '#/lists';   // signed in (also to one more household)
   else await show();
   showPending();
   itemsSeen().catch(() => {});   // kept for adding by name without a network
@@ -220,7 +221,7 @@ model.addEventListener('pending', () => { showPending(); soon(); });
 window.addEventListener('online', () => { model.retryNow(); api.revokeWaiting(); });
 // The app and the last views open without a network (sw.js; docs/APP.md).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
-model.addEventListener('signedOut', (event) => signedOut({ revoked: true, why: event.detail }));
+model.addEventListener('signedOut', ({ detail }) => signedOut({ revoked: true, why: detail.code, refused: detail.session }));
 window.addEventListener('hashchange', () => {
   // "Skip to content" is no screen: it moves the focus to the screen shown.
   if (location.hash === '#main') {

@@ -228,7 +228,7 @@ export class Model extends EventTarget {
         return { results };
       } catch (error) {
         if (error instanceof Unreachable) { this.setOnline(false); return null; }
-        if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code })); return null; }
+        if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: { code: error.code, session: error.session } })); return null; }
         if (error instanceof HubFailure) return { refused: { code: error.code, message: error.message } };
         throw error;
       }
@@ -301,7 +301,7 @@ export class Model extends EventTarget {
       } catch (error) {
         if (error.name === 'AbortError' || this.stopped) return;
         if (error instanceof HubFailure && error.status === 401) {
-          this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code }));
+          this.dispatchEvent(new CustomEvent('signedOut', { detail: { code: error.code, session: error.session } }));
           return;
         }
         if (error instanceof HubFailure && error.status === 409) { this.head = null; continue; }   // diverged: ask the head again
