@@ -75,7 +75,10 @@ def new_database():
 class Hub:
     """A `shop-hub serve` process on a free loopback port."""
 
-    def __init__(self, storage, folder):
+    def __init__(self, storage, folder, arguments=(), ssl_context=None):
+        """`arguments`: more of `serve`'s (--tls-cert, --tls-key); `ssl_context`: how `get` trusts its certificate."""
+        self.arguments = list(arguments)
+        self.ssl_context = ssl_context
         self.storage = storage
         self.folder = Path(folder)
         self.place = str(self.folder / "data") if storage == "files" else new_database()
@@ -89,10 +92,10 @@ class Hub:
         log = open(self.folder / "hub.log", "ab")
         # $SHOP_HUB_APP: serve the app from that folder (the sources, while editing) rather than the built copy.
         app = ["--app", os.environ["SHOP_HUB_APP"]] if os.environ.get("SHOP_HUB_APP") else []
-        self.process = subprocess.Popen([str(HUB), "serve", "--port", str(port), *self.storage_arguments(), *app],
+        self.process = subprocess.Popen([str(HUB), "serve", "--port", str(port), *self.storage_arguments(), *app, *self.arguments],
                                         stdout=subprocess.PIPE, stderr=log, env={**os.environ, "LOG_LEVEL": "warning"})
         line = self.process.stdout.readline().decode()
-        match = re.search(r"listening on (http://\S+)", line)
+        match = re.search(r"listening on (https?://\S+)", line)
         assert match, f"shop-hub did not start: {line!r}; see {self.folder / 'hub.log'}"
         self.url = match.group(1)
         return self
@@ -131,7 +134,7 @@ class Hub:
 
     def get(self, path, token):
         request = urllib.request.Request(self.url + path, headers={"Authorization": f"Bearer {token}"})
-        with urllib.request.urlopen(request, timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=30, context=self.ssl_context) as answer:
             return answer.read()
 
 

@@ -13,8 +13,8 @@ from conftest import verify_journal
 LIVE_SECONDS = 2.0
 
 
-def start_household(phone, hub, name="The Bergs", actor="ana", device="Ana's phone"):
-    phone.open(hub.url)
+def start_household(phone, hub, name="The Bergs", actor="ana", device="Ana's phone", url=None):
+    phone.open(url or hub.url)
     start = phone.form("Start a household")
     phone.fill("Household name", name, root=start)
     phone.fill("Your name", actor, root=start)
