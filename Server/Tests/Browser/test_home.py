@@ -27,6 +27,8 @@ def test_the_app_at_a_home_address_over_plain_http_works_online_and_says_offline
 
     # Said on the start screen, with a link to the page saying how.
     ana.wait(lambda: "Working offline needs HTTPS" in ana.text(), 5, "the word on HTTPS")
+    if os.environ.get("SHOP_APP_SCREENSHOTS"):
+        ana.screenshot(Path(os.environ["SHOP_APP_SCREENSHOTS"]) / "phone-welcome-http.png")
     ana.find("link", "How to set up HTTPS").click()
     ana.heading("Offline needs HTTPS")
     assert f"This app is open at {home} over plain HTTP." in ana.text()
@@ -68,6 +70,9 @@ def test_the_app_at_a_home_address_over_plain_http_works_online_and_says_offline
         cleo.screenshot(Path(os.environ["SHOP_APP_SCREENSHOTS"]) / "phone-welcome-http-de.png")
     cleo.find("link", "So richtest du HTTPS ein").click()
     cleo.heading("Offline braucht HTTPS")
+    assert "shop-hub serve --tls-cert cert.pem --tls-key key.pem" in cleo.text()
+    if os.environ.get("SHOP_APP_SCREENSHOTS"):
+        cleo.screenshot(Path(os.environ["SHOP_APP_SCREENSHOTS"]) / "phone-de-https-help.png")
 
     # Every id made on the phones is a version 4 UUID; the journal verifies and holds each command once.
     lines = journal_lines(hub, ana, tmp_path)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from test_two_phones import start_at, create_list, invite, open_list, add, seen_within
 from test_offline import Proxy, network, controlled, OUTBOX
+from selenium.webdriver.support.ui import Select
 
 CACHES = """
 const done = arguments[arguments.length - 1];
@@ -56,6 +57,8 @@ def test_one_phone_holds_two_households_switches_between_them_and_signs_out_of_o
     ana.wait(lambda: "The Bergs (open now)" in ana.text(), 5, "the family open now")
     ana.find("link", "Start or join another household").click()
     ana.find("link", "Back to The Bergs")
+    if os.environ.get("SHOP_APP_SCREENSHOTS"):
+        ana.screenshot(Path(os.environ["SHOP_APP_SCREENSHOTS"]) / "phone-household-add.png")
     form = ana.form("Join a household")
     ana.fill("Invite code", code, root=form)
     ana.fill("Device name", "Ana's phone", root=form)
@@ -70,8 +73,19 @@ def test_one_phone_holds_two_households_switches_between_them_and_signs_out_of_o
     # The switcher: each household shows its own lists.
     ana.find("link", "Household").click()
     ana.wait(lambda: "Shared flat (open now)" in ana.text(), 5, "the flat open now")
-    if os.environ.get("SHOP_APP_SCREENSHOTS"):
-        ana.screenshot(Path(os.environ["SHOP_APP_SCREENSHOTS"]) / "phone-households.png")
+    shots = os.environ.get("SHOP_APP_SCREENSHOTS")
+    ana.find("heading", "Households on this phone")
+    if shots:
+        ana.screenshot(Path(shots) / "phone-households.png")
+    # In German too: the switcher's words.
+    Select(ana.field("Language")).select_by_visible_text("Deutsch")
+    ana.wait(lambda: "Shared flat (jetzt offen)" in ana.text(), 5, "the switcher in German")
+    ana.find("heading", "Haushalte auf diesem Telefon")
+    ana.button("The Bergs öffnen")
+    if shots:
+        ana.screenshot(Path(shots) / "phone-de-households.png")
+    Select(ana.field("Sprache")).select_by_visible_text("English")
+    ana.find("heading", "Households on this phone")
     assert switch_to(ana, "The Bergs") == ["Weekly"]
     open_list(ana, "Weekly")
     ana.entry("Milk")
