@@ -1,6 +1,6 @@
 // Ids made on the phone (docs/APP.md): random UUIDs, version 4 (RFC 4122), upper case as the core writes them.
 // Made from `crypto.getRandomValues`, which every browser has also where the page is no secure context
-// (the app at http://shop.lan:8080 on a home network has no `crypto.randomUUID`). Pure: nothing done at import.
+// (the app over plain HTTP at a home address has no `crypto.randomUUID`). Pure: nothing done at import.
 
 /** A version 4 UUID from 16 random bytes given by `fill` (the platform's getRandomValues, or a stand-in in tests). */
 export function uuidV4(fill = (bytes) => globalThis.crypto.getRandomValues(bytes)) {

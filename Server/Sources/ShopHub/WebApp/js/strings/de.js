@@ -213,7 +213,7 @@ export default {
     httpsWays: 'Wer den Hub betreibt, kann ihn auf zwei Arten über HTTPS anbieten:',
     httpsOwn: 'Der Hub selbst, mit Zertifikat und Schlüssel: shop-hub serve --tls-cert cert.pem --tls-key key.pem',
     httpsCaddy: 'Caddy vor dem Hub: im Heimnetz mit „tls internal“ (jedes Telefon vertraut einmal Caddys Stammzertifikat), unter einem öffentlichen Namen mit einem Zertifikat, das Caddy selbst holt.',
-    httpsDocs: 'Die Datei docs/APP.md des Projekts („At home“) erklärt es Schritt für Schritt. Danach die App unter ihrer https://-Adresse öffnen.',
+    httpsDocs: 'Die Datei docs/APP.md des Projekts („At home“) erklärt es Schritt für Schritt. Danach die App unter ihrer Adresse mit https:// öffnen.',
     householdsTitle: 'Haushalte auf diesem Telefon',
     householdsHelp: 'Jeder Haushalt hat seine eigene Anmeldung: Wer sich von einem abmeldet, behält die anderen auf diesem Telefon.',
     householdOpen: '{name} (jetzt offen)',
