@@ -30,9 +30,20 @@ def sessions(phone):
     return json.loads(phone.driver.execute_script("return localStorage.getItem('shopevents.sessions')") or "[]")
 
 
-def switch_to(phone, name):
+def household_screen(phone):
+    """The household screen, once its members are drawn (what an owner sees more may still come)."""
     phone.find("link", "Household").click()
-    phone.button(f"Open {name}", timeout=10).click()
+    phone.wait(lambda: "you (" in phone.text(), 10, "the household's members")
+
+
+def tap(phone, name):
+    """Taps the button `name`, again if the screen was redrawn under the finger (regions above it filled meanwhile)."""
+    phone.wait(lambda: phone.button(name, timeout=10).click() or True, 10, f"{name!r} tapped")
+
+
+def switch_to(phone, name):
+    household_screen(phone)
+    tap(phone, f"Open {name}")
     return lists_shown(phone)
 
 
@@ -53,7 +64,7 @@ def test_one_phone_holds_two_households_switches_between_them_and_signs_out_of_o
     code = invite(ben, "ana")
 
     # Ana joins it from the household screen; the family stays on her phone.
-    ana.find("link", "Household").click()
+    household_screen(ana)
     ana.wait(lambda: "The Bergs (open now)" in ana.text(), 5, "the family open now")
     ana.find("link", "Start or join another household").click()
     ana.find("link", "Back to The Bergs")
@@ -71,7 +82,7 @@ def test_one_phone_holds_two_households_switches_between_them_and_signs_out_of_o
     assert ana.session()["household"] == kept[1]["household"]
 
     # The switcher: each household shows its own lists.
-    ana.find("link", "Household").click()
+    household_screen(ana)
     ana.wait(lambda: "Shared flat (open now)" in ana.text(), 5, "the flat open now")
     shots = os.environ.get("SHOP_APP_SCREENSHOTS")
     ana.find("heading", "Households on this phone")
@@ -118,8 +129,8 @@ def test_one_phone_holds_two_households_switches_between_them_and_signs_out_of_o
     ana.wait(lambda: ana.driver.execute_async_script(OUTBOX) == [], 15, "the family's outbox sent")
 
     # Signed out of the family: the flat stays, open, and works; the family's kept views go, the flat's stay.
-    ana.find("link", "Household").click()
-    ana.button("Sign out on this device").click()
+    household_screen(ana)
+    tap(ana, "Sign out on this device")
     ana.wait(lambda: ana.driver.switch_to.alert, 5, "the confirmation").accept()
     assert lists_shown(ana) == ["Flat groceries"]
     assert [s["household"] for s in sessions(ana)] == [kept[1]["household"]]
@@ -130,7 +141,7 @@ def test_one_phone_holds_two_households_switches_between_them_and_signs_out_of_o
     open_list(ana, "Flat groceries")
     add(ana, "Sugar", 1)
     seen_within(ben, lambda: "Sugar" in ben.entries(), "Ana's Sugar on Ben's phone")
-    ana.find("link", "Household").click()
+    household_screen(ana)
     ana.wait(lambda: "Shared flat (open now)" in ana.text(), 5, "the flat alone")
     assert not ana.all("button", "Open The Bergs")
     # The family's token no longer works.

@@ -68,7 +68,8 @@ def join(phone, base, code, device, labels=("Invite code", "Device name", "Join"
 
 
 def open_list(phone, name):
-    phone.find("link", name, exact=False, timeout=10).click()
+    # Tapped again if the Lists screen was redrawn under the finger (a change arriving meanwhile).
+    phone.wait(lambda: phone.find("link", name, exact=False, timeout=10).click() or True, 10, f"the list {name!r} tapped")
     phone.heading(name)
 
 
