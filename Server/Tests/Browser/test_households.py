@@ -122,11 +122,14 @@ def test_one_phone_holds_two_households_switches_between_them_and_signs_out_of_o
     assert switch_to(ana, "Shared flat") == ["Flat groceries"]
     assert "waiting" not in ana.driver.find_element("id", "live").text, "the flat has nothing waiting"
 
-    # Back online, in the family: its purchase is sent.
+    # Back online while the flat is open: the family's purchase is sent too, with the family's token.
     proxy.start()
     network(ana, online=True)
-    switch_to(ana, "The Bergs")
     ana.wait(lambda: ana.driver.execute_async_script(OUTBOX) == [], 15, "the family's outbox sent")
+    family = [json.loads(line) for line in hub.get(f"/v1/households/{kept[0]['household']}/journal", kept[0]["token"]).decode().splitlines()]
+    assert [line["command"] for line in family if line["type"] == "ItemPurchased"] == [waiting[0]["command"]["id"]], family
+    assert ana.session()["household"] == kept[1]["household"], "the flat still open"
+    switch_to(ana, "The Bergs")
 
     # Signed out of the family: the flat stays, open, and works; the family's kept views go, the flat's stay.
     household_screen(ana)

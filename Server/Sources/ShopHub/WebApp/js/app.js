@@ -4,7 +4,7 @@
 // shown in words. The page is touched only through the view (js/view.js).
 import { t, lang, chooseLanguage, refusal } from './i18n.js';
 import { Api, HubFailure, Unreachable } from './api.js';
-import { Model } from './model.js';
+import { Model, sendOthers } from './model.js';
 import { View } from './view.js';
 import { actions } from './actions.js';
 import * as tpl from './template.js';
@@ -195,7 +195,7 @@ async function begin() {
   else await show();
   showPending();
   itemsSeen().catch(() => {});   // kept for adding by name without a network
-  model.flush();
+  model.flush().then(() => sendOthers(api.session));   // and what waits in the other households on this phone
   model.live();
 }
 
@@ -218,7 +218,7 @@ async function changed() {
 }
 model.addEventListener('online', () => showPending());
 model.addEventListener('pending', () => { showPending(); soon(); });
-window.addEventListener('online', () => { model.retryNow(); api.revokeWaiting(); });
+window.addEventListener('online', () => { model.retryNow(); api.revokeWaiting(); sendOthers(api.session); });
 // The app and the last views open without a network (sw.js; docs/APP.md).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
 model.addEventListener('signedOut', ({ detail }) => signedOut({ revoked: true, why: detail.code, refused: detail.session }));

@@ -5,7 +5,7 @@
 // (IndexedDB) from the moment it is made until the hub answered it, so a
 // phone without a network keeps working and sends everything, in order, when
 // it is back (docs/APP.md, "Every command waits in an outbox"; docs/SYNC.md).
-import { HubFailure, Unreachable, lineHash } from './api.js';
+import { Api, HubFailure, Unreachable, lineHash } from './api.js';
 import { Outbox } from './outbox.js';
 import { batch, pushInHalves, sendRounds, sendAgain, firstPause, nextPause } from './outbox-laws.js';
 import { needs, settle } from './names.js';
@@ -311,6 +311,20 @@ export class Model extends EventTarget {
         pause = nextPause(pause);
       }
     }
+  }
+}
+
+/**
+ * Sends what waits in the other households' outboxes on this phone (docs/APP.md, "Several households"),
+ * each with its own session, one after the other: a household not open now loses nothing and waits for
+ * nothing. A refusal is kept for that household, shown when it is opened.
+ */
+export async function sendOthers(open) {
+  for (const session of Api.sessions().all) {
+    if (session.household === open?.household) continue;
+    const api = new Api();
+    api.session = session;
+    await new Model(api).flush().catch(() => {});
   }
 }
 
