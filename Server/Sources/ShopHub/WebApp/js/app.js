@@ -126,8 +126,9 @@ async function redraw() {
   if (again) { again = false; await redraw(); }
 }
 
-/** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so
- * (`why`: the hub's code; `member_removed` is said in its own words). */
+/** Back to the start screen, or to the next household on this phone; `revoked`: the hub no longer takes this device's
+ * token, and the app says so (`why`: the hub's code; `member_removed` is said in its own words). `refused`: the session
+ * the hub refused, when known. */
 async function signedOut({ revoked = false, revoke = false, why = null, refused = null } = {}) {
   if (refused && refused.token !== api.session?.token) return;   // a household no longer open (signed out, switched)
   // Signed out without a network: the token works until the app next reaches the hub, and the screen says so.
