@@ -75,7 +75,10 @@ def new_database():
 class Hub:
     """A `shop-hub serve` process on a free loopback port."""
 
-    def __init__(self, storage, folder):
+    def __init__(self, storage, folder, arguments=(), ssl_context=None):
+        """`arguments`: more of `serve`'s (--tls-cert, --tls-key); `ssl_context`: how `get` trusts its certificate."""
+        self.arguments = list(arguments)
+        self.ssl_context = ssl_context
         self.storage = storage
         self.folder = Path(folder)
         self.place = str(self.folder / "data") if storage == "files" else new_database()
@@ -89,10 +92,10 @@ class Hub:
         log = open(self.folder / "hub.log", "ab")
         # $SHOP_HUB_APP: serve the app from that folder (the sources, while editing) rather than the built copy.
         app = ["--app", os.environ["SHOP_HUB_APP"]] if os.environ.get("SHOP_HUB_APP") else []
-        self.process = subprocess.Popen([str(HUB), "serve", "--port", str(port), *self.storage_arguments(), *app],
+        self.process = subprocess.Popen([str(HUB), "serve", "--port", str(port), *self.storage_arguments(), *app, *self.arguments],
                                         stdout=subprocess.PIPE, stderr=log, env={**os.environ, "LOG_LEVEL": "warning"})
         line = self.process.stdout.readline().decode()
-        match = re.search(r"listening on (http://\S+)", line)
+        match = re.search(r"listening on (https?://\S+)", line)
         assert match, f"shop-hub did not start: {line!r}; see {self.folder / 'hub.log'}"
         self.url = match.group(1)
         return self
@@ -131,7 +134,7 @@ class Hub:
 
     def get(self, path, token):
         request = urllib.request.Request(self.url + path, headers={"Authorization": f"Bearer {token}"})
-        with urllib.request.urlopen(request, timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=30, context=self.ssl_context) as answer:
             return answer.read()
 
 
@@ -152,7 +155,8 @@ def hub(request, tmp_path):
 class Phone:
     """One browser profile: one phone. Finds things by role, name and label."""
 
-    def __init__(self, name, folder, language="en-US", size=(390, 844)):
+    def __init__(self, name, folder, language="en-US", size=(390, 844), arguments=(), home=None):
+        """`arguments`: more of chromium's (a name mapped to loopback); `home`: its $HOME (the certificates it trusts)."""
         self.name = name
         self.folder = Path(folder)
         options = webdriver.ChromeOptions()
@@ -160,11 +164,12 @@ class Phone:
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                          f"--user-data-dir={folder}/{name}-profile", f"--window-size={size[0]},{size[1]}",
                          f"--lang={language}", "--no-first-run", "--disable-background-networking",
-                         "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
+                         "--disable-component-update", "--disable-sync", "--disable-default-apps", *arguments]:
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": language})
         options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+        service = Service(DRIVER, env={**os.environ, "HOME": str(home)}) if home else Service(DRIVER)
+        self.driver = webdriver.Chrome(service=service, options=options)
         self.driver.set_window_size(*size)
         # The page sees exactly a phone's (or a desktop's) viewport, as the screenshots show it.
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -319,8 +324,8 @@ class Phone:
 def phones(tmp_path):
     made = []
 
-    def make(name, language="en-US", size=(390, 844)):
-        phone = Phone(name, tmp_path, language, size)
+    def make(name, language="en-US", size=(390, 844), **more):
+        phone = Phone(name, tmp_path, language, size, **more)
         made.append(phone)
         return phone
 

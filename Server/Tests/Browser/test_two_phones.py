@@ -13,8 +13,8 @@ from conftest import verify_journal
 LIVE_SECONDS = 2.0
 
 
-def start_household(phone, hub, name="The Bergs", actor="ana", device="Ana's phone"):
-    phone.open(hub.url)
+def start_household(phone, hub, name="The Bergs", actor="ana", device="Ana's phone", url=None):
+    phone.open(url or hub.url)
     start = phone.form("Start a household")
     phone.fill("Household name", name, root=start)
     phone.fill("Your name", actor, root=start)
@@ -68,7 +68,8 @@ def join(phone, base, code, device, labels=("Invite code", "Device name", "Join"
 
 
 def open_list(phone, name):
-    phone.find("link", name, exact=False, timeout=10).click()
+    # Tapped again if the Lists screen was redrawn under the finger (a change arriving meanwhile).
+    phone.wait(lambda: phone.find("link", name, exact=False, timeout=10).click() or True, 10, f"the list {name!r} tapped")
     phone.heading(name)
 
 

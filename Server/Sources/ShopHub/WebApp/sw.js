@@ -43,6 +43,7 @@ async function sessionViews(request, household) {
   if (!token) return fetch(request);
   // Asked for the hub's answer now (the app deciding what a refusal means): the network or a failure.
   const fresh = request.headers.get('Cache-Control') === 'no-cache';
+  // crypto.subtle is always there: a service worker runs only in a secure context (HTTPS, localhost).
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
   const name = `views-${household}-${Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   const answered = (answer) => {

@@ -52,6 +52,7 @@ export function actions(app) {
         await begin();
       } catch (error) { failed(error); }
     },
+    switchHousehold: (el) => app.switchTo(el.dataset.household),
     signOut: async () => {
       // What still waits goes first if it can; what cannot is named in the question.
       await model.flush();

@@ -1,7 +1,12 @@
 // The HTTP client: everything the app says to the hub, and the session this
 // browser keeps. It decides nothing; the hub's core does (docs/HUB.md, docs/SYNC.md).
 
+import { sha256Hex } from './sha256.js';
+import { fromStorage, toStorage, currentSession, kept, switched, signedOut, named } from './sessions.js';
+
+/** The open household's session; every household's beside it (sessions.js). */
 const sessionKey = 'shopevents.session';
+const sessionsKey = 'shopevents.sessions';
 /** Tokens signed out without a network, to revoke when there is one: not the household's data, kept apart. */
 const revokeKey = 'shopevents.revoke';
 
@@ -29,24 +34,42 @@ export class Api {
     return Promise.race([Promise.allSettled([...this.inflight]), new Promise((resolve) => setTimeout(resolve, limit))]);
   }
 
-  /** The household, actor, device and token this browser signed in with; null before. */
-  static loadSession() {
-    try {
-      const value = JSON.parse(localStorage.getItem(sessionKey) || 'null');
-      return value && value.household && value.token ? value : null;
-    } catch { return null; }
+  /** The session of the household open now (its id, actor, device and token); null before any. */
+  static loadSession() { return currentSession(Api.sessions()); }
+
+  /** Every household this browser is signed in to, and which one is open (sessions.js). */
+  static sessions() { return fromStorage(localStorage.getItem(sessionKey), localStorage.getItem(sessionsKey)); }
+
+  static keep(state) {
+    const { session, sessions } = toStorage(state);
+    if (session) localStorage.setItem(sessionKey, session); else localStorage.removeItem(sessionKey);
+    localStorage.setItem(sessionsKey, sessions);
+    return currentSession(state);
   }
 
+  /** Signed in to a household (started or joined): kept beside the others, and open now. */
   saveSession(session) {
+    Api.keep(kept(Api.sessions(), session));
     this.session = session;
-    localStorage.setItem(sessionKey, JSON.stringify(session));
   }
 
-  /** Forgets the session; with `token`, only if it is still that one (another tab may have joined anew). */
+  /** Opens another household this browser is signed in to. */
+  switchTo(household) { this.session = Api.keep(switched(Api.sessions(), household)); }
+
+  /** The name of the household open now, kept for the switcher. */
+  nameHousehold(name) {
+    if (!this.session || !name) return;
+    Api.keep(named(Api.sessions(), this.session.household, name));
+    this.session = { ...this.session, name };
+  }
+
+  /**
+   * Forgets the open household's session (the others stay); with `token`, only if it is still that one
+   * (another tab may have joined anew). The first household left, if any, is open then.
+   */
   forget(token) {
-    const kept = Api.loadSession();
-    if (!token || !kept || kept.token === token) localStorage.removeItem(sessionKey);
-    this.session = null;
+    if (this.session) Api.keep(signedOut(Api.sessions(), this.session.household, token));
+    this.session = Api.loadSession();
   }
 
   async request(method, path, options = {}) {
@@ -68,8 +91,9 @@ export class Api {
 
   async once(method, path, { body, auth = true, signal, accept = 'application/json', fresh = false } = {}) {
     const headers = { Accept: accept };
+    const session = this.session;   // whose request it is: a refusal names it (another household may be open by then)
     if (fresh) headers['Cache-Control'] = 'no-cache';   // the hub's answer now, never the service worker's kept one
-    if (auth && this.session) headers.Authorization = `Bearer ${this.session.token}`;
+    if (auth && session) headers.Authorization = `Bearer ${session.token}`;
     if (body !== undefined) headers['Content-Type'] = typeof body === 'string' ? 'application/x-ndjson' : 'application/json';
     let response;
     try {
@@ -90,7 +114,7 @@ export class Api {
         failure.retryAfter = Number(response.headers.get('Retry-After')) || (response.status === 429 ? 1 : 0);
         throw failure;
       }
-      throw new HubFailure(response.status, code, message);
+      throw Object.assign(new HubFailure(response.status, code, message), { session });
     }
     return text;
   }
@@ -200,8 +224,13 @@ export class Api {
   }
 }
 
-/** The SHA-256 of a journal line's bytes, in hex: how the chain names a line. */
+/**
+ * The SHA-256 of a journal line's bytes, in hex: how the chain names a line. The browser's own where it has
+ * one (`crypto.subtle`, only in a secure context), else sha256.js's (the app over plain HTTP at home).
+ */
 export async function lineHash(line) {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(line));
+  const bytes = new TextEncoder().encode(line);
+  if (!globalThis.crypto?.subtle) return sha256Hex(bytes);
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -4,7 +4,7 @@
 // shown in words. The page is touched only through the view (js/view.js).
 import { t, lang, chooseLanguage, refusal } from './i18n.js';
 import { Api, HubFailure, Unreachable } from './api.js';
-import { Model } from './model.js';
+import { Model, sendOthers } from './model.js';
 import { View } from './view.js';
 import { actions } from './actions.js';
 import * as tpl from './template.js';
@@ -15,6 +15,7 @@ import { items, item } from './screens/items.js';
 import { places, storeOrder } from './screens/places.js';
 import { trip, due } from './screens/trip.js';
 import { household, report } from './screens/household.js';
+import { httpsHelp, noticeSaid } from './screens/home.js';
 
 chooseLanguage(localStorage, navigator);   // the language kept here, else the browser's
 const api = new Api();
@@ -77,9 +78,11 @@ const forget = (...names) => names.forEach((n) => cached.delete(n));
 // #/places, #/store/ID, #/trip, #/due, #/deleted, #/household, #/report.
 
 function route() {
+  if (location.hash === '#/https') return httpsHelp(app);   // with or without a household
   if (!api.session || model.unstarted) return welcome(app);
   const [, name, id, mode] = location.hash.split('/');
   switch (name) {
+    case 'add': return welcome(app, { adding: true });   // another household on this phone
     case 'list': return id ? list(app, id, mode || 'location') : lists(app);
     case 'items': return items(app, id === 'date' ? 'date' : 'name');
     case 'item': return id ? item(app, id) : items(app);
@@ -113,7 +116,7 @@ async function redraw() {
     try { await screen.refresh(); }
     catch (error) {
       if (error instanceof HubFailure && error.status === 404 && screen.name !== 'lists') { location.hash = '#/lists'; return; }
-      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true, why: error.code }); return; }
+      if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: true, why: error.code, refused: error.session }); return; }
       failed(error);
     }
   })();
@@ -124,22 +127,33 @@ async function redraw() {
   if (again) { again = false; await redraw(); }
 }
 
-/** Back to the start screen; `revoked`: the hub no longer takes this device's token, and the screen says so
- * (`why`: the hub's code; `member_removed` is said in its own words). */
-async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
+/** Back to the start screen, or to the next household on this phone; `revoked`: the hub no longer takes this device's
+ * token, and the app says so (`why`: the hub's code; `member_removed` is said in its own words). `refused`: the session
+ * the hub refused, when known. */
+async function signedOut({ revoked = false, revoke = false, why = null, refused = null } = {}) {
+  if (refused && refused.token !== api.session?.token) return;   // a household no longer open (signed out, switched)
   // Signed out without a network: the token works until the app next reaches the hub, and the screen says so.
   const now = await model.signOut({ revoke });
   if (revoked) sessionStorage.setItem('shopevents.notice', why === 'member_removed' ? why : 'revoked');
   else if (!now) sessionStorage.setItem('shopevents.notice', 'later');
   else sessionStorage.removeItem('shopevents.notice');
   view.setRole(null);
+  if (api.session) { noticeSaid(view); return switchTo(api.session.household); }   // another household stays on this phone
   location.hash = '#/';
   show();
 }
 
+/** Opens another household this browser is signed in to, at its lists (docs/APP.md, "Several households"). */
+async function switchTo(id) {
+  api.switchTo(id);
+  history.replaceState(null, '', '#/lists');
+  await begin();
+}
+
 // What the screens and the handlers are given: the hub, the model, the view and the controller's own steps.
 const app = {
-  api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, forget, itemsSeen, memberNames, storesView, locationsView,
+  api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, switchTo, forget, itemsSeen, memberNames, storesView,
+  locationsView,
   get current() { return current; },
 };
 view.bind(actions(app));
@@ -173,16 +187,18 @@ async function applyRole() {
 }
 
 async function begin() {
+  model.stop();    // the last household's live connection, if another was open
+  model.reset();
   cached.clear();
-  try { await model.refreshHousehold(); } catch (error) {
-    if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: error.code === 'member_removed', why: error.code }); return; }
+  try { api.nameHousehold((await model.refreshHousehold()).household?.name); } catch (error) {
+    if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: error.code === 'member_removed', why: error.code, refused: error.session }); return; }
   }
   await applyRole();
-  if (!location.hash || location.hash === '#/') location.hash = '#/lists';
+  if (['', '#/', '#/add'].includes(location.hash)) location.hash = '#/lists';   // signed in (also to one more household)
   else await show();
   showPending();
   itemsSeen().catch(() => {});   // kept for adding by name without a network
-  model.flush();
+  model.flush().then(() => sendOthers(api.session));   // and what waits in the other households on this phone
   model.live();
 }
 
@@ -205,10 +221,10 @@ async function changed() {
 }
 model.addEventListener('online', () => showPending());
 model.addEventListener('pending', () => { showPending(); soon(); });
-window.addEventListener('online', () => { model.retryNow(); api.revokeWaiting(); });
+window.addEventListener('online', () => { model.retryNow(); api.revokeWaiting(); sendOthers(api.session); });
 // The app and the last views open without a network (sw.js; docs/APP.md).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));
-model.addEventListener('signedOut', (event) => signedOut({ revoked: true, why: event.detail }));
+model.addEventListener('signedOut', ({ detail }) => signedOut({ revoked: true, why: detail.code, refused: detail.session }));
 window.addEventListener('hashchange', () => {
   // "Skip to content" is no screen: it moves the focus to the screen shown.
   if (location.hash === '#main') {

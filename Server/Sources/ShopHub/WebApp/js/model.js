@@ -5,13 +5,14 @@
 // (IndexedDB) from the moment it is made until the hub answered it, so a
 // phone without a network keeps working and sends everything, in order, when
 // it is back (docs/APP.md, "Every command waits in an outbox"; docs/SYNC.md).
-import { HubFailure, Unreachable, lineHash } from './api.js';
+import { Api, HubFailure, Unreachable, lineHash } from './api.js';
 import { Outbox } from './outbox.js';
 import { batch, pushInHalves, sendRounds, sendAgain, firstPause, nextPause } from './outbox-laws.js';
 import { needs, settle } from './names.js';
+import { uuidV4 } from './ids.js';
 
-/** Ids made here, as docs/APP.md says: every command and every thing it creates. */
-export const newId = () => crypto.randomUUID().toUpperCase();
+/** Ids made here, as docs/APP.md says: every command and every thing it creates (also over plain HTTP: ids.js). */
+export const newId = () => uuidV4();
 
 export class Model extends EventTarget {
   constructor(api) {
@@ -82,14 +83,19 @@ export class Model extends EventTarget {
       }
       await this.outbox.forget(session.household).catch(() => {});
     }
-    await forgetViews();
+    await forgetViews(session?.household);
     this.api.forget(session?.token);
     // A view asked just before is kept by the service worker before it is answered: once answered, deleted too.
     await this.api.settled();
-    await forgetViews();
+    await forgetViews(session?.household);
+    this.reset();
+    return revoked;
+  }
+
+  /** Another household open now (switched, or the one left after a sign-out): nothing of the last one's is kept here. */
+  reset() {
     this.household = null;
     this.head = null;
-    return revoked;
   }
 
   // Commands
@@ -222,7 +228,7 @@ export class Model extends EventTarget {
         return { results };
       } catch (error) {
         if (error instanceof Unreachable) { this.setOnline(false); return null; }
-        if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code })); return null; }
+        if (error instanceof HubFailure && error.status === 401) { this.dispatchEvent(new CustomEvent('signedOut', { detail: { code: error.code, session: error.session } })); return null; }
         if (error instanceof HubFailure) return { refused: { code: error.code, message: error.message } };
         throw error;
       }
@@ -258,13 +264,19 @@ export class Model extends EventTarget {
   stop() {
     this.stopped = true;
     this.controller?.abort();
+    this.wake?.();
   }
 
-  /** Follows the household's journal until stopped: each line that arrives is a change to show. */
+  /** Follows the open household's journal until stopped: each line that arrives is a change to show. */
   async live() {
-    if (this.living) return;   // one long poll per tab
+    if (this.living) {
+      if (!this.stopped) return;   // one long poll per tab
+      await this.following;        // stopped (another household opened): that one ends first
+      if (this.living) return;
+    }
     this.living = true;
-    try { await this.follow(); } finally { this.living = false; }
+    this.following = (async () => { try { await this.follow(); } finally { this.living = false; } })();
+    return this.following;
   }
 
   async follow() {
@@ -273,6 +285,7 @@ export class Model extends EventTarget {
     while (!this.stopped && this.session) {
       try {
         if (!this.head) { this.head = await this.api.hello(); this.setOnline(true); }
+        if (this.stopped) return;
         this.controller = new AbortController();
         // Catching up (more lines than one answer holds), or not yet sure the hub is reachable, asks without waiting:
         // a long poll answers only when something changes, and the outbox waits for the word that the hub is back.
@@ -288,7 +301,7 @@ export class Model extends EventTarget {
       } catch (error) {
         if (error.name === 'AbortError' || this.stopped) return;
         if (error instanceof HubFailure && error.status === 401) {
-          this.dispatchEvent(new CustomEvent('signedOut', { detail: error.code }));
+          this.dispatchEvent(new CustomEvent('signedOut', { detail: { code: error.code, session: error.session } }));
           return;
         }
         if (error instanceof HubFailure && error.status === 409) { this.head = null; continue; }   // diverged: ask the head again
@@ -301,9 +314,23 @@ export class Model extends EventTarget {
   }
 }
 
-/** Deletes the views the service worker kept, every session's (sw.js). */
-async function forgetViews() {
-  if (!globalThis.caches) return;
+/**
+ * Sends what waits in the other households' outboxes on this phone (docs/APP.md, "Several households"),
+ * each with its own session, one after the other: a household not open now loses nothing and waits for
+ * nothing. A refusal is kept for that household, shown when it is opened.
+ */
+export async function sendOthers(open) {
+  for (const session of Api.sessions().all) {
+    if (session.household === open?.household) continue;
+    const api = new Api();
+    api.session = session;
+    await new Model(api).flush().catch(() => {});
+  }
+}
+
+/** Deletes the views the service worker kept for `household`, every session's of it (sw.js); the other households' stay. */
+async function forgetViews(household) {
+  if (!globalThis.caches || !household) return;
   const keys = await caches.keys().catch(() => []);
-  await Promise.all(keys.filter((k) => k === 'views' || k.startsWith('views-')).map((k) => caches.delete(k).catch(() => {})));
+  await Promise.all(keys.filter((k) => k === 'views' || k.startsWith(`views-${household}-`)).map((k) => caches.delete(k).catch(() => {})));
 }

@@ -42,9 +42,9 @@ export function screen(title, body, { back } = {}) {
 
 // Start and join
 
-export function welcome(defaults, notice) {
+export function welcome(defaults, notice, more = '') {
   return html`<div class="screen welcome">
-    ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${more}
     <p class="lead">${t('welcome')}</p>
     <form class="card" data-form="start" aria-labelledby="start-title">
       <h2 id="start-title">${t('startTitle')}</h2>

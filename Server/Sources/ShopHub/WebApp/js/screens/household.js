@@ -1,11 +1,17 @@
 // The household: members and roles, and for owners the devices and invites; and the report.
 import { t } from '../i18n.js';
 import * as tpl from '../template.js';
+import * as home from '../template-home.js';
+import { Api } from '../api.js';
 
 export function household({ model, view, api }) {
   return {
     name: 'household',
-    mount() { view.mount(tpl.screen(model.household?.household?.name ?? t('householdTitle'), tpl.householdBody(model.household ?? {}))); },
+    mount() {
+      // The households on this phone and, over plain HTTP, that offline needs HTTPS (template-home.js).
+      const more = tpl.html`${home.httpsNotice(globalThis.isSecureContext)}${home.households(Api.sessions())}`;
+      view.mount(tpl.screen(model.household?.household?.name ?? t('householdTitle'), tpl.html`${tpl.householdBody(model.household ?? {})}${more}`));
+    },
     async refresh() {
       const members = await model.view('members');
       const me = api.session.actor;

@@ -1,8 +1,10 @@
 // The start screen: start a household or join one; says why this phone was signed out, if it was.
 import { t, lang } from '../i18n.js';
 import * as tpl from '../template.js';
+import * as home from '../template-home.js';
 
-export default function welcome({ model, view }) {
+/** `adding`: opened from a household to start or join one more (the open one stays). */
+export default function welcome({ model, view, api }, { adding = false } = {}) {
   return {
     name: 'welcome',
     mount() {
@@ -12,7 +14,8 @@ export default function welcome({ model, view }) {
       const kept = sessionStorage.getItem('shopevents.notice');
       const notice = model.unstarted ? t('unstartedNotice') : kept === 'later' ? t('signedOutOfflineNotice')
         : kept === 'member_removed' ? t('member_removed') : kept ? t('revokedNotice') : null;
-      view.mount(tpl.welcome({ currency: lang === 'de' ? 'EUR' : guessCurrency(), timeZone: zone, device: t('defaultDevice') }, notice), { focus: false });
+      const more = tpl.html`${adding ? home.backTo(api.session) : ''}${home.httpsNotice(globalThis.isSecureContext)}`;
+      view.mount(tpl.welcome({ currency: lang === 'de' ? 'EUR' : guessCurrency(), timeZone: zone, device: t('defaultDevice') }, notice, more), { focus: false });
     },
     async refresh() {},
   };
