@@ -295,7 +295,7 @@ def test_two_phones_offline_at_once_converge(hub, phones, tmp_path):
         phone.wait(lambda: waiting(phone) == [], DRAIN_SECONDS, f"{phone.name}'s outbox drained")
     # Ben's quantity change was refused (Bread is no longer on the list): kept, in words, until dismissed.
     refusal = ben.alert("no longer on", timeout=10)
-    assert "Bread is no longer on Weekly, so the quantity of Bread was not changed." in refusal.text.splitlines(), refusal.text
+    assert "Bread is no longer on Weekly, so the quantity of Bread was not changed. Add it again if you still need it." in refusal.text.splitlines(), refusal.text
     ben.button("Dismiss", root=refusal).click()
     ben.wait(lambda: not ben.driver.find_element("id", "refused").is_displayed(), 5, "the refusal dismissed")
 

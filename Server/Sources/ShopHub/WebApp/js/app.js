@@ -2,7 +2,8 @@
 // what each tap or form does (js/actions.js), and redrawing when the household
 // changes. Rules are the hub's: a refusal comes back with its code and is
 // shown in words. The page is touched only through the view (js/view.js).
-import { t, lang, chooseLanguage, refusal } from './i18n.js';
+import { t, lang, chooseLanguage } from './i18n.js';
+import { explain } from './refusals.js';
 import { Api, HubFailure, Unreachable } from './api.js';
 import { Model } from './model.js';
 import { View } from './view.js';
@@ -26,11 +27,18 @@ let again = false;
 
 // Telling a person what happened
 
-function failed(error) {
-  if (error instanceof HubFailure) view.toast(refusal(error.code, error.message), { error: true });
-  else if (error instanceof Unreachable) view.toast(t('unreachable'), { error: true });
-  else { console.error(error); view.toast(String(error.message ?? error), { error: true }); }
+/** Any failure in words with a way forward (refusals.js): a refused change names its thing; never a code. */
+async function failed(error) {
+  const kind = error instanceof HubFailure ? 'refused' : error instanceof Unreachable ? 'unreachable'
+    : error instanceof DOMException ? 'storage' : 'other';
+  if (kind === 'other' || kind === 'storage') console.error(error);
+  const names = error.command ? await listNames() : new Map();
+  const { text, again } = explain({ kind, code: error.code, command: error.command, label: error.label }, { lang, names });
+  const name = error.label ?? names.get(error.command?.data?.item) ?? '';
+  view.toast(text, again ? { error: true, action: 'addAgain', label: t('addAgain'), data: { ...again, name } } : { error: true });
 }
+const listNames = async () => new Map((await Promise.all([model.view('lists').then((v) => v.lists), itemsSeen()]
+  .map((p) => p.catch(() => [])))).flat().map((x) => [x.id, x.name]));
 
 /** Runs a command and redraws; a refusal is shown and changes nothing. */
 async function send(type, data, { toast, label } = {}) {
@@ -39,7 +47,7 @@ async function send(type, data, { toast, label } = {}) {
     if (toast) view.toast(toast.message, toast);
     return result;
   } catch (error) {
-    failed(error);
+    failed(Object.assign(error, { command: { type, data }, label }));
     return null;
   }
 }
@@ -47,8 +55,8 @@ async function send(type, data, { toast, label } = {}) {
 async function sendAll(commands) {
   try {
     const results = await model.run(commands);
-    const refused = results.find((r) => !r.ok);
-    if (refused) throw new HubFailure(400, refused.error.code, refused.error.message);
+    const at = results.findIndex((r) => !r.ok);
+    if (at >= 0) throw Object.assign(new HubFailure(400, results[at].error.code, results[at].error.message), { command: commands[at], label: commands[at].label });
     return results;
   } catch (error) {
     failed(error);
