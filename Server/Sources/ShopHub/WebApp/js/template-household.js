@@ -189,7 +189,7 @@ export function householdBody(view) {
   const h = view.household;
   return html`${h ? html`<p class="meta">${h.currency} · ${h.timeZone}</p>` : ''}
     <section aria-labelledby="members-title"><h3 id="members-title">${t('members')}</h3><div data-region="members"></div></section>
-    <section aria-labelledby="invite-title" data-region="owners"></section>
+    <section data-region="owners"></section>
     <section class="card">${languageSwitch()}<button class="danger" data-action="signOut">${t('signOut')}</button></section>`;
 }
 

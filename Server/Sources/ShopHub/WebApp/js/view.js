@@ -131,6 +131,7 @@ export class View {
 
   /** The connection and the changes waiting to be sent, in the bar (a status a screen reader hears). */
   setLive(online, waiting = 0) {
+    if (online === null) { this.liveMark.textContent = ''; this.liveMark.classList.remove('offline'); return; }   // no household: no mark
     const words = [online ? t('live') : t('offline')];
     if (waiting > 0) words.push(tn('waiting', waiting));
     this.liveMark.textContent = words.join(' · ');
@@ -183,6 +184,8 @@ export class View {
     box.innerHTML = empty ? '' : markupText(markup);
     box.hidden = empty;
     input.setAttribute('aria-expanded', String(!empty));
+    // Owned as well as controlled while open: the combobox's listbox, for checkers and readers of either ARIA version.
+    if (empty) input.removeAttribute('aria-owns'); else input.setAttribute('aria-owns', 'add-suggestions');
     input.removeAttribute('aria-activedescendant');
   }
 
