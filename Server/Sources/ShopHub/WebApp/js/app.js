@@ -140,6 +140,7 @@ async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
   else if (!now) sessionStorage.setItem('shopevents.notice', 'later');
   else sessionStorage.removeItem('shopevents.notice');
   view.setRole(null);
+  view.setLive(null);
   location.hash = '#/';
   show();
 }
@@ -147,6 +148,7 @@ async function signedOut({ revoked = false, revoke = false, why = null } = {}) {
 // What the screens and the handlers are given: the hub, the model, the view and the controller's own steps.
 const app = {
   api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, forget, itemsSeen, memberNames, storesView,
+  membersView: () => cachedView('members'),   // the household screen's: asked once with the role (forgotten at each change there)
   get current() { return current; },
 };
 view.bind(actions(app));
@@ -154,7 +156,7 @@ view.bind(actions(app));
 /** The header's word on the connection and the changes waiting; the refusals kept for the person. */
 let pendingShown = 0;
 async function showPending() {
-  if (!api.session) { view.setLive(model.online, 0); return; }
+  if (!api.session) { view.setLive(null); return; }   // signed out: nothing is live
   const ticket = ++pendingShown;   // only the latest call draws: an earlier one may finish after it
   const [waiting, refused] = await Promise.all([model.pending(), model.rejected()]);
   if (ticket !== pendingShown) return;
@@ -203,6 +205,7 @@ function soon() {
 model.addEventListener('changed', soon);
 
 async function changed() {
+  if (current?.name === 'household') forget('members');
   applyRole();
   itemsSeen().catch(() => {});
   const hadTrip = Boolean(model.household?.trip);
@@ -211,7 +214,15 @@ async function changed() {
   redraw();
 }
 model.addEventListener('online', () => showPending());
-model.addEventListener('pending', () => { showPending(); soon(); });
+// The screen is drawn again for what waits (shown as waiting) only when something waits or waited: an outbox found
+// empty at each load asks no view twice.
+let waitedBefore = 0;
+model.addEventListener('pending', async () => {
+  showPending();
+  const waiting = (await model.pending()).length;
+  if (waiting > 0 || waitedBefore > 0) soon();
+  waitedBefore = waiting;
+});
 window.addEventListener('online', () => { model.retryNow(); api.revokeWaiting(); });
 // The app and the last views open without a network (sw.js; docs/APP.md).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));

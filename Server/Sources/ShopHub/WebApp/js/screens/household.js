@@ -2,12 +2,12 @@
 import { t } from '../i18n.js';
 import * as tpl from '../template.js';
 
-export function household({ model, view, api }) {
+export function household({ model, view, api, membersView }) {
   return {
     name: 'household',
     mount() { view.mount(tpl.screen(model.household?.household?.name ?? t('householdTitle'), tpl.householdBody(model.household ?? {}))); },
     async refresh() {
-      const members = await model.view('members');
+      const members = await membersView();
       const me = api.session.actor;
       const owner = members.open || members.members.some((m) => m.member === me && m.role === 'owner');
       view.region('members', tpl.members(members, me, owner));

@@ -1,6 +1,7 @@
 // The start screen: start a household or join one; says why this phone was signed out, if it was.
 import { t, lang } from '../i18n.js';
 import * as tpl from '../template.js';
+import { currencyFor } from '../format.js';
 
 export default function welcome({ model, view }) {
   return {
@@ -12,13 +13,8 @@ export default function welcome({ model, view }) {
       const kept = sessionStorage.getItem('shopevents.notice');
       const notice = model.unstarted ? t('unstartedNotice') : kept === 'later' ? t('signedOutOfflineNotice')
         : kept === 'member_removed' ? t('member_removed') : kept ? t('revokedNotice') : null;
-      view.mount(tpl.welcome({ currency: lang === 'de' ? 'EUR' : guessCurrency(), timeZone: zone, device: t('defaultDevice') }, notice), { focus: false });
+      view.mount(tpl.welcome({ currency: currencyFor(navigator.language, lang), timeZone: zone, device: t('defaultDevice') }, notice), { focus: false });
     },
     async refresh() {},
   };
-}
-
-function guessCurrency() {
-  const region = (navigator.language || 'en-US').split('-')[1];
-  return ({ US: 'USD', GB: 'GBP', CH: 'CHF', JP: 'JPY', CA: 'CAD', AU: 'AUD', SE: 'SEK', DK: 'DKK', NO: 'NOK', PL: 'PLN' })[region] ?? 'EUR';
 }

@@ -126,7 +126,8 @@ export default {
     newLocation: 'New location',
     createLocation: 'Create location',
     deleteLocation: 'Delete location',
-    itemsCount: '{count} items',
+    itemsCount_one: '1 item',
+    itemsCount_other: '{count} items',
     storesTitle: 'Stores',
     newStore: 'New store',
     createStore: 'Create store',
@@ -134,7 +135,8 @@ export default {
     storeOrder: 'Walk order at {store}',
     ownOrder: 'this store’s own order',
     sameAsHousehold: 'the household’s order',
-    purchasesSpend: '{count} purchases · {amount}',
+    purchasesSpend_one: '1 purchase · {amount}',
+    purchasesSpend_other: '{count} purchases · {amount}',
     resetOrder: 'Use the household’s order',
     // Trip
     tripTitle: 'Shopping trip',
@@ -211,8 +213,11 @@ export default {
     spendByMonth: 'Spend by month',
     spendByStore: 'Spend by store',
     topItems: 'Most bought',
-    trips: '{count} trips, {mean} on average',
-    purchasesCount: '{count} purchases',
+    trips_one: '1 trip, {mean}',
+    trips_other: '{count} trips, {mean} on average',
+    purchasesCount_one: '1 purchase',
+    purchasesCount_other: '{count} purchases',
+    whoShopped: 'Who shopped',
     // Errors
     // Refusals and failures in words (never a code): the way forward in each
     unreachable: 'The household cannot be reached: this phone is offline or the server is down. Check the network and try again.',
