@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import verify_journal
 from test_two_phones import start_household, start_at, create_list, invite, join, open_list, add
 
@@ -106,9 +108,7 @@ class Proxy:
 
 
 def network(phone, online):
-    phone.driver.execute_cdp_cmd("Network.enable", {})
-    phone.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    phone.set_offline(not online)
 
 
 OUTBOX = """
@@ -149,6 +149,8 @@ def each_command_once(lines):
     assert len(runs) == len(set(runs)), "a command's events appear twice"
 
 
+# Chromium only: in Firefox ESR 153 the list reloaded offline stays at "Loading…" (its kept views are not given
+# back to the page; docs/APP.md, "Browsers"), which is not solved yet.
 def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path):
     ana = phones("ana")
     start_household(ana, hub)
@@ -250,6 +252,7 @@ def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path)
     proxy.stop()
 
 
+@pytest.mark.both_engines
 def test_two_phones_offline_at_once_converge(hub, phones, tmp_path):
     """Both phones offline, conflicting: both buy Milk; one takes Bread off the list while the other changes
     its quantity. Back online, both show the same list, every purchase is in the journal once (the later

@@ -8,6 +8,8 @@ import time
 from collections import Counter
 from urllib.parse import urlparse
 
+import pytest
+
 from conftest import verify_journal
 
 LIVE_SECONDS = 2.0
@@ -90,6 +92,7 @@ def seen_within(phone, check, what, limit=LIVE_SECONDS):
     return took
 
 
+@pytest.mark.both_engines
 def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     ana, ben = phones("ana"), phones("ben")
 

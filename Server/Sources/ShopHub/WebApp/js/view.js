@@ -297,7 +297,11 @@ export class View {
       const option = event.target.closest('[role=option]');
       if (option) choose(option);
     });
-    input.addEventListener('blur', () => setTimeout(() => this.suggestions(null), 150));
+    // Closed a moment after the field loses the focus (a tap on a suggestion lands first); not when it is back by then
+    // (a field cleared and typed in again, as WebDriver's clear does in Firefox: the suggestions for the new text stay).
+    let closing = null;
+    input.addEventListener('blur', () => { closing = setTimeout(() => this.suggestions(null), 150); });
+    input.addEventListener('focus', () => clearTimeout(closing));
   }
 
   /** Drag to reorder the "In order" list: `reorder(order)` with the new order of `order()`'s items. */
