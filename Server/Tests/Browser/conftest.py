@@ -306,9 +306,18 @@ class Phone:
         raise AssertionError(f"{self.name}: no form named {name!r}")
 
     def fill(self, label, text, root=None):
-        element = self.field(label, root=root)
-        element.clear()
-        element.send_keys(text)
+        from selenium.common.exceptions import StaleElementReferenceException
+        for attempt in range(3):
+            element = self.field(label, root=root)
+            try:
+                element.clear()
+                element.send_keys(text)
+                return element
+            except StaleElementReferenceException:
+                # Its region was drawn again (the screen's first answers) between finding and typing: as a person
+                # would, the field is found again and typed in again.
+                if attempt == 2 or root is not None:
+                    raise
         return element
 
     def entry(self, name, timeout=5):
