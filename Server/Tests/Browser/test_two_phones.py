@@ -8,6 +8,8 @@ import time
 from collections import Counter
 from urllib.parse import urlparse
 
+import pytest
+
 from conftest import verify_journal
 
 LIVE_SECONDS = 2.0
@@ -23,8 +25,8 @@ def start_household(phone, hub, name="The Bergs", actor="ana", device="Ana's pho
     # A time zone the core does not know: refused in words, and the next try starts the same household.
     phone.fill("Time zone", "Mars/Olympus", root=start)
     phone.button("Start a household", root=start).click()
-    phone.wait(lambda: [a for a in phone.driver.find_elements("css selector", "[role=alert]") if "(invalid_time_zone)" in a.text], 10,
-               "the refusal invalid_time_zone")
+    phone.wait(lambda: [a for a in phone.driver.find_elements("css selector", "[role=alert]") if "That is not a time zone. Enter one such as Europe/Berlin or America/New_York." in a.text], 10,
+               "the refusal of the time zone, in words")
     start = phone.form("Start a household")
     phone.fill("Time zone", "Europe/Berlin", root=start)
     phone.button("Start a household", root=start).click()
@@ -122,6 +124,7 @@ def seen_within(phone, check, what, limit=LIVE_SECONDS):
     return took
 
 
+@pytest.mark.both_engines
 def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     ana, ben = phones("ana"), phones("ben")
 
@@ -142,20 +145,20 @@ def test_two_phones_share_a_household_live(hub, phones, tmp_path):
     assert "×2" in ben.entry("Milk").text
     add(ben, "Bread", 1)
     seen_within(ana, lambda: "Bread" in ana.entries(), "Bread on the list")
-    # A refusal is shown in words with its code, and changes nothing.
+    # A refusal is shown in words, naming the thing, with a way forward; never its code; it changes nothing.
     ben.fill("Item", "milk")
     ben.button("Add").click()
-    refusal = ben.wait(lambda: [a.text for a in ben.driver.find_elements("css selector", "[role=alert]") if "(already_on_list)" in a.text], 5,
-                       "the refusal already_on_list")
-    assert "That is already on the list. (already_on_list)" in refusal[0], refusal
+    refusal = ben.wait(lambda: [a.text for a in ben.driver.find_elements("css selector", "[role=alert]") if "on the list already" in a.text], 5,
+                       "the refusal of milk, on the list already")
+    assert "Milk was not added: That is on the list already. Change its quantity there instead." in refusal[0], refusal
 
     # A refused "Add" of a new thing leaves nothing behind: no entry, no item.
     add_details(ana)
     ana.fill("Item", "Caviar")
     ana.fill("Quantity", "0")
     ana.button("Add").click()
-    ana.wait(lambda: [a for a in ana.driver.find_elements("css selector", "[role=alert]") if "(invalid_quantity)" in a.text], 5,
-             "the refusal invalid_quantity")
+    ana.wait(lambda: [a for a in ana.driver.find_elements("css selector", "[role=alert]") if "That quantity cannot be used. Enter 0.001 to 9999, with at most three decimals." in a.text], 5,
+             "the refusal of the quantity, in words")
     ana.fill("Quantity", "1")
 
     # Buy and Undo on each side.

@@ -77,31 +77,31 @@ test('words with placeholders and counts, in both languages; an unknown key read
   useLanguage('en');
 });
 
-test('a refusal in words with its code, per code in both languages; a code without words shows the hub’s message', () => {
+test('a refusal in words with a way forward, per code in both languages, never its code; a code without words says so in general', () => {
   const expected = {
     en: {
-      name_taken: 'That name is taken already. (name_taken)',
-      list_deleted: 'The list is deleted. (list_deleted)',
-      forbidden: 'Your role does not allow that. (forbidden)',
-      invalid_quantity: 'That quantity is not allowed (0.001 to 9999, at most three decimals). (invalid_quantity)',
-      rate_limited: 'Too many requests. Try again in a moment. (rate_limited)',
+      name_taken: 'That name is taken already. Choose another name.',
+      list_deleted: 'That list was deleted. Restore it from “Deleted lists” or choose another list.',
+      forbidden: 'Your role does not allow that. An owner can change your role on the Household screen.',
+      invalid_quantity: 'That quantity cannot be used. Enter 0.001 to 9999, with at most three decimals.',
+      rate_limited: 'Too many changes at once. Wait a moment and try again.',
     },
     de: {
-      name_taken: 'Der Name ist schon vergeben. (name_taken)',
-      list_deleted: 'Die Liste ist gelöscht. (list_deleted)',
-      forbidden: 'Das darf deine Rolle nicht. (forbidden)',
-      invalid_quantity: 'Die Menge ist ungültig (0,001 bis 9999, höchstens drei Nachkommastellen). (invalid_quantity)',
-      rate_limited: 'Zu viele Anfragen. Versuch es gleich noch einmal. (rate_limited)',
+      name_taken: 'Der Name ist schon vergeben. Wähle einen anderen Namen.',
+      list_deleted: 'Diese Liste wurde gelöscht. Stell sie unter „Gelöschte Listen“ wieder her oder wähle eine andere Liste.',
+      forbidden: 'Das darf deine Rolle nicht. Ein Eigentümer kann deine Rolle auf der Seite „Haushalt“ ändern.',
+      invalid_quantity: 'Diese Menge geht nicht. Gib 0,001 bis 9999 ein, mit höchstens drei Nachkommastellen.',
+      rate_limited: 'Zu viele Änderungen auf einmal. Warte einen Moment und versuch es noch einmal.',
     },
   };
   for (const code of ['en', 'de']) {
     useLanguage(code);
-    for (const [reason, text] of Object.entries(expected[code])) assert.equal(refusal(reason, 'hub says'), text);
-    assert.equal(refusal('journal_full', 'The journal is full.'), 'The journal is full. (journal_full)');
+    for (const [reason, text] of Object.entries(expected[code])) assert.equal(refusal(reason), text);
+    assert.equal(refusal('journal_full'), tables[code].words.refusedOther);
     assert.deepEqual(reasonWords(), tables[code].reasons);
     // every code has its own sentence in each language, German differing from English
     for (const reason of Object.keys(tables.en.reasons)) {
-      assert.equal(refusal(reason, 'hub says'), `${tables[code].reasons[reason]} (${reason})`);
+      assert.equal(refusal(reason), tables[code].reasons[reason]);
       if (code === 'de') assert.notEqual(tables.de.reasons[reason], tables.en.reasons[reason], reason);
     }
   }

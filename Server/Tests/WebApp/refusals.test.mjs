@@ -10,15 +10,15 @@ const technical = /[A-Z][a-z]+[A-Z]\w*|_|\(|byte|hub|C1|UUID/;
 
 test('an entry for a deleted list: said in words, with another list as the way forward', () => {
   const shown = describe(kept('AddItemToList', { list: 'L-WEEKLY', item: 'I-CHOC' }, 'list_deleted', 'Chocolate'), { names });
-  assert.deepEqual(shown, { text: 'Weekly was deleted, so Chocolate was not added.', actions: ['addElsewhere', 'dismiss'] });
+  assert.deepEqual(shown, { text: 'Weekly was deleted, so Chocolate was not added. Restore it from “Deleted lists” or choose another list.', actions: ['addElsewhere', 'dismiss'] });
   assert.doesNotMatch(shown.text, technical);
 });
 
 test('a list deleted for good (its name unknown) and in German', () => {
   assert.deepEqual(describe(kept('AddItemToList', { list: 'L-GONE', item: 'I-CHOC' }, 'unknown_list', 'Chocolate'), { names }),
-    { text: 'The list was deleted, so Chocolate was not added.', actions: ['addElsewhere', 'dismiss'] });
+    { text: 'The list was deleted, so Chocolate was not added. Choose another list.', actions: ['addElsewhere', 'dismiss'] });
   assert.deepEqual(describe(kept('AddItemToList', { list: 'L-WEEKLY', item: 'I-CHOC' }, 'list_deleted', 'Schokolade'), { names, lang: 'de' }),
-    { text: 'Weekly wurde gelöscht – Schokolade wurde nicht hinzugefügt.', actions: ['addElsewhere', 'dismiss'] });
+    { text: 'Weekly wurde gelöscht – Schokolade wurde nicht hinzugefügt. Stell sie unter „Gelöschte Listen“ wieder her oder wähle eine andere Liste.', actions: ['addElsewhere', 'dismiss'] });
 });
 
 test('a lost right and a lost membership: said with who can help', () => {
@@ -30,17 +30,17 @@ test('a lost right and a lost membership: said with who can help', () => {
 
 test('an entry gone from its list: the item named from the views when the refusal has no label', () => {
   assert.deepEqual(describe(kept('ChangeQuantity', { list: 'L-PARTY', item: 'I-TEA', quantity: 3 }, 'not_on_list'), { names }),
-    { text: 'Tea is no longer on Party, so the quantity of Tea was not changed.', actions: ['addElsewhere', 'dismiss'] });
+    { text: 'Tea is no longer on Party, so the quantity of Tea was not changed. Add it again if you still need it.', actions: ['addElsewhere', 'dismiss'] });
 });
 
 test('a rename to a taken name, and a code without a sentence of its own: the reason in words, never the code', () => {
   assert.deepEqual(describe(kept('RenameItem', { item: 'I-TEA', name: 'Coffee' }, 'name_taken'), { names }),
-    { text: 'Another one is called Coffee already, so Tea was not renamed.', actions: ['dismiss'] });
+    { text: 'Another one is called Coffee already, so Tea was not renamed. Choose another name.', actions: ['dismiss'] });
   const reasons = { invalid_quantity: 'That quantity is not allowed (0.001 to 9999, at most three decimals).' };
   assert.deepEqual(describe(kept('ChangeQuantity', { list: 'L-PARTY', item: 'I-TEA', quantity: 0 }, 'invalid_quantity'), { names, reasons }),
     { text: 'The quantity of Tea was not changed: That quantity is not allowed (0.001 to 9999, at most three decimals).', actions: ['dismiss'] });
   const unknown = describe(kept('SetListPriority', { list: 'L-PARTY', priority: 'high' }, 'conflict'), { names });
-  assert.deepEqual(unknown, { text: 'A change to Party was not made.', actions: ['dismiss'] });
+  assert.deepEqual(unknown, { text: 'A change to Party was not made. Reload the app and try again.', actions: ['dismiss'] });
   assert.doesNotMatch(unknown.text, technical);
 });
 

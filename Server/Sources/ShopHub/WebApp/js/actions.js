@@ -103,6 +103,13 @@ export function actions(app) {
       if (!purchase) return;
       if (await send('RevertPurchase', { purchase })) toast(view, undoToast('reverted', { name }));
     },
+    /** A change refused because the entry left its list meanwhile: the entry put back, as changed. */
+    addAgain: async (el) => {
+      const { list, item, quantity, name } = el.dataset;
+      view.closeToast();
+      await send('AddItemToList', { list, item, ...(quantity ? { quantity: Number(quantity) } : {}) },
+        { label: name, toast: { message: t('addedToast', { name }) } });
+    },
     // No command brings cleared entries back as they were (docs/COMMANDS.md): asked first, and said so.
     clearBought: () => view.confirm(t('confirmClearForGood')) && send('ClearBought', { list: app.current?.list }),
     changeQuantity: (form, data) => {
@@ -257,7 +264,7 @@ async function saveItem({ model, view, sendAll, redraw }, form, data) {
   if (name !== was.name) commands.push({ type: 'RenameItem', data: { item, name } });
   const patch = {};
   const price = parseMoney(data.get('unitPrice'));
-  if (Number.isNaN(price)) { view.toast(refusal('invalid_price', `${data.get('unitPrice')}`), { error: true }); return; }
+  if (Number.isNaN(price)) { view.toast(refusal('invalid_price'), { error: true }); return; }
   if (price !== was.unitPrice) patch.unitPrice = price;
   for (const key of ['unit', 'barcode', 'category', 'notes']) {
     const value = data.get(key).trim() === '' ? null : data.get(key).trim();

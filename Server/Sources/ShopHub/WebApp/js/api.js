@@ -111,6 +111,7 @@ export class Api {
       try { ({ code, message } = JSON.parse(text).error); } catch { /* not the hub's JSON */ }
       if (response.status >= 500 || response.status === 429) {
         const failure = new Unreachable(`${code}: ${message}`);
+        failure.code = code;   // why, when the hub said: its rate (429), its storage (503)
         failure.retryAfter = Number(response.headers.get('Retry-After')) || (response.status === 429 ? 1 : 0);
         throw failure;
       }

@@ -2,7 +2,8 @@
 // what each tap or form does (js/actions.js), and redrawing when the household
 // changes. Rules are the hub's: a refusal comes back with its code and is
 // shown in words. The page is touched only through the view (js/view.js).
-import { t, lang, chooseLanguage, refusal } from './i18n.js';
+import { t, lang, chooseLanguage } from './i18n.js';
+import { explain } from './refusals.js';
 import { Api, HubFailure, Unreachable } from './api.js';
 import { Model, sendOthers } from './model.js';
 import { View } from './view.js';
@@ -27,11 +28,18 @@ let again = false;
 
 // Telling a person what happened
 
-function failed(error) {
-  if (error instanceof HubFailure) view.toast(refusal(error.code, error.message), { error: true });
-  else if (error instanceof Unreachable) view.toast(t('unreachable'), { error: true });
-  else { console.error(error); view.toast(String(error.message ?? error), { error: true }); }
+/** Any failure in words with a way forward (refusals.js): a refused change names its thing; never a code. */
+async function failed(error) {
+  const kind = error instanceof HubFailure ? 'refused' : error instanceof Unreachable ? 'unreachable'
+    : error instanceof DOMException ? 'storage' : 'other';
+  if (kind === 'other' || kind === 'storage') console.error(error);
+  const names = error.command ? await listNames() : new Map();
+  const { text, again } = explain({ kind, code: error.code, command: error.command, label: error.label }, { lang, names });
+  const name = error.label ?? names.get(error.command?.data?.item) ?? '';
+  view.toast(text, again ? { error: true, action: 'addAgain', label: t('addAgain'), data: { ...again, name } } : { error: true });
 }
+const listNames = async () => new Map((await Promise.all([model.view('lists').then((v) => v.lists), itemsSeen()]
+  .map((p) => p.catch(() => [])))).flat().map((x) => [x.id, x.name]));
 
 /** Runs a command and redraws; a refusal is shown and changes nothing. */
 async function send(type, data, { toast, label } = {}) {
@@ -40,7 +48,7 @@ async function send(type, data, { toast, label } = {}) {
     if (toast) view.toast(toast.message, toast);
     return result;
   } catch (error) {
-    failed(error);
+    failed(Object.assign(error, { command: { type, data }, label }));
     return null;
   }
 }
@@ -48,8 +56,8 @@ async function send(type, data, { toast, label } = {}) {
 async function sendAll(commands) {
   try {
     const results = await model.run(commands);
-    const refused = results.find((r) => !r.ok);
-    if (refused) throw new HubFailure(400, refused.error.code, refused.error.message);
+    const at = results.findIndex((r) => !r.ok);
+    if (at >= 0) throw Object.assign(new HubFailure(400, results[at].error.code, results[at].error.message), { command: commands[at], label: commands[at].label });
     return results;
   } catch (error) {
     failed(error);
@@ -138,6 +146,7 @@ async function signedOut({ revoked = false, revoke = false, why = null, refused 
   else if (!now) sessionStorage.setItem('shopevents.notice', 'later');
   else sessionStorage.removeItem('shopevents.notice');
   view.setRole(null);
+  view.setLive(null);
   if (api.session) { noticeSaid(view); return switchTo(api.session.household); }   // another household stays on this phone
   location.hash = '#/';
   show();
@@ -154,6 +163,7 @@ async function switchTo(id) {
 const app = {
   api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, switchTo, forget, itemsSeen, memberNames, storesView,
   locationsView,
+  membersView: () => cachedView('members'),   // the household screen's: asked once with the role (forgotten at each change there)
   get current() { return current; },
 };
 view.bind(actions(app));
@@ -161,7 +171,7 @@ view.bind(actions(app));
 /** The header's word on the connection and the changes waiting; the refusals kept for the person. */
 let pendingShown = 0;
 async function showPending() {
-  if (!api.session) { view.setLive(model.online, 0); return; }
+  if (!api.session) { view.setLive(null); return; }   // signed out: nothing is live
   const ticket = ++pendingShown;   // only the latest call draws: an earlier one may finish after it
   const [waiting, refused] = await Promise.all([model.pending(), model.rejected()]);
   if (ticket !== pendingShown) return;
@@ -212,6 +222,7 @@ function soon() {
 model.addEventListener('changed', soon);
 
 async function changed() {
+  if (current?.name === 'household') forget('members');
   applyRole();
   itemsSeen().catch(() => {});
   const hadTrip = Boolean(model.household?.trip);
@@ -220,7 +231,15 @@ async function changed() {
   redraw();
 }
 model.addEventListener('online', () => showPending());
-model.addEventListener('pending', () => { showPending(); soon(); });
+// The screen is drawn again for what waits (shown as waiting) only when something waits or waited: an outbox found
+// empty at each load asks no view twice.
+let waitedBefore = 0;
+model.addEventListener('pending', async () => {
+  showPending();
+  const waiting = (await model.pending()).length;
+  if (waiting > 0 || waitedBefore > 0) soon();
+  waitedBefore = waiting;
+});
 window.addEventListener('online', () => { model.retryNow(); api.revokeWaiting(); sendOthers(api.session); });
 // The app and the last views open without a network (sw.js; docs/APP.md).
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('no offline copy:', error));

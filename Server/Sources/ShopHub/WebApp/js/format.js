@@ -72,3 +72,18 @@ export function parseQuantity(text) {
   const value = Number(String(text).trim().replace(',', '.'));
   return Number.isFinite(value) ? value : NaN;
 }
+
+// The currency of a region (ISO 3166 → ISO 4217), for the start form's default; the euro's regions and the others.
+const euro = 'AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK'.split(' ');
+const currencies = { US: 'USD', GB: 'GBP', CH: 'CHF', LI: 'CHF', JP: 'JPY', CA: 'CAD', AU: 'AUD', NZ: 'NZD', SE: 'SEK', DK: 'DKK',
+  NO: 'NOK', PL: 'PLN', CZ: 'CZK', HU: 'HUF', RO: 'RON', BG: 'BGN', IS: 'ISK', TR: 'TRY', IN: 'INR', CN: 'CNY', KR: 'KRW',
+  BR: 'BRL', MX: 'MXN', ZA: 'ZAR', SG: 'SGD', HK: 'HKD', IL: 'ILS', UA: 'UAH', RU: 'RUB' };
+
+/** The currency a browser's locale ("de-AT", "en-GB", "de") points to: its region's, the likely region's
+ * when it names none (Intl.Locale's maximize: "de" → DE, "en" → US), else the app language's (EUR for German). */
+export function currencyFor(locale, appLanguage = 'en') {
+  let region = null;
+  try { region = new Intl.Locale(locale || appLanguage).maximize().region ?? null; } catch { region = null; }
+  if (region && euro.includes(region)) return 'EUR';
+  return currencies[region] ?? (appLanguage === 'de' ? 'EUR' : 'USD');
+}

@@ -56,9 +56,9 @@ export function t(name, values = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (values[k] ?? ''));
 }
 
-/** A refusal in words, with its stable code. */
-export function refusal(code, message) {
-  return t('refused', { message: tables[lang].reasons[code] ?? message, code });
+/** A refusal in words, with a way forward: never its code nor the hub's message (a code without words says so in general). */
+export function refusal(code) {
+  return tables[lang].reasons[code] ?? t('refusedOther');
 }
 
 /** The words for the codes a person meets often, in the language chosen (refusals.js says the rest). */

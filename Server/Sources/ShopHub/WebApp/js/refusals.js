@@ -3,6 +3,7 @@
 // allows, in the family's words, with a way forward. No command type, no
 // code, no technical message: those stay in the outbox's record. Pure: the
 // language and the names are passed in; nothing is done at import.
+import { tables } from './i18n.js';
 
 const words = {
   en: {
@@ -15,19 +16,20 @@ const words = {
     renamed: '{name} was not renamed',
     changed: 'a change to {name} was not made',
     other: 'a change made on this phone was not made',
-    listDeleted: '{list} was deleted, so {what}.',
-    listGone: 'The list was deleted, so {what}.',
-    itemDeleted: '{item} was deleted, so {what}.',
-    notOnList: '{item} is no longer on {list}, so {what}.',
+    listDeleted: '{list} was deleted, so {what}. Restore it from “Deleted lists” or choose another list.',
+    listGone: 'The list was deleted, so {what}. Choose another list.',
+    itemDeleted: '{item} was deleted, so {what}. Make it again if you still need it.',
+    notOnList: '{item} is no longer on {list}, so {what}. Add it again if you still need it.',
     forbidden: 'Your role no longer allows changes, so {what}. An owner can change your role.',
     notAMember: 'You are no longer a member of this household, so {what}. An owner can add you again.',
-    nameTaken: 'Another one is called {name} already, so {what}.',
+    nameTaken: 'Another one is called {name} already, so {what}. Choose another name.',
     because: '{What}: {reason}',
-    otherReason: '{What}.',
+    otherReason: '{What}. Reload the app and try again.',
     theList: 'the list',
     thisItem: 'an item',
     addElsewhere: 'Add to another list',
     listFor: 'List for {item}',
+    addAgain: 'Add again',
     dismiss: 'Dismiss',
   },
   de: {
@@ -40,19 +42,20 @@ const words = {
     renamed: '{name} wurde nicht umbenannt',
     changed: 'eine Änderung an {name} wurde nicht gemacht',
     other: 'eine Änderung auf diesem Telefon wurde nicht gemacht',
-    listDeleted: '{list} wurde gelöscht – {what}.',
-    listGone: 'Die Liste wurde gelöscht – {what}.',
-    itemDeleted: '{item} wurde gelöscht – {what}.',
-    notOnList: '{item} steht nicht mehr auf {list} – {what}.',
+    listDeleted: '{list} wurde gelöscht – {what}. Stell sie unter „Gelöschte Listen“ wieder her oder wähle eine andere Liste.',
+    listGone: 'Die Liste wurde gelöscht – {what}. Wähle eine andere Liste.',
+    itemDeleted: '{item} wurde gelöscht – {what}. Leg ihn neu an, wenn du ihn noch brauchst.',
+    notOnList: '{item} steht nicht mehr auf {list} – {what}. Füge es neu hinzu, wenn du es noch brauchst.',
     forbidden: 'Deine Rolle erlaubt keine Änderungen mehr – {what}. Ein Eigentümer kann deine Rolle ändern.',
     notAMember: 'Du bist kein Mitglied dieses Haushalts mehr – {what}. Ein Eigentümer kann dich wieder hinzufügen.',
-    nameTaken: 'Ein anderes heißt schon {name} – {what}.',
+    nameTaken: 'Ein anderes heißt schon {name} – {what}. Wähle einen anderen Namen.',
     because: '{What}: {reason}',
-    otherReason: '{What}.',
+    otherReason: '{What}. Lade die App neu und versuch es noch einmal.',
     theList: 'die Liste',
     thisItem: 'ein Artikel',
     addElsewhere: 'Zu einer anderen Liste hinzufügen',
     listFor: 'Liste für {item}',
+    addAgain: 'Neu hinzufügen',
     dismiss: 'Verwerfen',
   },
 };
@@ -128,4 +131,27 @@ export function describe(kept, { lang = 'en', names = new Map(), reasons = {} } 
   if (entry && ['list_deleted', 'unknown_list', 'not_on_list'].includes(error.code)) actions.push('addElsewhere');
   actions.push('dismiss');
   return { text, actions };
+}
+
+/**
+ * Any failure a person meets, in words with a way forward (docs/APP.md, "Refusals in words"): `{text, again}`.
+ * `failure`: `{kind, code, command, label}`, `kind` one of `refused` (the hub answered with `code`; `command`
+ * `{type, data}` when a change was refused), `unreachable` (no answer; `code` when the hub said why: its rate,
+ * its storage), `storage` (this browser's storage failed) or `other`. `again`: the entry to add again
+ * (`{list, item, quantity}`) when the change was to an entry no longer on its list, else null.
+ */
+export function explain(failure, { lang = 'en', names = new Map(), reasons = tables[lang]?.reasons ?? tables.en.reasons } = {}) {
+  const words = (tables[lang] ?? tables.en).words;
+  const { kind, code, command } = failure;
+  if (kind === 'refused' && command) {
+    const { text } = describe({ command, label: failure.label ?? null, error: { code } }, { lang, names, reasons });
+    const d = command.data ?? {};
+    const again = code === 'not_on_list' && d.list && d.item && ['ChangeQuantity', 'AssignEntry'].includes(command.type)
+      ? { list: d.list, item: d.item, ...(d.quantity ? { quantity: d.quantity } : {}) } : null;
+    return { text, again };
+  }
+  if (kind === 'refused') return { text: reasons[code] ?? words.refusedOther, again: null };
+  if (kind === 'unreachable') return { text: (code && ['rate_limited', 'unavailable'].includes(code) && reasons[code]) || words.unreachable, again: null };
+  if (kind === 'storage') return { text: words.storageUnavailable, again: null };
+  return { text: words.refusedOther, again: null };
 }

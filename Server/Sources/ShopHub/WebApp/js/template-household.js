@@ -90,7 +90,7 @@ export function locations(view) {
     const n = movable.indexOf(l);
     return html`<li class="card location" data-color="${colorOf(l.color)}">
       <span class="swatch" aria-hidden="true" data-color="${colorOf(l.color)}"></span>
-      <span class="name" id="loc-${l.id}">${locationName(l.id, l.name)}</span> <span class="meta">${t('itemsCount', { count: l.items })}</span>
+      <span class="name" id="loc-${l.id}">${locationName(l.id, l.name)}</span> <span class="meta">${tn('itemsCount', l.items)}</span>
       ${l.id === unknownLocationId ? '' : html`
         <button class="icon" data-action="moveLocation" data-location="${l.id}" data-by="-1" aria-label="${t('moveUp')}" aria-describedby="loc-${l.id}"${n === 0 ? raw(' disabled') : ''}>↑</button>
         <button class="icon" data-action="moveLocation" data-location="${l.id}" data-by="1" aria-label="${t('moveDown')}" aria-describedby="loc-${l.id}"${n === movable.length - 1 ? raw(' disabled') : ''}>↓</button>`}
@@ -112,7 +112,7 @@ export function colorOf(color) {
 export function stores(view, currency) {
   return html`<ul class="cards">${view.stores.map((s) => html`<li class="card">
     <a href="#/store/${s.id}"><span class="name" id="store-${s.id}">${s.name}</span></a>
-    <span class="meta">${t('purchasesSpend', { count: s.purchases, amount: money(s.spend, currency) })}
+    <span class="meta">${tn('purchasesSpend', s.purchases, { amount: money(s.spend, currency) })}
       · ${s.ownOrder.length ? t('ownOrder') : t('sameAsHousehold')}</span>
     <details class="more"><summary aria-describedby="store-${s.id}">${t('more')}</summary>
       <form data-form="renameStore" data-store="${s.id}" class="row">
@@ -190,7 +190,7 @@ export function householdBody(view) {
   const h = view.household;
   return html`${h ? html`<p class="meta">${h.currency} · ${h.timeZone}</p>` : ''}
     <section aria-labelledby="members-title"><h3 id="members-title">${t('members')}</h3><div data-region="members"></div></section>
-    <section aria-labelledby="invite-title" data-region="owners"></section>
+    <section data-region="owners"></section>
     <section class="card">${languageSwitch()}<button class="danger" data-action="signOut">${t('signOut')}</button></section>`;
 }
 
@@ -231,7 +231,9 @@ export function invites(waiting, zone) {
 }
 
 export function inviteCode(code, actor, expires, zone) {
-  return html`<li>${t('inviteShown', { actor, code, date: dateTime(expires, zone) })}</li>`;
+  // The code kept on one line: it never breaks at its hyphen.
+  const [before, after] = t('inviteShown', { actor, code: '\u0001', date: dateTime(expires, zone) }).split('\u0001');
+  return html`<li>${before}<span class="nowrap">${code}</span>${after}</li>`;
 }
 
 // Report
@@ -246,13 +248,16 @@ export function report(stats, currency) {
   const months = stats.months.slice(-12);
   const most = Math.max(1, ...months.map((m) => m.spend));
   const storesMost = Math.max(1, ...stats.stores.map((s) => s.spend));
+  const actorsMost = Math.max(1, ...(stats.actors ?? []).map((a) => a.spend));
   const top = [...stats.items].sort((a, b) => b.purchases - a.purchases).slice(0, 10);
   const purchases = stats.months.reduce((n, m) => n + m.purchases, 0);
   return html`<p><button class="primary" data-action="downloadReport">${t('downloadReport')}</button></p>
-    <p>${t('purchasesCount', { count: purchases })}${stats.trips?.count ? html` · ${t('trips', { count: stats.trips.count, mean: duration(stats.trips.meanSeconds) })}` : ''}</p>
+    <p>${tn('purchasesCount', purchases)}${stats.trips?.count ? html` · ${tn('trips', stats.trips.count, { mean: duration(stats.trips.meanSeconds) })}` : ''}</p>
     <section class="card"><h3>${t('spendByMonth')}</h3><ul class="bars">${months.map((m) => html`<li><span class="label">${monthName(m.month)}</span>
       <span class="bar" data-fraction="${m.spend / most}"></span><span class="value">${money(m.spend, currency)}</span></li>`)}</ul></section>
     <section class="card"><h3>${t('spendByStore')}</h3><ul class="bars">${stats.stores.map((s) => html`<li><span class="label">${s.store ? s.name : t('anyStore')}</span>
       <span class="bar" data-fraction="${s.spend / storesMost}"></span><span class="value">${money(s.spend, currency)}</span></li>`)}</ul></section>
+    <section class="card"><h3>${t('whoShopped')}</h3><ul class="bars">${(stats.actors ?? []).map((a) => html`<li><span class="label">${a.actor}</span>
+      <span class="bar" data-fraction="${a.spend / actorsMost}"></span><span class="value">${tn('purchasesSpend', a.purchases, { amount: money(a.spend, currency) })}</span></li>`)}</ul></section>
     <section class="card"><h3>${t('topItems')}</h3><ol class="plain">${top.map((i) => html`<li>${i.name} · ${i.purchases} · ${money(i.spend, currency)}</li>`)}</ol></section>`;
 }

@@ -61,7 +61,7 @@ export function welcome(defaults, notice, more = '') {
     <form class="card" data-form="join" aria-labelledby="join-title">
       <h2 id="join-title">${t('joinTitle')}</h2>
       <p class="help">${t('joinHelp')}</p>
-      ${field('join-code', t('inviteCode'), html`<input id="join-code" name="code" required autocomplete="one-time-code" autocapitalize="characters" spellcheck="false">`)}
+      ${field('join-code', t('inviteCode'), html`<input id="join-code" name="code" required autocomplete="off" autocapitalize="characters" spellcheck="false">`)}
       ${field('join-device', t('deviceName'), html`<input id="join-device" name="device" required maxlength="100" value="${defaults.device}">`)}
       <button class="primary" type="submit">${t('join')}</button>
     </form>

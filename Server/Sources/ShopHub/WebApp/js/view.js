@@ -137,6 +137,7 @@ export class View {
 
   /** The connection and the changes waiting to be sent, in the bar (a status a screen reader hears). */
   setLive(online, waiting = 0) {
+    if (online === null) { this.liveMark.textContent = ''; this.liveMark.classList.remove('offline'); return; }   // no household: no mark
     const words = [online ? t('live') : t('offline')];
     if (waiting > 0) words.push(tn('waiting', waiting));
     this.liveMark.textContent = words.join(' · ');
@@ -191,6 +192,8 @@ export class View {
     box.innerHTML = empty ? '' : markupText(markup);
     box.hidden = empty;
     input.setAttribute('aria-expanded', String(!empty));
+    // Owned as well as controlled while open: the combobox's listbox, for checkers and readers of either ARIA version.
+    if (empty) input.removeAttribute('aria-owns'); else input.setAttribute('aria-owns', 'add-suggestions');
     input.removeAttribute('aria-activedescendant');
   }
 
@@ -313,7 +316,11 @@ export class View {
       const option = event.target.closest('[role=option]');
       if (option) choose(option);
     });
-    input.addEventListener('blur', () => setTimeout(() => this.suggestions(null), 150));
+    // Closed a moment after the field loses the focus (a tap on a suggestion lands first); not when it is back by then
+    // (a field cleared and typed in again, as WebDriver's clear does in Firefox: the suggestions for the new text stay).
+    let closing = null;
+    input.addEventListener('blur', () => { closing = setTimeout(() => this.suggestions(null), 150); });
+    input.addEventListener('focus', () => clearTimeout(closing));
   }
 
   /** Drag to reorder the "In order" list: `reorder(order)` with the new order of `order()`'s items. */

@@ -4,7 +4,7 @@ import * as tpl from '../template.js';
 import * as home from '../template-home.js';
 import { Api } from '../api.js';
 
-export function household({ model, view, api }) {
+export function household({ model, view, api, membersView }) {
   return {
     name: 'household',
     mount() {
@@ -13,7 +13,7 @@ export function household({ model, view, api }) {
       view.mount(tpl.screen(model.household?.household?.name ?? t('householdTitle'), tpl.html`${tpl.householdBody(model.household ?? {})}${more}`));
     },
     async refresh() {
-      const members = await model.view('members');
+      const members = await membersView();
       const me = api.session.actor;
       const owner = members.open || members.members.some((m) => m.member === me && m.role === 'owner');
       view.region('members', tpl.members(members, me, owner));

@@ -26,6 +26,7 @@ export function item(app, id) {
     mount() { view.mount(tpl.screen('…', tpl.html`<div data-region="item"><p class="loading">${t('loading')}</p></div>`, { back })); },
     async refresh() {
       const [detail, locations] = await Promise.all([model.view('item', { item: id }), model.view('locations')]);
+      if (app.current !== this) return;   // another screen was opened meanwhile: its heading is its own
       view.setHeading(detail.item.name);
       // Drawn again only when the item changed, and never over what a person is typing (until saved).
       const now = JSON.stringify([detail, locations.locations]);

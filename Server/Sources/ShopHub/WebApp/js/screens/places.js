@@ -15,13 +15,15 @@ export function places({ model, view }) {
   };
 }
 
-export function storeOrder({ model, view }, id) {
+export function storeOrder(app, id) {
+  const { model, view } = app;
   return {
     name: 'places', storeId: id,
     mount() { view.mount(tpl.screen('…', tpl.html`<div data-region="storeOrder"></div>`, { back: '#/places' })); },
     async refresh() {
       const [stores, locations] = await Promise.all([model.view('stores'), model.view('locations')]);
       const shown = stores.stores.find((s) => s.id === id);
+      if (app.current !== this) return;   // another screen was opened meanwhile: its heading is its own
       if (!shown) { location.hash = '#/places'; return; }
       this.order = shown.order;
       view.setHeading(t('storeOrder', { store: shown.name }), shown.name);
