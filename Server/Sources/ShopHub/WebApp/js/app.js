@@ -8,6 +8,7 @@ import { Api, HubFailure, Unreachable } from './api.js';
 import { Model, sendOthers } from './model.js';
 import { View } from './view.js';
 import { actions } from './actions.js';
+import { viewCache } from './view-cache.js';
 import * as tpl from './template.js';
 import welcome from './screens/welcome.js';
 import list from './screens/list.js';
@@ -65,22 +66,9 @@ async function sendAll(commands) {
   }
 }
 
-// Members and stores change seldom: asked again at most every 30 seconds, or after this phone changed them,
-// so that a busy list (every tap a push and a redraw) stays well within the hub's rate per device.
-const cached = new Map();
-function cachedView(name, pick = (v) => v) {
-  const hit = cached.get(name);
-  if (hit && performance.now() - hit.at < 30000) return hit.value.then(pick);
-  const value = model.view(name).catch((error) => { cached.delete(name); throw error; });
-  cached.set(name, { at: performance.now(), value });
-  return value.then(pick);
-}
-const memberNames = () => cachedView('members', (m) => m.members.map((x) => x.member)).catch(() => []);
-const storesView = () => cachedView('stores');
-const locationsView = () => cachedView('locations');
-// The household's items as last seen: what a name typed offline is looked up in (the service worker keeps the view too).
-const itemsSeen = () => cachedView('all-items-by-name', (v) => v.items);
-const forget = (...names) => names.forEach((n) => cached.delete(n));
+// Members, stores, locations and the items seen change seldom: asked again at most every 30 seconds (view-cache.js).
+const views = viewCache(model);
+const { cachedView, memberNames, storesView, locationsView, membersView, itemsSeen, forget } = views;
 
 // Routing: #/lists, #/list/ID[/location|name|order], #/items[/date], #/item/ID,
 // #/places, #/store/ID, #/trip, #/due, #/deleted, #/household, #/report.
@@ -162,8 +150,7 @@ async function switchTo(id) {
 // What the screens and the handlers are given: the hub, the model, the view and the controller's own steps.
 const app = {
   api, model, view, send, sendAll, failed, redraw, show, signedOut, begin, switchTo, forget, itemsSeen, memberNames, storesView,
-  locationsView,
-  membersView: () => cachedView('members'),   // the household screen's: asked once with the role (forgotten at each change there)
+  locationsView, membersView,
   get current() { return current; },
 };
 view.bind(actions(app));
@@ -199,7 +186,7 @@ async function applyRole() {
 async function begin() {
   model.stop();    // the last household's live connection, if another was open
   model.reset();
-  cached.clear();
+  views.clear();
   try { api.nameHousehold((await model.refreshHousehold()).household?.name); } catch (error) {
     if (error instanceof HubFailure && error.status === 401) { signedOut({ revoked: error.code === 'member_removed', why: error.code, refused: error.session }); return; }
   }
