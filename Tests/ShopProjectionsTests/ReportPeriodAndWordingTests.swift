@@ -63,6 +63,51 @@ import ShopTestSupport
         html.split(separator: "\n").map(String.init).first { $0.hasPrefix(prefix) }
     }
 
+    // MARK: The language
+
+    /// The words a person reads on the page (no tags, no style, not the shell command to check it).
+    static func visibleWords(_ html: String) -> Set<String> {
+        var text = html
+        for (open, close) in [("<style>", "</style>"), ("<pre>", "</pre>")] {
+            while let start = text.range(of: open), let end = text.range(of: close, range: start.upperBound..<text.endIndex) {
+                text.removeSubrange(start.lowerBound..<end.upperBound)
+            }
+        }
+        var words = "", inTag = false
+        for character in text {
+            if character == "<" { inTag = true; words.append(" ") } else if character == ">" { inTag = false } else if !inTag { words.append(character) }
+        }
+        return Set(words.split { !$0.isLetter }.map { $0.lowercased() })
+    }
+
+    @Test("in German every heading, label, sentence and chart of the page is German, amounts have German separators; the household's own names stay; English is unchanged")
+    func theReportInGerman() throws {
+        let (views, head, folder) = try Self.week()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var report = HouseholdReport(views: views, head: head, journal: "week.ndjson")
+        let english = report.html
+        #expect(english == (try Self.report()).html)
+        report.language = .german
+        let german = report.html
+        #expect(german.hasPrefix("<!doctype html>\n<html lang=\"de\">\n"))
+        #expect(Self.line(german, startingWith: "<p class=\"meta\">")
+                == "<p class=\"meta\">2026-11-20 bis 2026-11-26 · Beträge in EUR · Zeiten in Europe/Berlin · Stand: Ereignis 18</p>")
+        for heading in ["Kurz gesagt", "Ausgaben je Monat", "Die meistgekauften Artikel", "Wer wo eingekauft hat", "Geschäfte und Preise",
+                        "Einkaufstage", "Einkaufsgänge", "Die Listen jetzt", "Prüfprotokoll", "Diesen Bericht prüfen"] {
+            #expect(german.contains(">\(heading)</h2>"), "\(heading)")
+        }
+        #expect(german.contains("<div><dt>Ausgegeben</dt><dd>10,75 EUR</dd></div>") && english.contains("<div><dt>Spent</dt><dd>10.75 EUR</dd></div>"))
+        #expect(german.contains(">Mo</text>") && german.contains("Einkäufe am Tag: ") && german.contains("Kein Geschäft"))
+        // No English word is left for a German reader; the household's own names are there as they are.
+        let englishWords: Set<String> = ["the", "and", "of", "per", "short", "spend", "spent", "purchase", "purchases", "trip", "trips", "shopping",
+            "report", "item", "items", "store", "stores", "table", "lists", "reverted", "total", "price", "who", "what", "when", "where", "bought",
+            "buy", "to", "from", "until", "none", "day", "days", "cheapest", "lowest", "highest", "last", "quantity", "month", "audit", "check",
+            "event", "amounts", "times", "as", "mon", "wed", "fri", "about", "for", "nothing", "paused", "time", "mean", "top", "by", "number", "place"]
+        #expect(Self.visibleWords(german).intersection(englishWords) == [])
+        #expect(Self.visibleWords(english).isSuperset(of: ["spent", "purchases", "audit", "trips"]))
+        for name in ["Week", "Corner Shop", "Big Market", "Apples", "Yoghurt", "Weekly", "Dairy"] { #expect(german.contains(name), "\(name)") }
+    }
+
     // MARK: The period
 
     @Test("the period runs from the earliest to the latest purchase time, whatever the journal's order")

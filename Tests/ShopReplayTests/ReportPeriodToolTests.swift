@@ -54,6 +54,25 @@ import ShopTestSupport
                 == "<p class=\"meta\">2026-11-23 to 2026-11-26 · amounts in EUR · times in Europe/Berlin · as of event 20</p>")
     }
 
+    @Test("--lang de writes the page in German, --lang en as without it; another language is a usage error that writes nothing")
+    func theReportInTheLanguageAsked() throws {
+        let tool = try Self.withWeek()
+        defer { tool.remove() }
+        for (code, meta) in [("de", "<p class=\"meta\">2026-11-20 bis 2026-11-26 · Beträge in EUR · Zeiten in Europe/Berlin · Stand: Ereignis 20</p>"),
+                             ("en", "<p class=\"meta\">2026-11-20 to 2026-11-26 · amounts in EUR · times in Europe/Berlin · as of event 20</p>")] {
+            let run = try tool.run(["report", "--out", "\(code).html", "--lang", code])
+            #expect(run.status == 0, "\(run.stderr)")
+            let html = String(decoding: Scratch.bytes(tool.path("\(code).html")), as: UTF8.self)
+            #expect(html.split(separator: "\n").first { $0.hasPrefix("<p class=\"meta\">") } == Substring(meta))
+        }
+        #expect(try tool.run(["report", "--out", "plain.html"]).status == 0)
+        #expect(Scratch.bytes(tool.path("plain.html")) == Scratch.bytes(tool.path("en.html")))
+        let wrong = try tool.run(["report", "--out", "fr.html", "--lang", "fr"])
+        #expect(wrong.status == 2 && wrong.stdout.isEmpty)
+        #expect(wrong.stderr == "shop-replay report: --lang is en or de, not fr\nSee shop-replay report --help\n")
+        #expect(!FileManager.default.fileExists(atPath: tool.path("fr.html")))
+    }
+
     @Test func aPeriodAskedForBackwardsIsAUsageErrorAndWritesNothing() throws {
         let tool = try Self.withWeek()
         defer { tool.remove() }

@@ -107,3 +107,17 @@ def test_each_screen_loaded_asks_each_of_its_views_once(demo_hub, phones):
         asked[name] = {v: n for v, n in views.items() if n > 1}
         print(name, dict(views))
     assert asked == {"lists": {}, "list": {}, "household": {}}, asked
+
+
+def test_the_downloaded_report_is_in_the_apps_language(demo_hub, phones):
+    hub, household, token, journal = demo_hub
+    phone = phones("ana-de", language="de-DE")
+    sign_in(phone, hub, household, token)
+    phone.open(f"{hub.url}/#/report")
+    phone.button("Ganzen Bericht herunterladen", timeout=15).click()
+    # The page the app saved is the one it fetched: asked in German, and the hub answers it in German.
+    asked = lambda: phone.driver.execute_script(
+        "return performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/report'))")
+    phone.wait(lambda: any(name.endswith("/report?lang=de") for name in asked()), 10, "the report asked in German")
+    page = hub.get(f"/v1/households/{household}/report?lang=de", token=token).decode()
+    assert '<html lang="de">' in page and ">Kurz gesagt</h2>" in page and ">Prüfprotokoll</h2>" in page

@@ -187,6 +187,10 @@ struct RouteTests {
             // The report: the household's views folded from that journal, as `shop-replay report` folds a file.
             let report = try await hub.call(.get, "/v1/households/\(household)/report", token: token)
             #expect(report.whole == Whole(200, "text/html; charset=utf-8", Array(try Self.report(journal.bytes, head: head, household: household).utf8)))
+            // In German where asked (as the web app asks in German); a language it has not, English.
+            let german = try await hub.call(.get, "/v1/households/\(household)/report?lang=de", token: token)
+            #expect(german.whole == Whole(200, "text/html; charset=utf-8", Array(try Self.report(journal.bytes, head: head, household: household, .german).utf8)))
+            #expect(try await hub.call(.get, "/v1/households/\(household)/report?lang=fr", token: token).whole == report.whole)
 
             try await Self.inviteJoinAndRevoke(hub, household: household, owner: token)
         }
@@ -307,13 +311,15 @@ struct RouteTests {
     }
 
     /// The report of a journal's bytes, folded as `shop-replay report` folds a file.
-    static func report(_ journal: [UInt8], head: JournalHead, household: String) throws -> String {
+    static func report(_ journal: [UInt8], head: JournalHead, household: String, _ language: ReportLanguage = .english) throws -> String {
         let folder = Scratch.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("copy.ndjson").path
         try Data(journal).write(to: URL(fileURLWithPath: path))
         let views = try ViewEngine.views(journal: path, useSnapshot: false).0
-        return HouseholdReport(views: views, head: head, journal: "\(household).ndjson").html
+        var report = HouseholdReport(views: views, head: head, journal: "\(household).ndjson")
+        report.language = language
+        return report.html
     }
 }
 

@@ -63,7 +63,7 @@ enum Chart {
     /// A calendar of shopping days like a contribution graph: a column per
     /// week (Monday first), a cell per day, darker the more was bought. Each
     /// cell's title says the day and what was bought.
-    static func calendar(id: String, days: [(day: String, purchases: Int, text: String)]) -> String {
+    static func calendar(id: String, days: [(day: String, purchases: Int, text: String)], words: ReportWords = ReportWords(language: .english)) -> String {
         guard let first = days.first.flatMap({ civilDay($0.day) }), let last = days.last.flatMap({ civilDay($0.day) }) else { return "" }
         let byDay = Dictionary(days.map { ($0.day, $0) }, uniquingKeysWith: { a, _ in a })
         let start = first - Int64(weekday(first))          // the Monday on or before the first day
@@ -73,7 +73,7 @@ enum Chart {
         // The purchases a day each shade stands for; with fewer than four at most, some shades stand for none and are left out.
         let shades = (1...4).map { n in (level: n, lower: (n - 1) * most / 4 + 1, upper: n * most / 4) }.filter { $0.lower <= $0.upper }
         let range = shades.map { $0.lower == $0.upper ? "\($0.upper)" : "\($0.lower)–\($0.upper)" }.joined(separator: ", ")
-        let legend = "purchases a day: \(range)"
+        let legend = words.say("purchases a day: \(range)", "Einkäufe am Tag: \(range)")
         let legendWidth = left + Double(1 + shades.count) * (cell + gap) + 4 + Double(legend.count) * 5.6
         let width = max(left + Double(weeks) * (cell + gap) + 8, legendWidth)
         let legendTop = top + 7 * (cell + gap) + 10
@@ -83,9 +83,10 @@ enum Chart {
         // a few weeks stay the size of a few weeks; a narrow screen shrinks it (`max-width:100%`).
         let largest = 1.4, units = (width: width.rounded(.up), height: height)
         var svg = "<div class=\"scroll\"><svg class=\"chart calendar\" id=\"\(id)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(fmt(units.width)) \(fmt(units.height))\" width=\"\(fmt((units.width * largest).rounded(.up)))\" height=\"\(fmt((units.height * largest).rounded(.up)))\">"
-        svg += "<title id=\"\(id)-title\">Calendar of shopping days</title>"
-        svg += "<desc id=\"\(id)-desc\">One square per day, a column per week starting on Monday; the more purchases that day, the darker. \(counted(days.count, "shopping day")); each square's title gives the day, the purchases and the spend.</desc>"
-        for (row, name) in [(0, "Mon"), (2, "Wed"), (4, "Fri")] {
+        svg += "<title id=\"\(id)-title\">\(words.say("Calendar of shopping days", "Kalender der Einkaufstage"))</title>"
+        svg += "<desc id=\"\(id)-desc\">" + words.say("One square per day, a column per week starting on Monday; the more purchases that day, the darker. \(counted(days.count, "shopping day")); each square's title gives the day, the purchases and the spend.",
+                         "Ein Quadrat je Tag, eine Spalte je Woche ab Montag; je mehr Einkäufe an dem Tag, desto dunkler. \(words.counted(days.count, "shopping day", ("Einkaufstag", "Einkaufstage"))); der Titel jedes Quadrats nennt den Tag, die Einkäufe und die Ausgaben.") + "</desc>"
+        for (row, name) in zip([0, 2, 4], words.weekdays) {
             svg += "<text class=\"label small\" x=\"0\" y=\"\(fmt(top + Double(row) * (cell + gap) + cell - 3))\">\(name)</text>"
         }
         var lastMonth = ""
@@ -95,7 +96,7 @@ enum Chart {
             // A week belongs to the month of its Sunday, so the first column never crowds the second.
             let monthLabel = String(text(of: monday + 6).prefix(7))
             if monthLabel != lastMonth {
-                svg += "<text class=\"label small\" x=\"\(fmt(x))\" y=\"11\">\(monthName(monthLabel))</text>"
+                svg += "<text class=\"label small\" x=\"\(fmt(x))\" y=\"11\">\(monthName(monthLabel, words.months))</text>"
                 lastMonth = monthLabel
             }
             for row in 0..<7 {
@@ -103,12 +104,12 @@ enum Chart {
                 guard day >= first, day <= last else { continue }
                 let key = text(of: day)
                 let found = byDay[key]
-                let title = found?.text ?? "\(key): no shopping"
+                let title = found?.text ?? words.say("\(key): no shopping", "\(key): kein Einkauf")
                 svg += "<rect class=\"day l\(level(found?.purchases ?? 0))\" x=\"\(fmt(x))\" y=\"\(fmt(top + Double(row) * (cell + gap)))\" width=\"\(fmt(cell))\" height=\"\(fmt(cell))\" rx=\"2\"><title>\(escape(title))</title></rect>"
             }
         }
         // The legend says in numbers what the shades mean.
-        svg += "<text class=\"label small\" x=\"0\" y=\"\(fmt(legendTop + cell - 3))\">none</text>"
+        svg += "<text class=\"label small\" x=\"0\" y=\"\(fmt(legendTop + cell - 3))\">\(words.say("none", "keine"))</text>"
         var x = left
         for n in [0] + shades.map(\.level) {
             svg += "<rect class=\"day l\(n)\" x=\"\(fmt(x))\" y=\"\(fmt(legendTop))\" width=\"\(fmt(cell))\" height=\"\(fmt(cell))\" rx=\"2\"/>"
@@ -141,8 +142,7 @@ enum Chart {
 
     static func text(of days: Int64) -> String { HouseholdCalendar.dayText(days) }
 
-    static func monthName(_ yearMonth: String) -> String {
-        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static func monthName(_ yearMonth: String, _ names: [String] = ReportWords(language: .english).months) -> String {
         guard let month = Int(yearMonth.suffix(2)), (1...12).contains(month) else { return yearMonth }
         return names[month - 1]
     }

@@ -6,7 +6,7 @@ struct Report: ToolCommand {
     static let name = "report"
     static let summary = "write the household report: one HTML page of spending, lists and the audit trail"
     static let help = """
-    Usage: shop-replay report [--out FILE] [--from DAY] [--to DAY] [--as-of SEQ|TIME] [--journal PATH] [--json]
+    Usage: shop-replay report [--out FILE] [--from DAY] [--to DAY] [--lang en|de] [--as-of SEQ|TIME] [--journal PATH] [--json]
 
     Writes one self-contained HTML page (no scripts, no network): spend per
     month, top items by spend and by count, spend per person and per place,
@@ -25,6 +25,8 @@ struct Report: ToolCommand {
                        before --from); the page's period is the one asked
                        for, an open end closed by the earliest or latest
                        purchase time shown
+      --lang en|de     the page's language: English (the default) or German;
+                       the household's own names stay as they are
     \(AsOf.help)
     \(JournalOptions.help)
     """
@@ -32,6 +34,7 @@ struct Report: ToolCommand {
     var out: String?
     var from: TimeArgument?, to: TimeArgument?
     var asOf: AsOf
+    var language = ReportLanguage.english
     var options: JournalOptions
 
     init(_ arguments: inout Arguments) throws(UsageError) {
@@ -40,6 +43,12 @@ struct Report: ToolCommand {
         from = try Audit.time(&arguments, "--from")
         to = try Audit.time(&arguments, "--to")
         asOf = try AsOf.parse(&arguments)
+        if let code = try arguments.option("--lang", "en|de") {
+            guard let chosen = ReportLanguage(rawValue: code) else {
+                throw UsageError(message: "--lang is en or de, not \(code)")
+            }
+            language = chosen
+        }
     }
 
     static func defaultOut(journal: String) -> String {
@@ -57,7 +66,7 @@ struct Report: ToolCommand {
         let (start, end) = try TimeArgument.range(from: from, to: to, in: calendar)
         let audit = try AuditQuery(journal: options.journal, views: views, filter: AuditView.Filter(from: start, to: end)).view().purchases
         let written = try Self.write(views: views, audit: audit, position: engine.position, journal: options.journal, to: path,
-                                     from: start, until: end)
+                                     from: start, until: end, language: language)
         let output = Output(json: options.json)
         options.json
             ? output.emit(.object([("ok", true), ("file", .string(path)), ("bytes", .int(written.bytes)), ("asOf", .int(views.asOf)),
@@ -74,9 +83,10 @@ struct Report: ToolCommand {
 
     /// Renders the report of views without the audit projection and the period's audit rows (`audit`), and writes it atomically.
     static func write(views: some WholeStateFold, audit: [PurchaseRecord], position: JournalPosition, journal: String, to path: String,
-                      from: Timestamp?, until: Timestamp?) throws -> (bytes: Int, head: JournalHead) {
+                      from: Timestamp?, until: Timestamp?, language: ReportLanguage = .english) throws -> (bytes: Int, head: JournalHead) {
         let head = try JournalReader(path: journal, resumingAt: position).head()
-        let report = HouseholdReport(views: views, audit: audit, head: head, journal: (journal as NSString).lastPathComponent, from: from, to: until)
+        var report = HouseholdReport(views: views, audit: audit, head: head, journal: (journal as NSString).lastPathComponent, from: from, to: until)
+        report.language = language
         return (try write(report, to: path), head)
     }
 

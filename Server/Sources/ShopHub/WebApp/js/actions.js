@@ -1,6 +1,6 @@
 // What each tap, form and choice does: the command it sends, or the hub route it asks. Decides nothing
 // (the hub does); the names a person types are resolved by names.js, what waits is shown by pending.js.
-import { t, tn, setLanguage, refusal } from './i18n.js';
+import { t, tn, lang, setLanguage, refusal } from './i18n.js';
 import { Unreachable } from './api.js';
 import { newId } from './model.js';
 import { knownItems, addCommands } from './names.js';
@@ -192,7 +192,7 @@ export function actions(app) {
     // Report
     downloadReport: async () => {
       try {
-        const page = await api.report();
+        const page = await api.report(lang);   // in the app's language
         view.download(`${(model.household?.household?.name ?? 'household').replace(/[^\p{L}\p{N}]+/gu, '-')}-report.html`, page, 'text/html');
       } catch (error) { failed(error); }
     },

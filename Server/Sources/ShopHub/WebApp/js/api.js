@@ -179,8 +179,9 @@ export class Api {
     }
   }
 
-  async report() {
-    return this.request('GET', this.householdPath('/report'), { accept: 'text/html' });
+  /** The household's report page, in `language` (en, de: the app's). */
+  async report(language = 'en') {
+    return this.request('GET', this.householdPath(`/report?lang=${encodeURIComponent(language)}`), { accept: 'text/html' });
   }
 
   // Views (docs/HUB.md): the same JSON as `shop-replay view NAME --json`.
