@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from test_two_phones import start_at, create_list, invite, join, open_list, add, seen_within
-from test_offline import journal_lines, each_command_once
+from test_offline import Proxy, journal_lines, each_command_once
+from test_two_phones import open_bought
 
 HOME_NAME = "shop.lan"
 MAPPED = [f"--host-resolver-rules=MAP {HOME_NAME} 127.0.0.1"]
@@ -79,3 +80,32 @@ def test_the_app_at_a_home_address_over_plain_http_works_online_and_says_offline
     each_command_once(lines)
     ids = [line["command"] for line in lines]
     assert all(len(i) == 36 and i[14] == "4" and i[19] in "89AB" for i in ids), ids
+
+
+def test_over_plain_http_what_the_phone_does_without_the_hub_shows_as_waiting_and_is_sent_when_it_is_back(hub, phones, tmp_path):
+    """The shop with no way to the hub (the browser still online: mobile data, no route home). No service worker
+    keeps views over plain HTTP, so the page shows the list as it last got it, the purchase and the new entry as
+    waiting, and no error asking to try again (which once made a family buy Eggs twice)."""
+    proxy = Proxy(int(hub.url.rsplit(":", 1)[1])).start()
+    home = f"http://{HOME_NAME}:{proxy.port}"
+    ana = phones("ana", arguments=MAPPED)
+    start_at(ana, home, "The Bergs")
+    assert insecure(ana)["secure"] is False
+    create_list(ana, "Weekly")
+    add(ana, "Eggs", 2)
+    add(ana, "Milk", 1)
+    proxy.stop()
+    ana.button("Buy", root=ana.entry("Eggs")).click()
+    add(ana, "Mustard", 1)
+    ana.wait(lambda: "Mustard" in ana.entries() and "waiting to send" in ana.entry("Mustard").text, 10, "Mustard shown, waiting")
+    ana.wait(lambda: "Eggs" not in ana.entries(), 10, "Eggs off the list to buy")
+    open_bought(ana)
+    ana.wait(lambda: "waiting to send" in ana.entry("Eggs").text, 10, "Eggs bought, waiting")
+    assert "try again" not in ana.text(), ana.text()
+    proxy.start()
+    ana.driver.execute_script("window.dispatchEvent(new Event('online'))")   # as the browser says when a network is back
+    ana.wait(lambda: "waiting" not in ana.text(), 20, "everything sent")
+    lines = journal_lines(hub, ana, tmp_path)
+    each_command_once(lines)
+    assert [line["type"] for line in lines if line["type"] in ("ItemPurchased", "ItemAddedToList")].count("ItemPurchased") == 1
+    assert any(line["type"] == "ItemCreated" and line["data"]["name"] == "Mustard" for line in lines)

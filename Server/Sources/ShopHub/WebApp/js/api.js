@@ -27,6 +27,9 @@ export class Api {
     this.base = base;
     this.session = Api.loadSession();
     this.inflight = new Set();   // the requests not answered yet
+    // The views this page last got, by address (its household in it): what it shows while the hub cannot be
+    // reached where no service worker keeps them (plain HTTP at a home address: docs/APP.md, "At home").
+    this.lastSeen = new Map();
   }
 
   /** Resolves once the requests made until now are answered (or failed), or after `limit` ms. */
@@ -68,7 +71,11 @@ export class Api {
    * (another tab may have joined anew). The first household left, if any, is open then.
    */
   forget(token) {
-    if (this.session) Api.keep(signedOut(Api.sessions(), this.session.household, token));
+    if (this.session) {
+      const mine = this.householdPath('/');
+      for (const address of this.lastSeen.keys()) if (address.startsWith(mine)) this.lastSeen.delete(address);
+      Api.keep(signedOut(Api.sessions(), this.session.household, token));
+    }
     this.session = Api.loadSession();
   }
 
@@ -193,7 +200,16 @@ export class Api {
       if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
     }
     const suffix = query.toString() ? `?${query}` : '';
-    return JSON.parse(await this.request('GET', this.householdPath(`/views/${name}${suffix}`), { fresh }));
+    const address = this.householdPath(`/views/${name}${suffix}`);
+    try {
+      const text = await this.request('GET', address, { fresh });
+      this.lastSeen.set(address, text);
+      return JSON.parse(text);
+    } catch (error) {
+      // Unreachable: the view as this page last got it (a service worker answers before this, where there is one).
+      if (!fresh && error instanceof Unreachable && this.lastSeen.has(address)) return JSON.parse(this.lastSeen.get(address));
+      throw error;
+    }
   }
 
   // Sync (docs/SYNC.md over the route of docs/HUB.md): one request line, one answer.
