@@ -11,7 +11,8 @@ import ShopEvents
 //   PresentViews       present  —            —        lists, a shopping list, locations, members, deleted lists, household
 //
 // A view takes the least of these protocols it reads, so a fold that keeps
-// less than a view shows is a type error, never a silently empty view.
+// less than a view shows is a type error, never a silently empty view;
+// `ViewQuery` takes each named view's fold from a `ViewFoldSource` by its kind.
 
 /// A fold views are built from: the household's state as of an event, its
 /// calendar and names. The lists, a shopping list, the locations, members,

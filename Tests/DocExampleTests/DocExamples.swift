@@ -898,6 +898,12 @@ import ShopProjections
     do { _ = try ViewQuery(name: "nope", options: [:]) } catch { print(error.code.rawValue) }   // unknown_view
 }
 
+// Sources/ShopProjections/Query/ViewFoldSource.swift #1
+@MainActor func example_ViewFoldSource_1() throws {
+    func lists(_ source: some ViewFoldSource) throws -> Int { try ListsView(source.presentFold()).lists.count }
+    print(try lists(HouseholdViews()))   // 0
+}
+
 // Sources/ShopProjections/Query/ViewQueryName.swift #1
 @MainActor func example_ViewQueryName_1() throws {
     let name = ViewQuery.Name(rawValue: "list-detail")   // .listDetail

@@ -109,28 +109,38 @@ import ShopTestSupport
         #expect(AuditView(records).purchases.count == 8)
     }
 
-    @Test("a view asked by name of a fold that holds too little (the one dynamic choice, the command line's) stops the program rather than show nothing")
-    func refusesLoudly() async throws {
-        // Built directly, a view takes the least fold it reads: `AuditView(StatisticsViews())` does not compile.
-        let clock = Timestamp.earliest
-        await #expect(processExitsWith: .failure) { _ = try? ViewQuery(view: .audit).json(StatisticsViews(), clock: .earliest) }
-        await #expect(processExitsWith: .failure) { _ = try? ViewQuery(view: .prices).json(StateViews(), clock: .earliest) }
-        await #expect(processExitsWith: .failure) { _ = try? ViewQuery(view: .stats).json(PresentViews(), clock: .earliest) }
-        await #expect(processExitsWith: .failure) { _ = try? ViewQuery(view: .allItemsByName).json(StateViews(), clock: .earliest) }
-        await #expect(processExitsWith: .failure) { _ = try? ViewQuery(view: .allItemsByPurchaseDate).json(PresentViews(), clock: .earliest) }
-        await #expect(processExitsWith: .failure) { _ = try? ViewQuery(view: .due).json(PresentViews(), clock: .earliest) }
-        await #expect(processExitsWith: .failure) { _ = try? ViewQuery(view: .stores).json(SettledViews(), clock: .earliest) }
-        // Each fold answers the views it holds.
-        #expect(try ViewQuery(view: .stats).json(SettledViews(), clock: clock) == StatsView(HouseholdViews()).json)
-        #expect(try ViewQuery(view: .lists).json(PresentViews(), clock: clock) == ListsView(HouseholdViews()).json)
-        for name in ViewQuery.Name.allCases where name != .item && !name.needsList {
-            let all = try ViewQuery(view: name).json(HouseholdViews(), clock: clock)
-            switch name.fold {
-            case .present: #expect(try ViewQuery(view: name).json(PresentViews(), clock: clock) == all, "\(name)")
-            case .statistics: #expect(try ViewQuery(view: name).json(StatisticsViews(), clock: clock) == all, "\(name)")
-            case .state, .all: break   // the audit: the command line streams its rows (an AuditQuery), the hub has every record
+    @Test("every view asked by name answers the same from the command line's one-fold reads as from every projection (the hub's), now and as of earlier events, refusals too",
+          arguments: [43, 47] as [UInt64])
+    func oneFoldReadsAnswerAsTheHubs(seed: UInt64) throws {
+        let journal = RandomJournal()
+        defer { journal.remove() }
+        try journal.write(seed: seed, commands: 300)
+        let clock = Self.day(400)
+        let whole = try ViewEngine.views(journal: journal.path, useSnapshot: false).0
+        let lists = whole.state.lists.keys.map(\.description).sorted(), items = whole.state.items.keys.map(\.description).sorted()
+        #expect(lists.count > 1 && items.count > 1 && whole.state.items.values.contains(where: \.isDeleted) && whole.state.lists.values.contains(where: \.isDeleted))
+        let reverted = whole.state.purchases.values.contains { $0.isReverted }
+        #expect(reverted)
+        var compared = 0
+        for stop in [ReplayStop.end, .seq(whole.asOf / 2), .seq(whole.asOf + 5)] {
+            let hubs = try ViewEngine.views(journal: journal.path, asOf: stop, useSnapshot: false).0
+            var reads: [Int] = []
+            let source = JournalFoldSource(journal: journal.path, asOf: stop, useSnapshot: false) { through, _, _ in reads.append(through) }
+            let asOf: ViewAsOf = switch stop { case let .seq(seq): .seq(seq); default: .end }
+            for name in ViewQuery.Name.allCases {
+                var queries = [try? ViewQuery(view: name, asOf: asOf)]
+                if name.needsList || name == .suggestions { queries += lists.map { try? ViewQuery(view: name, list: $0, asOf: asOf) } }
+                if name == .prices || name == .item { queries = [name == .prices ? queries[0] : nil] + items.map { try? ViewQuery(view: name, item: $0, asOf: asOf) } }
+                for query in queries.compactMap(\.self) {
+                    let expected = Result { () throws(ViewQueryError) in try query.json(hubs, clock: clock) }.mapError { $0 as any Error }
+                    let got = Result { try query.json(source, clock: clock) }
+                    #expect("\(got)" == "\(expected)", "\(query)")
+                    compared += 1
+                }
             }
+            #expect(!reads.isEmpty && reads.allSatisfy { $0 == hubs.asOf }, "each read ends where the hub's views do")
         }
+        #expect(compared > 3 * (ViewQuery.Name.allCases.count + 2 * lists.count))
     }
 
     @Test("prices from the totals equal those from the records at every 10th event of random histories, and through a snapshot",

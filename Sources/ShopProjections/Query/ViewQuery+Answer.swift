@@ -58,75 +58,85 @@ extension ViewQuery {
         return (clock, "the clock")
     }
 
-    /// The view's JSON from `views` (a fold with what ``Name/fold`` names, or more: ``HouseholdViews``,
-    /// the hub's and a ``HouseholdModel``'s, has every projection), `clock` the time now.
+    /// The view's JSON, its fold from `source` (``ViewFoldSource``: the kind of fold each view is built
+    /// from, the compiler checking it has what the view reads): ``HouseholdViews``, the hub's and a
+    /// ``HouseholdModel``'s, has every projection; `clock` the time now.
     /// `index`: the suggestions' index of the same views, kept by a caller that asks often (else built for this answer).
-    public func json(_ views: some StateFold, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(ViewQueryError) -> JSONValue {
-        let found = try resolve(views)
+    public func json<Source: ViewFoldSource>(_ source: Source, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(Source.Failure) -> JSONValue {
+        /// The fold and the names the query gives, looked up in it.
+        func resolved<Fold: StateFold>(_ views: Fold) throws(Source.Failure) -> (Fold, Resolved) {
+            do { return (views, try resolve(views)) } catch { throw Source.failure(error) }
+        }
+        func now(_ views: some StateFold) throws(Source.Failure) -> Timestamp {
+            do { return try self.now(views, clock: clock).time } catch { throw Source.failure(error) }
+        }
         // reason (each `!` below): `resolve` found the list in `views.state` (deleted ones too), and each list view has such a list.
         switch view {
         case .shoppingListByLocation, .shoppingListByName:
+            let (views, found) = try resolved(source.presentFold())
             let grouping: ShoppingListView.Grouping = view == .shoppingListByName ? .byName : .byLocation
             // reason: as above
             return ShoppingListView(views, list: found.list!, grouping: grouping, for: found.member, store: found.store,
                                     shopper: found.member ?? shopper)!.json
         case .listDetail:
+            let (views, found) = try resolved(source.presentFold())
             return ListDetailView(views, list: found.list!)!.json   // reason: as above
         case .shareText:
+            let (views, found) = try resolved(source.presentFold())
             let list = found.list!   // reason: as above
             let text = ShoppingListView.shareText(views, list: list, for: found.member, shopper: found.member ?? shopper)!   // reason: as above
             let name = views.state.lists[list]?.name ?? list.description
             return .object([("view", "share-text"), ("asOf", .int(views.asOf)),
                             ("list", .object([("id", .string(list.description)), ("name", .string(name))])), ("text", .string(text))])
-        case .lists: return ListsView(views).json
-        case .deletedLists: return DeletedListsView(views).json
-        case .locations: return LocationsView(views).json
-        case .allItemsByName: return ItemsByNameView(needed(views, (any TotalsFold).self)).json
-        case .allItemsByPurchaseDate: return ItemsByPurchaseDateView(needed(views, (any TotalsFold).self)).json
-        case .audit: return AuditView(needed(views, HouseholdViews.self)).json
-        case .stats: return StatsView(needed(views, (any TotalsFold).self)).json
-        case .members: return MembersView(views).json
-        case .due: return DueView(needed(views, (any TotalsFold).self), now: try now(views, clock: clock).time).json
-        case .prices: return PricesView(needed(views, (any StatisticsFold).self), item: found.item).json
-        case .stores: return StoresView(needed(views, (any StatisticsFold).self)).json
+        case .lists: return ListsView(try resolved(source.presentFold()).0).json
+        case .deletedLists: return DeletedListsView(try resolved(source.presentFold()).0).json
+        case .locations: return LocationsView(try resolved(source.presentFold()).0).json
+        case .members: return MembersView(try resolved(source.presentFold()).0).json
+        case .household:
+            let (views, found) = try resolved(source.presentFold())
+            return HouseholdView(views, now: try now(views), shopper: found.member ?? shopper).json
+        case .allItemsByName: return ItemsByNameView(try resolved(source.statisticsFold()).0).json
+        case .allItemsByPurchaseDate: return ItemsByPurchaseDateView(try resolved(source.statisticsFold()).0).json
+        case .due:
+            let (views, _) = try resolved(source.statisticsFold())
+            return DueView(views, now: try now(views)).json
+        case .prices:
+            let (views, found) = try resolved(source.statisticsFold())
+            return PricesView(views, item: found.item).json
+        case .stores: return StoresView(try resolved(source.statisticsFold()).0).json
         case .suggestions:
-            let now = try now(views, clock: clock).time
-            let statistics = needed(views, (any StatisticsFold).self)
-            let index = index ?? SuggestionIndex(statistics)
+            let (views, found) = try resolved(source.statisticsFold())
+            let now = try now(views)
+            let index = index ?? SuggestionIndex(views)
             // reason: `resolve` found the list, deleted ones too: the view has it.
-            return SuggestionsView(statistics, index: index, list: found.list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: now)!.json
-        case .household: return HouseholdView(views, now: try now(views, clock: clock).time, shopper: found.member ?? shopper).json
-        case .item: return ItemView(needed(views, HouseholdViews.self), item: found.item!)!.json   // reason: the item view needs --item, and `resolve` found it
+            return SuggestionsView(views, index: index, list: found.list, prefix: prefix ?? "", limit: limit ?? SuggestionsView.defaultLimit, now: now)!.json
+        case .stats: return StatsView(try resolved(source.totalsFold()).0).json
+        case .audit: return AuditView(try resolved(source.householdViews()).0).json
+        case .item:
+            let (views, found) = try resolved(source.householdViews())
+            return ItemView(views, item: found.item!)!.json   // reason: the item view needs --item, and `resolve` found it
         }
     }
 
     /// The view's JSON as `shop-replay view NAME --json` prints it, in pieces to `sink`: pretty, with a
-    /// newline, `extra` keys last (a replica's `pending`). The statistics are written a row at a time.
-    public func write(_ views: some StateFold, clock: Timestamp, suggestions index: SuggestionIndex? = nil,
-                      adding extra: [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) throws(ViewQueryError) {
+    /// newline, `extra` keys last (a replica's `pending`, given once the fold is read). The statistics are written a row at a time.
+    public func write<Source: ViewFoldSource>(_ source: Source, clock: Timestamp, suggestions index: SuggestionIndex? = nil,
+                                              adding extra: @autoclosure () -> [(String, JSONValue)] = [], to sink: ([UInt8]) -> Void) throws(Source.Failure) {
         if view == .stats {
-            StatsView.writeJSON(of: needed(views, (any TotalsFold).self), adding: extra, to: sink)
+            let views = try source.totalsFold()
+            StatsView.writeJSON(of: views, adding: extra(), to: sink)
             return
         }
-        var value = try json(views, clock: clock, suggestions: index)
+        var value = try json(source, clock: clock, suggestions: index)
+        let extra = extra()
         if !extra.isEmpty, case let .object(pairs) = value { value = .object(pairs + extra) }
         value.write(pretty: true, terminator: 0x0A, to: sink)
     }
 
     /// ``write(_:clock:suggestions:adding:to:)``'s bytes, whole.
-    public func bytes(_ views: some StateFold, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(ViewQueryError) -> [UInt8] {
+    public func bytes<Source: ViewFoldSource>(_ source: Source, clock: Timestamp, suggestions index: SuggestionIndex? = nil) throws(Source.Failure) -> [UInt8] {
         var out: [UInt8] = []
-        try write(views, clock: clock, suggestions: index) { out += $0 }
+        try write(source, clock: clock, suggestions: index) { out += $0 }
         return out
-    }
-
-    /// `views` as the fold this view is built from. The command line folds what ``Name/fold``
-    /// says and the hub every projection, so a lesser fold here is a bug of the package,
-    /// stopped loudly rather than shown as an empty view.
-    package func needed<Fold>(_ views: some StateFold, _: Fold.Type) -> Fold {
-        guard let fold = views as? Fold else {
-            preconditionFailure("the view \(view.rawValue) is built from \(Fold.self); these views are \(type(of: views))")
-        }
-        return fold
     }
 }

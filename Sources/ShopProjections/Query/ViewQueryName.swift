@@ -32,34 +32,5 @@ extension ViewQuery {
 
         /// The views of one list (`list`: the first of the lists view when none is given).
         public var needsList: Bool { [.shoppingListByLocation, .shoppingListByName, .listDetail, .shareText].contains(self) }
-
-        /// The folds a view can be built from, least first (``fold``).
-        package enum Fold: Int, Comparable, Sendable {
-            /// ``PresentViews``.
-            case present
-            /// ``StateViews``.
-            case state
-            /// ``StatisticsViews``.
-            case statistics
-            /// ``HouseholdViews``.
-            case all
-
-            package static func < (a: Fold, b: Fold) -> Bool { a.rawValue < b.rawValue }
-        }
-
-        /// The fold the command line reads to show this view alone (see
-        /// `ViewFolds.swift`): the statistics, the items' last purchases, due,
-        /// prices, suggestions and stores the statistics projection; the item
-        /// view every projection (its purchases' records); the audit the whole
-        /// state (which purchases are reverted: the rows stream from the
-        /// journal); the others the household's present.
-        package var fold: Fold {
-            switch self {
-            case .audit: .state
-            case .allItemsByName, .allItemsByPurchaseDate, .stats, .due, .prices, .suggestions, .stores: .statistics
-            case .item: .all
-            default: .present
-            }
-        }
     }
 }

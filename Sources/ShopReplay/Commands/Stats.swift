@@ -38,7 +38,7 @@ struct Stats: ToolCommand {
             return 0
         }
         let (stats, currency, calendar) = try {
-            let (views, _) = try loadStatsViews(options, asOf: asOf)
+            let views = try ToolFoldSource(options, asOf: asOf).source.totalsFold()
             return (StatsView(views), views.state.household?.currency, views.calendar)
         }()
         let out = CSVOutput(currency: currency, calendar: calendar)

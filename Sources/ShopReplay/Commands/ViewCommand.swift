@@ -24,18 +24,37 @@ func loadFold<Fold: StateFold>(_ options: JournalOptions, asOf: AsOf, useSnapsho
     return loaded
 }
 
-/// The totals the statistics show and the replica's outbox size, as
-/// ``loadFold(_:asOf:useSnapshot:read:)``; read to the end of a journal
-/// that is no replica, the fold keeps no purchase (see
-/// `SettledViews.readTotals`): the same statistics in memory by the household.
-func loadStatsViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws -> (views: any TotalsFold, pending: Int?) {
-    guard case .end = asOf else {
-        let loaded = try loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: StatisticsViews.read)
-        return (loaded.views, loaded.pending)
+/// The command line's source of a view's fold (``JournalFoldSource``): only
+/// the fold the view is built from is read, as ``loadFold(_:asOf:useSnapshot:read:)``
+/// reads it, its warnings said; `pending` is set to the replica's outbox
+/// size once it is read. The statistics read to the end of a journal that is
+/// no replica keep no purchase (`SettledViews.readTotals`): the same
+/// statistics in memory by the household.
+struct ToolFoldSource {
+    private final class Noted { var pending: Int? }
+    private let noted = Noted()
+    let source: JournalFoldSource
+    var pending: Int? { noted.pending }
+
+    init(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws {
+        let stop: ReplayStop = if case .end = asOf { .end } else { try asOf.stop(calendar: householdCalendar(journal: options.journal)) }
+        let noted = noted
+        source = JournalFoldSource(journal: options.journal, asOf: stop, useSnapshot: useSnapshot) { through, pending, warnings in
+            noted.pending = pending
+            for warning in Self.warnings(warnings, through: through, stop: stop) { Tool.fail("warning: \(warning)") }
+        }
     }
-    let loaded = try ReplicaViews.loadTotals(journal: options.journal, useSnapshot: useSnapshot)
-    for warning in loaded.warnings { Tool.fail("warning: \(warning)") }
-    return (loaded.views, loaded.pending)
+
+    /// The warnings of a read, and one for an `--as-of` past the journal's end.
+    static func warnings(_ warnings: [String], through: Int, stop: ReplayStop) -> [String] {
+        if case let .seq(wanted) = stop, through < wanted, !warnings.contains(where: { $0.contains("newer ShopEvents") }) {
+            return warnings + ["--as-of \(wanted) is past the journal's end: it holds \(Format.count(through, "event")), so this is as of seq \(through), the last"]
+        }
+        return warnings
+    }
+
+    /// `pending` as the JSON's last key.
+    var extra: [(String, JSONValue)] { pending.map { [("pending", .int($0))] } ?? [] }
 }
 
 /// Shows the statistics (`view stats`, `stats`). JSON is written straight
@@ -44,18 +63,16 @@ func loadStatsViews(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = t
 /// in memory together. Text, whose columns are aligned over all the rows, is
 /// made from the whole view, the views let go first.
 func showStats(_ options: JournalOptions, asOf: AsOf, useSnapshot: Bool = true) throws {
+    let folds = try ToolFoldSource(options, asOf: asOf, useSnapshot: useSnapshot)
     if options.json {
-        let (views, pending) = try loadStatsViews(options, asOf: asOf, useSnapshot: useSnapshot)
-        try ViewQuery(view: .stats).write(views, clock: Clock.system.now(), adding: pending.map { [("pending", .int($0))] } ?? []) {
-            Output.write(bytes: $0)
-        }
+        try ViewQuery(view: .stats).write(folds.source, clock: Clock.system.now(), adding: folds.extra) { Output.write(bytes: $0) }
         return
     }
-    let (stats, pending, currency, calendar) = try {
-        let (views, pending) = try loadStatsViews(options, asOf: asOf, useSnapshot: useSnapshot)
-        return (StatsView(views), pending, views.state.household?.currency, views.calendar)
+    let (stats, currency, calendar) = try {
+        let views = try folds.source.totalsFold()
+        return (StatsView(views), views.state.household?.currency, views.calendar)
     }()
-    Output(json: false).view(.null, pending: pending) { TextViews.stats(stats, currency: currency, calendar: calendar) }
+    Output(json: false).view(.null, pending: folds.pending) { TextViews.stats(stats, currency: currency, calendar: calendar) }
 }
 
 struct ViewCommand: ToolCommand {
@@ -147,27 +164,19 @@ struct ViewCommand: ToolCommand {
             try showStats(options, asOf: asOf, useSnapshot: useSnapshot)
             return 0
         }
-        // list-detail's text shows how many each bought entry's purchase bought: the statistics have it.
-        let fold = view == .listDetail && !options.json ? max(view.fold, .statistics) : view.fold
-        switch fold {
-        case .present: try show(loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: PresentViews.read))
-        case .state: try show(loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: StateViews.read))
-        case .statistics: try show(loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: StatisticsViews.read))
-        case .all: try show(loadFold(options, asOf: asOf, useSnapshot: useSnapshot, read: HouseholdViews.read))
-        }
+        try show(ToolFoldSource(options, asOf: asOf, useSnapshot: useSnapshot))
         return 0
     }
 
-    /// Shows the view of `loaded`, as JSON or text.
-    private func show(_ loaded: Replicated<some StateFold>) throws {
-        let pending = loaded.pending
-        do throws(ViewQueryError) {
+    /// Shows the view, its fold read from `folds`, as JSON or text.
+    private func show(_ folds: ToolFoldSource) throws {
+        do {
             if options.json {
-                try query.write(loaded.views, clock: Clock.system.now(), adding: pending.map { [("pending", .int($0))] } ?? []) { Output.write(bytes: $0) }
+                try query.write(folds.source, clock: Clock.system.now(), adding: folds.extra) { Output.write(bytes: $0) }
             } else {
-                let text = try showText(loaded.views)
-                Output(json: false).view(.null, pending: pending) { text }
+                let text = try showText(folds.source)
+                Output(json: false).view(.null, pending: folds.pending) { text }
             }
-        } catch { throw UsageError(message: error.message) }
+        } catch let error as ViewQueryError { throw UsageError(message: error.message) }
     }
 }

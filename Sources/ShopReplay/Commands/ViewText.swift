@@ -2,49 +2,70 @@ import Foundation
 import ShopEvents
 import ShopProjections
 
-/// `view NAME` without `--json`: the text of each view, from the names the query found (``ViewQuery/resolve(_:)``).
+/// `view NAME` without `--json`: the text of each view, its fold from `source` as ``ViewQuery/json(_:clock:suggestions:)``
+/// gets it, from the names the query found there (``ViewQuery/resolve(_:)``).
 extension ViewCommand {
-    func showText(_ views: some StateFold) throws(ViewQueryError) -> String {
-        let totals = { query.needed(views, (any TotalsFold).self) }, statistics = { query.needed(views, (any StatisticsFold).self) }
-        let found = try query.resolve(views)
-        let currency = views.state.household?.currency
+    func showText(_ source: JournalFoldSource) throws -> String {
+        func resolved<Fold: StateFold>(_ views: Fold) throws(ViewQueryError) -> (Fold, ViewQuery.Resolved, String?) {
+            (views, try query.resolve(views), views.state.household?.currency)
+        }
         let clock = Clock.system.now()
         // reason (each `!` below): `resolve` found the list in `views.state`, deleted ones too: each list view has it.
         switch view {
         case .shoppingListByLocation, .shoppingListByName:
+            let (views, found, currency) = try resolved(source.presentFold())
             let list = found.list!   // reason: as above
             let shopping = ShoppingListView(views, list: list, grouping: view == .shoppingListByName ? .byName : .byLocation,
                                             for: found.member, store: found.store, shopper: found.member ?? query.shopper)!   // reason: as above
             return TextViews.deletedMark(TextViews.shoppingList(shopping, currency: currency), list: list, views: views)
         case .listDetail:
+            // The text shows how many each bought entry's purchase bought: the statistics have it.
+            let (views, found, _) = try resolved(source.statisticsFold())
             let list = found.list!   // reason: as above
-            return TextViews.deletedMark(TextViews.listDetail(ListDetailView(views, list: list)!, views: statistics()), list: list, views: views)   // reason: as above
+            return TextViews.deletedMark(TextViews.listDetail(ListDetailView(views, list: list)!, views: views), list: list, views: views)   // reason: as above
         case .shareText:
+            let (views, found, _) = try resolved(source.presentFold())
             return ShoppingListView.shareText(views, list: found.list!, for: found.member, shopper: found.member ?? query.shopper)!   // reason: as above
                 .trimmingCharacters(in: .newlines)
-        case .lists: return TextViews.lists(ListsView(views), calendar: views.calendar)
-        case .deletedLists: return TextViews.deletedLists(DeletedListsView(views), calendar: views.calendar)
-        case .locations: return TextViews.locations(LocationsView(views))
-        case .allItemsByName: return TextViews.itemsByName(ItemsByNameView(totals()), views: views)
-        case .allItemsByPurchaseDate: return TextViews.itemsByPurchaseDate(ItemsByPurchaseDateView(totals()))
-        case .audit, .stats: return ""   // shown by `run()` as they stream
-        case .suggestions:
-            let (time, source) = try query.now(views, clock: clock)
-            let suggestions = SuggestionsView(statistics(), list: found.list, prefix: query.prefix ?? "",
-                                              limit: query.limit ?? SuggestionsView.defaultLimit, now: time)!   // reason: `resolve` found the list, deleted ones too
-            return TextViews.suggestions(suggestions, currency: currency, calendar: views.calendar, nowSource: source, prefix: query.prefix ?? "")
-        case .members: return TextViews.members(MembersView(views), calendar: views.calendar)
-        case .due:
-            let (time, source) = try query.now(views, clock: clock)
-            return TextViews.due(DueView(totals(), now: time), calendar: views.calendar, nowSource: source)
-        case .prices: return TextViews.prices(PricesView(statistics(), item: found.item), currency: currency, calendar: views.calendar)
-        case .stores: return TextViews.stores(StoresView(statistics()), views: views, currency: currency)
+        case .lists:
+            let (views, _, _) = try resolved(source.presentFold())
+            return TextViews.lists(ListsView(views), calendar: views.calendar)
+        case .deletedLists:
+            let (views, _, _) = try resolved(source.presentFold())
+            return TextViews.deletedLists(DeletedListsView(views), calendar: views.calendar)
+        case .locations: return TextViews.locations(LocationsView(try resolved(source.presentFold()).0))
+        case .members:
+            let (views, _, _) = try resolved(source.presentFold())
+            return TextViews.members(MembersView(views), calendar: views.calendar)
         case .household:
-            let (time, source) = try query.now(views, clock: clock)
-            return TextViews.household(HouseholdView(views, now: time, shopper: found.member ?? query.shopper), calendar: views.calendar, nowSource: source)
+            let (views, found, _) = try resolved(source.presentFold())
+            let (time, nowSource) = try query.now(views, clock: clock)
+            return TextViews.household(HouseholdView(views, now: time, shopper: found.member ?? query.shopper), calendar: views.calendar, nowSource: nowSource)
+        case .allItemsByName:
+            let (views, _, _) = try resolved(source.statisticsFold())
+            return TextViews.itemsByName(ItemsByNameView(views), views: views)
+        case .allItemsByPurchaseDate: return TextViews.itemsByPurchaseDate(ItemsByPurchaseDateView(try resolved(source.statisticsFold()).0))
+        case .suggestions:
+            let (views, found, currency) = try resolved(source.statisticsFold())
+            let (time, nowSource) = try query.now(views, clock: clock)
+            let suggestions = SuggestionsView(views, list: found.list, prefix: query.prefix ?? "",
+                                              limit: query.limit ?? SuggestionsView.defaultLimit, now: time)!   // reason: `resolve` found the list, deleted ones too
+            return TextViews.suggestions(suggestions, currency: currency, calendar: views.calendar, nowSource: nowSource, prefix: query.prefix ?? "")
+        case .due:
+            let (views, _, _) = try resolved(source.statisticsFold())
+            let (time, nowSource) = try query.now(views, clock: clock)
+            return TextViews.due(DueView(views, now: time), calendar: views.calendar, nowSource: nowSource)
+        case .prices:
+            let (views, found, currency) = try resolved(source.statisticsFold())
+            return TextViews.prices(PricesView(views, item: found.item), currency: currency, calendar: views.calendar)
+        case .stores:
+            let (views, _, currency) = try resolved(source.statisticsFold())
+            return TextViews.stores(StoresView(views), views: views, currency: currency)
         case .item:
+            let (views, found, currency) = try resolved(source.householdViews())
             // reason: the item view needs --item, and `resolve` found it in `views.state`
-            return TextViews.item(ItemView(query.needed(views, HouseholdViews.self), item: found.item!)!, currency: currency, calendar: views.calendar)
+            return TextViews.item(ItemView(views, item: found.item!)!, currency: currency, calendar: views.calendar)
+        case .audit, .stats: return ""   // shown by `run()` as they stream
         }
     }
 }
