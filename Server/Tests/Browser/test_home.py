@@ -34,7 +34,7 @@ def test_the_app_at_a_home_address_over_plain_http_works_online_and_says_offline
     ana.heading("Offline needs HTTPS")
     assert f"This app is open at {home} over plain HTTP." in ana.text()
     assert "shop-hub serve --tls-cert cert.pem --tls-key key.pem" in ana.text()
-    assert "Caddy in front of the hub" in ana.text()
+    assert "Caddy in front of the server" in ana.text()
     if os.environ.get("SHOP_APP_SCREENSHOTS"):
         ana.screenshot(Path(os.environ["SHOP_APP_SCREENSHOTS"]) / "phone-https-help.png")
     ana.find("link", "Back").click()

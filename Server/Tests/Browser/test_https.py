@@ -65,3 +65,7 @@ def test_the_app_over_https_at_home_works_offline(tls_hub, phones, tmp_path, cer
         state = phone.driver.execute_script("""return {secure: window.isSecureContext, origin: location.origin,
             worker: !!navigator.serviceWorker.controller, notice: document.body.innerText.includes('needs HTTPS')}""")
         assert state["secure"] and state["origin"].startswith(f"https://{NAME}:") and state["worker"] and not state["notice"], state
+    # The help page, opened over HTTPS, says the app already works offline (not that it is open over plain HTTP).
+    ben.open(f"{ben.driver.execute_script('return location.origin')}/#/https")
+    ben.wait(lambda: "over HTTPS, so it opens and works without a network too" in ben.text(), 10, "the help page's word over HTTPS")
+    assert "over plain HTTP." not in ben.text()

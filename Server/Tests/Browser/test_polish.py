@@ -121,3 +121,28 @@ def test_the_downloaded_report_is_in_the_apps_language(demo_hub, phones):
     phone.wait(lambda: any(name.endswith("/report?lang=de") for name in asked()), 10, "the report asked in German")
     page = hub.get(f"/v1/households/{household}/report?lang=de", token=token).decode()
     assert '<html lang="de">' in page and ">Kurz gesagt</h2>" in page and ">Prüfprotokoll</h2>" in page
+
+
+def test_deleting_a_list_opens_no_other_lists_more_and_a_new_household_starts_without_an_old_message(hub, phones):
+    from test_every_command import card, more, confirm, act
+    ana = phones("ana")
+    start_at(ana, hub.url, "The Bergs")
+    for name in ["Party", "Weekly"]:
+        create_list(ana, name)
+        ana.find("link", "Lists").click()
+    act(lambda: ana.button("Delete list", root=more(card(ana, "Party"))).click())
+    confirm(ana)
+    ana.wait(lambda: not ana.driver.find_elements("xpath", "//main//li[.//*[normalize-space(text())='Party']]"), 10, "Party gone")
+    weekly = card(ana, "Weekly")
+    assert weekly.find_element("xpath", ".//details").get_attribute("open") is None, "Weekly's More opened by itself"
+
+    # A wrong invite code on the way to one more household: its message does not follow into the household started after.
+    ana.open(f"{hub.url}/#/add")
+    join_form = ana.form("Join a household")
+    ana.fill("Invite code", "WRONG-CODE", root=join_form)
+    ana.fill("Device name", "Ana's phone", root=join_form)
+    ana.button("Join", root=join_form).click()
+    ana.wait(lambda: ana.driver.find_elements("css selector", "[role=alert]") and "invite code" in ana.text().lower(), 10, "the wrong code said")
+    start_at(ana, hub.url + "/#/add", "Shared flat", actor="ana")
+    ana.wait(lambda: "Shared flat" in ana.text(), 10, "the new household open")
+    assert "invite code" not in ana.text().lower(), ana.text()

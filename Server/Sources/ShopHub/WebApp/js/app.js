@@ -184,6 +184,7 @@ async function applyRole() {
 }
 
 async function begin() {
+  view.closeToast();   // a message about the last household (or a failed join) is not this one's
   model.stop();    // the last household's live connection, if another was open
   model.reset();
   views.clear();

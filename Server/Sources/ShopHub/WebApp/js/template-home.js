@@ -10,10 +10,10 @@ export function httpsNotice(secure) {
   return html`<p class="notice https-notice">${t('httpsNotice')} <a href="#/https">${t('httpsHow')}</a></p>`;
 }
 
-/** The page a person opens from that notice: why, and the two ways. */
-export function httpsHelp(origin) {
+/** The page a person opens from that notice: why (or, opened over HTTPS, that it already works offline), and the two ways. */
+export function httpsHelp(origin, secure = false) {
   return html`<div class="card https-help">
-    <p>${t('httpsWhy', { origin })}</p>
+    <p>${t(secure ? 'httpsSecure' : 'httpsWhy', { origin })}</p>
     <p>${t('httpsWays')}</p>
     <ul><li>${t('httpsOwn')}</li><li>${t('httpsCaddy')}</li></ul>
     <p>${t('httpsDocs')}</p></div>`;

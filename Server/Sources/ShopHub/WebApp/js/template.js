@@ -101,7 +101,7 @@ const priorities = (current, id) => html`<select id="${id}" name="priority">${['
 
 export function lists(view) {
   if (view.lists.length === 0) return html`<p class="empty">${t('noLists')}</p>`;
-  return html`<ul class="cards">${view.lists.map((list) => html`<li class="card list-card">
+  return html`<ul class="cards">${view.lists.map((list) => html`<li class="card list-card" data-list="${list.id}">
     <a class="list-link" href="#/list/${list.id}"><span class="list-name">${list.name}</span>
       <span class="badge priority-${list.priority}">${t(`priority_${list.priority}`)}</span>
       <span class="counts">${t('entriesCount', { remaining: list.remaining, bought: list.bought })}</span></a>

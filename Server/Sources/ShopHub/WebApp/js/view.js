@@ -80,7 +80,7 @@ export class View {
     const key = active && box.contains(active) ? focusKey(active) : null;
     const kind = active?.dataset?.action, peers = kind ? [...box.querySelectorAll(`[data-action="${kind}"]`)] : [];
     const place = peers.indexOf(active);
-    const open = [...box.querySelectorAll('details[open]')].map((d) => focusKey(d.closest('[data-item],[data-location],[data-store],[data-member],[data-keep],li')));
+    const open = [...box.querySelectorAll('details[open]')].map((d) => focusKey(d.closest('[data-item],[data-location],[data-store],[data-member],[data-list],[data-keep],li')));
     // What a person typed or chose and has not sent yet stays as it was.
     const typed = [...box.querySelectorAll('input, select, textarea')].filter(edited).map((el) => [focusKey(el), el.value, el.checked]);
     box.innerHTML = markupText(markup);

@@ -9,7 +9,7 @@ export function httpsHelp({ api, view }) {
     name: 'https',
     mount() {
       if (!api.session) { view.setNav(null); view.setTitle(t('appName')); }
-      view.mount(tpl.screen(t('httpsTitle'), home.httpsHelp(location.origin), { back: api.session ? '#/household' : '#/' }));
+      view.mount(tpl.screen(t('httpsTitle'), home.httpsHelp(location.origin, globalThis.isSecureContext && location.protocol === 'https:'), { back: api.session ? '#/household' : '#/' }));
     },
     async refresh() {},
   };
