@@ -6,7 +6,7 @@ suggestions open and changes waiting to send: no critical or serious
 violation. Skips, saying so, without the package."""
 import pytest
 
-from test_screens import demo_hub, sign_in, ids, screens  # noqa: F401 (a fixture)
+from test_screens import demo_hub, sign_in, ids, screens, scheme, SCHEMES  # noqa: F401 (a fixture)
 from test_offline import Proxy, network, controlled
 
 try:
@@ -15,24 +15,6 @@ except ImportError:  # pragma: no cover - said in the skip
     Axe = None
 
 LANGUAGES = {"en": "en-US", "de": "de-DE"}
-# Each screen in both colour schemes, on the same phone (one hub per language keeps the run short).
-SCHEMES = ["light", "dark"]
-
-
-def scheme(phone, value):
-    phone.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": value}]})
-    assert phone.driver.execute_script(f"return matchMedia('(prefers-color-scheme: {value})').matches"), value
-    # The cards' colours ease over 0.2 s: read once they have settled, as a person sees them.
-    phone.driver.execute_async_script(SETTLED)
-    return phone
-
-
-SETTLED = """
-const done = arguments[arguments.length - 1];
-Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))).then(() => done(true));
-"""
-
-
 def violations(phone, where):
     """axe-core's critical and serious violations on the page shown, in each colour scheme, each with the elements it names."""
     axe = Axe(phone.driver)
