@@ -215,8 +215,11 @@ class Phone:
         from selenium.webdriver.firefox.service import Service as GeckoService
         options = webdriver.FirefoxOptions()
         options.binary_location = FIREFOX
-        # headless; system access lets the test put the whole browser offline (Services.io.offline), as DevTools does in Chromium
-        for argument in ["-headless", "--remote-allow-system-access", f"--width={size[0]}", f"--height={size[1]}"]:
+        # headless; system access lets the test put the whole browser offline (Services.io.offline), as DevTools does in Chromium;
+        # a profile folder of its own, kept when the browser quits (a phone restarted keeps its service worker and storage)
+        profile = self.folder / f"{self.name}-firefox-profile"
+        profile.mkdir(exist_ok=True)
+        for argument in ["-headless", "--remote-allow-system-access", f"--width={size[0]}", f"--height={size[1]}", "-profile", str(profile)]:
             options.add_argument(argument)
         for pref, value in {"intl.accept_languages": language, "intl.locale.requested": language,
                             "dom.serviceWorkers.enabled": True, "dom.serviceWorkers.testing.enabled": True,
@@ -255,6 +258,12 @@ class Phone:
 
     def open(self, url):
         self.driver.get(url)
+
+    def reload(self):
+        """Reloads the page as a person does (the reload button): the service worker answers. WebDriver's own refresh
+        is a forced reload in Firefox, which bypasses the service worker (docs/APP.md, "Browsers")."""
+        self.driver.execute_script("window.reloading = true; location.reload()")
+        self.wait(lambda: self.driver.execute_script("return document.readyState === 'complete' && !window.reloading"), 15, "the page reloaded")
 
     # Finding things as a person does
 

@@ -1,12 +1,12 @@
 """Accessible (docs/APP.md, "Accessible"): axe-core (the axe-selenium-python
 package, which bundles it: nothing is fetched) on every screen of the web app
-in English (light) and German (dark), online and offline (through the loopback proxy of
+in English and German, each light and dark, online and offline (through the loopback proxy of
 test_offline.py, the network cut), the start screen, the Item field with its
 suggestions open and changes waiting to send: no critical or serious
 violation. Skips, saying so, without the package."""
 import pytest
 
-from test_screens import demo_hub, sign_in, ids, screens  # noqa: F401 (a fixture)
+from test_screens import demo_hub, sign_in, ids, screens, scheme, SCHEMES  # noqa: F401 (a fixture)
 from test_offline import Proxy, network, controlled
 
 try:
@@ -15,19 +15,18 @@ except ImportError:  # pragma: no cover - said in the skip
     Axe = None
 
 LANGUAGES = {"en": "en-US", "de": "de-DE"}
-# Light in English, dark in German: each colour scheme on every screen, online and offline.
-SCHEMES = {"en": "light", "de": "dark"}
-
-
-def scheme(phone, language):
-    phone.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": SCHEMES[language]}]})
-    return phone
-
-
 def violations(phone, where):
-    """axe-core's critical and serious violations on the page shown, each with the elements it names."""
+    """axe-core's critical and serious violations on the page shown, in each colour scheme, each with the elements it names."""
     axe = Axe(phone.driver)
     axe.inject()
+    found = []
+    for value in SCHEMES:
+        scheme(phone, value)
+        found += scheme_violations(axe, f"{where} {value}")
+    return found
+
+
+def scheme_violations(axe, where):
     results = axe.run()
     found = []
     for v in results["violations"]:
@@ -69,7 +68,7 @@ def test_no_critical_or_serious_violation_on_any_screen(demo_hub, phones, langua
     found = []
 
     # Signed out: the start and join forms.
-    fresh = scheme(phones(f"fresh-{language}", language=LANGUAGES[language]), language)
+    fresh = phones(f"fresh-{language}", language=LANGUAGES[language])
     fresh.open(hub.url)
     fresh.form("Haushalt gründen" if language == "de" else "Start a household")
     found += violations(fresh, f"{language} signed out")
@@ -77,7 +76,7 @@ def test_no_critical_or_serious_violation_on_any_screen(demo_hub, phones, langua
 
     # Online, through the proxy (so that the same phone can then lose its network), every screen.
     proxy = Proxy(int(hub.url.rsplit(":", 1)[1])).start()
-    phone = scheme(phones(f"ana-{language}", language=LANGUAGES[language]), language)
+    phone = phones(f"ana-{language}", language=LANGUAGES[language])
     sign_in(phone, proxy, household, token)
     controlled(phone)
     found += every_screen(phone, proxy.url, known, language, "online")

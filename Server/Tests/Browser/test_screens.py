@@ -85,6 +85,32 @@ return small;
 """
 
 
+# What reaches past the screen's right edge (a page that scrolls sideways), the first few; what a closed
+# <details> holds is laid out but not shown (checkVisibility).
+WIDER = """
+const width = document.documentElement.clientWidth;
+const wide = [];
+if (document.documentElement.scrollWidth > width) wide.push(`the page ${document.documentElement.scrollWidth}px`);
+for (const el of document.querySelectorAll('main *, header *, nav *')) {
+  const box = el.getBoundingClientRect();
+  if (box.width > 0 && box.right > width + 1 && el.checkVisibility() && getComputedStyle(el).position !== 'fixed') wide.push(`${el.tagName} ${(el.textContent || '').trim().slice(0, 20)} ${Math.round(box.right)}px`);
+}
+return wide.slice(0, 5);
+"""
+
+
+# The arrow, its location's name (the element that describes it) and the other arrow described by it: their middles
+# at one height.
+ONE_LINE = """
+const [down, upName] = arguments;
+const name = document.getElementById(down.getAttribute('aria-describedby'));
+const up = [...document.querySelectorAll('button[aria-describedby="' + name.id + '"]')].find((b) => b.getAttribute('aria-label') === upName);
+const middle = (el) => { const b = el.getBoundingClientRect(); return Math.round(b.top + b.height / 2); };
+const at = [middle(name), middle(up), middle(down)];
+return { name: name.textContent, at, same: Math.max(...at) - Math.min(...at) <= 4 };
+"""
+
+
 def folder(tmp_path):
     chosen = os.environ.get("SHOP_APP_SCREENSHOTS")
     path = Path(chosen) if chosen else tmp_path / "screenshots"
@@ -103,52 +129,89 @@ def walk(phone, hub, known, out, prefix, german=False):
         assert alerts == [], f"{name}: {alerts}"
         small = phone.driver.execute_script(SMALL_TARGETS)
         assert small == [], f"{name}: touch targets under 44 px: {small}"
-        phone.screenshot(out / f"{prefix}-{name}.png")
+        # Nothing wider than the screen (no sideways scrolling), nothing cut at its right edge.
+        wide = phone.driver.execute_script(WIDER)
+        assert wide == [], f"{prefix} {name}: wider than the screen: {wide}"
+        if name == "places":
+            # Each location's name and both its arrows on one line (a long name wraps, the arrows do not).
+            up, down = ("Nach oben", "Nach unten") if german else ("Move up", "Move down")
+            for arrow in phone.all("button", down):
+                line = phone.driver.execute_script(ONE_LINE, arrow, up)
+                assert line["same"], f"{prefix} places: {line}"
+        shot(phone, out / f"{prefix}-{name}.png")
 
 
-def test_every_screen_at_a_phone_and_a_desktop(demo_hub, phones, tmp_path):
+LANGUAGES = {"en": "en-US", "de": "de-DE"}
+SCHEMES = ["light", "dark"]
+
+
+def scheme(phone, value):
+    """The phone set to the light or the dark scheme (`prefers-color-scheme`), its colours settled."""
+    phone.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": value}]})
+    assert phone.driver.execute_script(f"return matchMedia('(prefers-color-scheme: {value})').matches"), value
+    # The cards' colours ease over 0.2 s: read once they have settled, as a person sees them.
+    phone.driver.execute_async_script(SETTLED)
+    return phone
+
+
+SETTLED = """
+const done = arguments[arguments.length - 1];
+Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))).then(() => done(true));
+"""
+
+
+def shot(phone, path):
+    phone.driver.execute_async_script(SETTLED)
+    phone.screenshot(path)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_screen_at_a_phone_and_a_desktop(demo_hub, phones, tmp_path, language):
+    """Every screen at each size, light and dark, in one language: `{size}-{language}-{scheme}-{screen}.png`."""
     hub, household, token, journal = demo_hub
     known = ids(journal)
     out = folder(tmp_path)
+    de = language == "de"
     for size, dimensions in SIZES.items():
-        phone = phones(f"ana-{size}", size=dimensions)
+        # A new phone: start or join.
+        fresh = phones(f"fresh-{language}-{size}", language=LANGUAGES[language], size=dimensions)
+        fresh.open(hub.url)
+        fresh.button("Haushalt gründen" if de else "Start a household")
+        fresh.driver.execute_script("window.scrollTo(0, 0)")   # the screen as it opens, from its top
+        for value in SCHEMES:
+            shot(scheme(fresh, value), out / f"{size}-{language}-{value}-welcome.png")
+        fresh.quit()
+        phone = phones(f"ana-{language}-{size}", language=LANGUAGES[language], size=dimensions)
         sign_in(phone, hub, household, token)
-        walk(phone, hub, known, out, size)
-        # A trip running, its timer ticking.
-        phone.open(f"{hub.url}/#/trip")
-        phone.button("Start trip", timeout=10).click()
-        phone.button("End trip", timeout=10)
-        phone.screenshot(out / f"{size}-trip-running.png")
-        phone.button("End trip").click()
-        phone.button("Start trip", timeout=10)
-        # Suggestions while typing.
-        phone.open(f"{hub.url}/#/list/{known['list']}/location")
-        phone.heading("Weekly", timeout=10)
-        phone.fill("Item", "sal")
-        phone.find("option", "Salt", exact=False, timeout=10)
-        phone.screenshot(out / f"{size}-suggestions.png")
-    # A new phone: start or join.
-    fresh = phones("fresh")
-    fresh.open(hub.url)
-    fresh.button("Start a household")
-    fresh.screenshot(out / "phone-welcome.png")
-    # Dark, as a phone set to it shows the app.
-    dark = phones("ana-dark")
-    dark.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
-    sign_in(dark, hub, household, token)
-    dark.open(f"{hub.url}/#/list/{known['list']}/location")
-    dark.heading("Weekly", timeout=10)
-    dark.wait(lambda: "Loading" not in dark.text(), 10, "the list drawn")
-    dark.screenshot(out / "phone-dark-list-by-location.png")
+        for value in SCHEMES:
+            scheme(phone, value)
+            prefix = f"{size}-{language}-{value}"
+            walk(phone, hub, known, out, prefix, german=de)
+            # A trip running, its timer ticking.
+            phone.open(f"{hub.url}/#/trip")
+            phone.button("Einkauf starten" if de else "Start trip", timeout=10).click()
+            phone.button("Einkauf beenden" if de else "End trip", timeout=10)
+            shot(phone, out / f"{prefix}-trip-running.png")
+            phone.button("Einkauf beenden" if de else "End trip").click()
+            phone.button("Einkauf starten" if de else "Start trip", timeout=10)
+            # Suggestions while typing.
+            phone.open(f"{hub.url}/#/list/{known['list']}/location")
+            phone.heading("Weekly", timeout=10)
+            phone.fill("Artikel" if de else "Item", "sal")
+            phone.find("option", "Salt", exact=False, timeout=10)
+            shot(phone, out / f"{prefix}-suggestions.png")
+        # Nothing wider than the screen: no sideways scrolling on any size.
+        assert phone.driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), f"{size}: wider than the screen"
+        phone.quit()
 
 
-def test_every_screen_in_german(demo_hub, phones, tmp_path):
+def test_the_german_list_and_household_controls(demo_hub, phones, tmp_path):
     hub, household, token, journal = demo_hub
     known = ids(journal)
     phone = phones("ana-de", language="de-DE")
     sign_in(phone, hub, household, token)
-    walk(phone, hub, known, folder(tmp_path), "phone-de", german=True)
     phone.open(f"{hub.url}/#/list/{known['list']}/location")
+    phone.heading("Weekly", timeout=10)
     add_details(phone, "Menge")
     for label in ["Artikel", "Menge"]:
         phone.field(label)

@@ -97,12 +97,19 @@ def add_details(phone, quantity_label="Quantity"):
 
 def open_bought(phone, words="Bought"):
     """Opens the list's collapsed "Bought" part (its summary reads "Bought (N)")."""
-    summary = phone.wait(lambda: next((s for s in phone.driver.find_elements("css selector", "main summary")
-                                       if s.is_displayed() and (s.accessible_name or "").startswith(f"{words} (")), None), 10, "the Bought part")
-    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
-    if summary.find_element("xpath", "..").get_attribute("open") is None:
-        summary.click()
-    return summary
+    from selenium.common.exceptions import StaleElementReferenceException
+    for attempt in range(3):
+        summary = phone.wait(lambda: next((s for s in phone.driver.find_elements("css selector", "main summary")
+                                           if s.is_displayed() and (s.accessible_name or "").startswith(f"{words} (")), None), 10, "the Bought part")
+        try:
+            phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+            if summary.find_element("xpath", "..").get_attribute("open") is None:
+                summary.click()
+            return summary
+        except StaleElementReferenceException:
+            # The list drawn again between finding and tapping (its views arriving after a reload): found again.
+            if attempt == 2:
+                raise
 
 
 def add(phone, item, quantity, labels=("Item", "Quantity", "Add")):
